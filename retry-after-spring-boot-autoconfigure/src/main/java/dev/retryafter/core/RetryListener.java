@@ -1,0 +1,89 @@
+package dev.retryafter.core;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Called by the client adapters at each decision point, so metrics and logging can subscribe
+ * without the core knowing about them. Implementations must be fast and must not throw.
+ *
+ * @since 0.1.0
+ */
+public interface RetryListener {
+
+	/** A listener that does nothing. */
+	RetryListener NONE = new RetryListener() {
+	};
+
+	/**
+	 * An attempt ended and the planner decided what follows.
+	 * @param client the named client, or {@code default}
+	 * @param method the HTTP method
+	 * @param attempt the attempt number, 1 for the first
+	 * @param outcome how the attempt ended
+	 * @param decision what the planner decided
+	 */
+	default void attemptCompleted(String client, String method, int attempt, AttemptOutcome outcome,
+			RetryDecision decision) {
+	}
+
+	/**
+	 * A planned wait ended.
+	 * @param client the named client, or {@code default}
+	 * @param planned the wait that was planned
+	 * @param actual the time actually waited, on the monotonic clock
+	 */
+	default void waited(String client, Duration planned, Duration actual) {
+	}
+
+	/**
+	 * Retrying stopped outside an attempt's decision: the wait was interrupted, the deadline
+	 * re-check before sending failed, or a cooling-down origin refused the request.
+	 * @param client the named client, or {@code default}
+	 * @param method the HTTP method
+	 * @param reason why
+	 */
+	default void stoppedWithoutAttempt(String client, String method, StopReason reason) {
+	}
+
+	/**
+	 * Combines listeners; each is called in order.
+	 * @param listeners the listeners
+	 * @return a listener calling all of them
+	 */
+	static RetryListener composite(List<? extends RetryListener> listeners) {
+		List<RetryListener> copy = List.copyOf(listeners);
+		if (copy.isEmpty()) {
+			return NONE;
+		}
+		if (copy.size() == 1) {
+			return copy.get(0);
+		}
+		return new RetryListener() {
+
+			@Override
+			public void attemptCompleted(String client, String method, int attempt, AttemptOutcome outcome,
+					RetryDecision decision) {
+				for (RetryListener listener : copy) {
+					listener.attemptCompleted(client, method, attempt, outcome, decision);
+				}
+			}
+
+			@Override
+			public void waited(String client, Duration planned, Duration actual) {
+				for (RetryListener listener : copy) {
+					listener.waited(client, planned, actual);
+				}
+			}
+
+			@Override
+			public void stoppedWithoutAttempt(String client, String method, StopReason reason) {
+				for (RetryListener listener : copy) {
+					listener.stoppedWithoutAttempt(client, method, reason);
+				}
+			}
+
+		};
+	}
+
+}

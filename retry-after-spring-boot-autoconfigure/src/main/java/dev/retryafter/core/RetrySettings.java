@@ -1,0 +1,301 @@
+package dev.retryafter.core;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Every per-request retry setting, immutable. Defaults are those of SPEC section 4; Spring
+ * binding and validation happen outside the core, which only checks invariants.
+ *
+ * @param maxAttempts attempts in total, the first included (at least 1)
+ * @param totalBudget time for all attempts and waits, from the first attempt
+ * @param attemptReserve time kept back for the next attempt to complete
+ * @param retryableStatuses statuses that may be retried
+ * @param retryableMethods methods repeatable by default, upper case
+ * @param idempotencyKeyHeader header whose presence makes a request repeatable; empty disables
+ * @param backoff local exponential backoff
+ * @param jitter added wait, uniform in [0, jitter x base]
+ * @param header {@code Retry-After} handling
+ * @param ioErrors which I/O failures are retried
+ * @param cooldown per-origin cooldown
+ * @param budget retry budget
+ * @since 0.1.0
+ */
+public record RetrySettings(int maxAttempts, Duration totalBudget, Duration attemptReserve,
+		Set<Integer> retryableStatuses, Set<String> retryableMethods, String idempotencyKeyHeader, Backoff backoff,
+		double jitter, Header header, IoErrors ioErrors, Cooldown cooldown, Budget budget) {
+
+	private static final RetrySettings DEFAULTS = new RetrySettings(3, Duration.ofSeconds(10), Duration.ofMillis(500),
+			Set.of(429, 503), Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"), "Idempotency-Key",
+			new Backoff(Duration.ofSeconds(1), 2.0, Duration.ofSeconds(8)), 0.2,
+			new Header(Duration.ofSeconds(60), OnInvalidRetryAfter.BACKOFF, DateReference.SERVER_DATE),
+			new IoErrors(true, true), new Cooldown(true, CooldownMode.WAIT),
+			new Budget(true, 0.2, 10, Duration.ofSeconds(10)));
+
+	public RetrySettings {
+		Objects.requireNonNull(totalBudget, "totalBudget");
+		Objects.requireNonNull(attemptReserve, "attemptReserve");
+		Objects.requireNonNull(backoff, "backoff");
+		Objects.requireNonNull(header, "header");
+		Objects.requireNonNull(ioErrors, "ioErrors");
+		Objects.requireNonNull(cooldown, "cooldown");
+		Objects.requireNonNull(budget, "budget");
+		Objects.requireNonNull(idempotencyKeyHeader, "idempotencyKeyHeader");
+		if (maxAttempts < 1) {
+			throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
+		}
+		requireNonNegative(totalBudget, "totalBudget");
+		requireNonNegative(attemptReserve, "attemptReserve");
+		if (!(jitter >= 0 && jitter <= 1)) {
+			throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
+		}
+		retryableStatuses = Set.copyOf(retryableStatuses);
+		TreeSet<String> methods = new TreeSet<>();
+		for (String method : retryableMethods) {
+			methods.add(method.toUpperCase(Locale.ROOT));
+		}
+		retryableMethods = Set.copyOf(methods);
+	}
+
+	/**
+	 * The SPEC section 4 defaults.
+	 * @return the default settings
+	 */
+	public static RetrySettings defaults() {
+		return DEFAULTS;
+	}
+
+	static void requireNonNegative(Duration duration, String name) {
+		if (duration.isNegative()) {
+			throw new IllegalArgumentException(name + " must not be negative: " + duration);
+		}
+	}
+
+	/**
+	 * Returns a copy with another {@code maxAttempts}.
+	 * @param maxAttempts the new value
+	 * @return the copy
+	 */
+	public RetrySettings withMaxAttempts(int maxAttempts) {
+		return new RetrySettings(maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
+				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header,
+				this.ioErrors, this.cooldown, this.budget);
+	}
+
+	/**
+	 * Returns a copy with another {@code totalBudget}.
+	 * @param totalBudget the new value
+	 * @return the copy
+	 */
+	public RetrySettings withTotalBudget(Duration totalBudget) {
+		return new RetrySettings(this.maxAttempts, totalBudget, this.attemptReserve, this.retryableStatuses,
+				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header,
+				this.ioErrors, this.cooldown, this.budget);
+	}
+
+	/**
+	 * Returns a copy with another {@code attemptReserve}.
+	 * @param attemptReserve the new value
+	 * @return the copy
+	 */
+	public RetrySettings withAttemptReserve(Duration attemptReserve) {
+		return new RetrySettings(this.maxAttempts, this.totalBudget, attemptReserve, this.retryableStatuses,
+				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header,
+				this.ioErrors, this.cooldown, this.budget);
+	}
+
+	/**
+	 * Returns a copy with other {@code retryableStatuses}.
+	 * @param retryableStatuses the new value
+	 * @return the copy
+	 */
+	public RetrySettings withRetryableStatuses(Set<Integer> retryableStatuses) {
+		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, retryableStatuses,
+				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header,
+				this.ioErrors, this.cooldown, this.budget);
+	}
+
+	/**
+	 * Returns a copy with other {@code retryableMethods}.
+	 * @param retryableMethods the new value
+	 * @return the copy
+	 */
+	public RetrySettings withRetryableMethods(Set<String> retryableMethods) {
+		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
+				retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header, this.ioErrors,
+				this.cooldown, this.budget);
+	}
+
+	/**
+	 * Returns a copy with another {@code idempotencyKeyHeader}.
+	 * @param idempotencyKeyHeader the new value; empty disables
+	 * @return the copy
+	 */
+	public RetrySettings withIdempotencyKeyHeader(String idempotencyKeyHeader) {
+		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
+				this.retryableMethods, idempotencyKeyHeader, this.backoff, this.jitter, this.header, this.ioErrors,
+				this.cooldown, this.budget);
+	}
+
+	/**
+	 * Returns a copy with another {@code backoff}.
+	 * @param backoff the new value
+	 * @return the copy
+	 */
+	public RetrySettings withBackoff(Backoff backoff) {
+		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
+				this.retryableMethods, this.idempotencyKeyHeader, backoff, this.jitter, this.header, this.ioErrors,
+				this.cooldown, this.budget);
+	}
+
+	/**
+	 * Returns a copy with another {@code jitter}.
+	 * @param jitter the new value
+	 * @return the copy
+	 */
+	public RetrySettings withJitter(double jitter) {
+		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
+				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, jitter, this.header, this.ioErrors,
+				this.cooldown, this.budget);
+	}
+
+	/**
+	 * Returns a copy with another {@code header}.
+	 * @param header the new value
+	 * @return the copy
+	 */
+	public RetrySettings withHeader(Header header) {
+		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
+				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, header, this.ioErrors,
+				this.cooldown, this.budget);
+	}
+
+	/**
+	 * Returns a copy with other {@code ioErrors}.
+	 * @param ioErrors the new value
+	 * @return the copy
+	 */
+	public RetrySettings withIoErrors(IoErrors ioErrors) {
+		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
+				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header, ioErrors,
+				this.cooldown, this.budget);
+	}
+
+	/**
+	 * Returns a copy with another {@code cooldown}.
+	 * @param cooldown the new value
+	 * @return the copy
+	 */
+	public RetrySettings withCooldown(Cooldown cooldown) {
+		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
+				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header,
+				this.ioErrors, cooldown, this.budget);
+	}
+
+	/**
+	 * Returns a copy with another {@code budget}.
+	 * @param budget the new value
+	 * @return the copy
+	 */
+	public RetrySettings withBudget(Budget budget) {
+		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
+				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header,
+				this.ioErrors, this.cooldown, budget);
+	}
+
+	/**
+	 * Local exponential backoff: {@code initial x multiplier^(retry - 1)}, capped at {@code max}.
+	 *
+	 * @param initial the first retry's backoff
+	 * @param multiplier the growth factor, at least 1
+	 * @param max the cap
+	 */
+	public record Backoff(Duration initial, double multiplier, Duration max) {
+
+		public Backoff {
+			Objects.requireNonNull(initial, "initial");
+			Objects.requireNonNull(max, "max");
+			requireNonNegative(initial, "backoff.initial");
+			requireNonNegative(max, "backoff.max");
+			if (!(multiplier >= 1) || Double.isInfinite(multiplier)) {
+				throw new IllegalArgumentException("backoff.multiplier must be a finite number >= 1: " + multiplier);
+			}
+		}
+
+	}
+
+	/**
+	 * {@code Retry-After} handling.
+	 *
+	 * @param maxWait the longest server-requested wait honoured; a longer one abandons
+	 * @param onInvalid what an invalid field does
+	 * @param dateReference what an HTTP-date is measured against
+	 */
+	public record Header(Duration maxWait, OnInvalidRetryAfter onInvalid, DateReference dateReference) {
+
+		public Header {
+			Objects.requireNonNull(maxWait, "maxWait");
+			Objects.requireNonNull(onInvalid, "onInvalid");
+			Objects.requireNonNull(dateReference, "dateReference");
+			requireNonNegative(maxWait, "header.maxWait");
+			if (maxWait.compareTo(RetryAfter.MAX_DELAY) >= 0) {
+				throw new IllegalArgumentException("header.maxWait must be below " + RetryAfter.MAX_DELAY);
+			}
+		}
+
+	}
+
+	/**
+	 * Which I/O failures are retried.
+	 *
+	 * @param connect whether failures before the request left (refused, connect timeout) are
+	 * retried, for any method
+	 * @param read whether failures after the request may have left (read timeout, reset) are
+	 * retried, for repeatable requests only
+	 */
+	public record IoErrors(boolean connect, boolean read) {
+	}
+
+	/**
+	 * Per-origin cooldown.
+	 *
+	 * @param enabled whether a received {@code Retry-After} holds back other requests to the origin
+	 * @param mode what a held-back request does
+	 */
+	public record Cooldown(boolean enabled, CooldownMode mode) {
+
+		public Cooldown {
+			Objects.requireNonNull(mode, "mode");
+		}
+
+	}
+
+	/**
+	 * Retry budget (Finagle's model).
+	 *
+	 * @param enabled whether the budget applies
+	 * @param ratio retries allowed per request made, over the window
+	 * @param minPerSecond retries always allowed per second
+	 * @param window the window the ratio is measured over
+	 */
+	public record Budget(boolean enabled, double ratio, int minPerSecond, Duration window) {
+
+		public Budget {
+			Objects.requireNonNull(window, "window");
+			if (!(ratio >= 0) || Double.isInfinite(ratio)) {
+				throw new IllegalArgumentException("budget.ratio must be a finite number >= 0: " + ratio);
+			}
+			if (minPerSecond < 0) {
+				throw new IllegalArgumentException("budget.minPerSecond must not be negative: " + minPerSecond);
+			}
+			if (window.isNegative() || window.isZero()) {
+				throw new IllegalArgumentException("budget.window must be positive: " + window);
+			}
+		}
+
+	}
+
+}
