@@ -1,0 +1,116 @@
+package dev.retryafter.core;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The default settings and the named clients, each applying to the hosts it lists. Resolving
+ * a request's host is one map look-up.
+ *
+ * @since 0.1.0
+ */
+public final class RetryClients {
+
+	private final ClientSettings defaults;
+
+	private final Map<String, ClientSettings> named;
+
+	private final Map<String, ClientSettings> byHost;
+
+	/**
+	 * Creates the set of clients.
+	 * @param defaults the settings for hosts no named client lists
+	 * @param named the named clients, each with the hosts it applies to; a host entry is a
+	 * host name ({@code api.example.com}) or a host and port ({@code api.example.com:8443}),
+	 * matched case-insensitively
+	 * @throws IllegalArgumentException if two clients list the same host
+	 */
+	public RetryClients(RetrySettings defaults, Map<String, NamedClient> named) {
+		this.defaults = new ClientSettings(ClientSettings.DEFAULT_NAME, defaults);
+		Map<String, ClientSettings> clients = new LinkedHashMap<>();
+		Map<String, ClientSettings> hosts = new HashMap<>();
+		named.forEach((name, client) -> {
+			ClientSettings settings = new ClientSettings(name, client.settings());
+			clients.put(name, settings);
+			for (String host : client.hosts()) {
+				ClientSettings previous = hosts.put(host.toLowerCase(Locale.ROOT), settings);
+				if (previous != null) {
+					throw new IllegalArgumentException("Host '" + host + "' is listed by clients '" + previous.name()
+							+ "' and '" + name + "'");
+				}
+			}
+		});
+		this.named = Collections.unmodifiableMap(clients);
+		this.byHost = Map.copyOf(hosts);
+	}
+
+	/**
+	 * Clients with default settings only.
+	 * @param defaults the settings
+	 * @return the clients
+	 */
+	public static RetryClients of(RetrySettings defaults) {
+		return new RetryClients(defaults, Map.of());
+	}
+
+	/**
+	 * The settings for a request to {@code host} on {@code port}: the named client listing
+	 * {@code host:port}, else the one listing {@code host}, else the defaults.
+	 * @param host the request's host
+	 * @param port the request's port, or -1 when not known
+	 * @return the settings in force
+	 */
+	public ClientSettings resolve(String host, int port) {
+		if (this.byHost.isEmpty()) {
+			return this.defaults;
+		}
+		String lower = host.toLowerCase(Locale.ROOT);
+		ClientSettings byPort = (port >= 0) ? this.byHost.get(lower + ":" + port) : null;
+		if (byPort != null) {
+			return byPort;
+		}
+		return this.byHost.getOrDefault(lower, this.defaults);
+	}
+
+	/**
+	 * The default client's settings.
+	 * @return the defaults, named {@link ClientSettings#DEFAULT_NAME}
+	 */
+	public ClientSettings defaults() {
+		return this.defaults;
+	}
+
+	/**
+	 * Every client, the default first, in configuration order.
+	 * @return all clients
+	 */
+	public List<ClientSettings> all() {
+		List<ClientSettings> all = new ArrayList<>(this.named.size() + 1);
+		all.add(this.defaults);
+		all.addAll(this.named.values());
+		return all;
+	}
+
+	/**
+	 * A named client's settings and hosts.
+	 *
+	 * @param hosts the hosts it applies to
+	 * @param settings its settings
+	 */
+	public record NamedClient(Set<String> hosts, RetrySettings settings) {
+
+		public NamedClient {
+			hosts = Set.copyOf(hosts);
+			Objects.requireNonNull(settings, "settings");
+		}
+
+	}
+
+}
