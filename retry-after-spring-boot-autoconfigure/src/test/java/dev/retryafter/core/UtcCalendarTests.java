@@ -95,7 +95,8 @@ class UtcCalendarTests {
 		long min = LocalDateTime.MIN.toEpochSecond(ZoneOffset.UTC);
 		long max = LocalDateTime.MAX.toEpochSecond(ZoneOffset.UTC);
 		for (int i = 0; i < 100_000; i++) {
-			long epochSecond = (i % 2 == 0) ? random.nextLong(min, max) : random.nextLong(-10_000_000_000L, 10_000_000_000L);
+			long epochSecond = (i % 2 == 0) ? random.nextLong(min, max)
+					: random.nextLong(-10_000_000_000L, 10_000_000_000L);
 			LocalDateTime time = LocalDateTime.ofEpochSecond(epochSecond, 0, ZoneOffset.UTC);
 			assertThat(UtcCalendar.fields(epochSecond)).as("%s", time)
 				.isEqualTo(new UtcCalendar.Fields(time.getYear(), time.getMonthValue(), time.getDayOfMonth(),
