@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,8 @@ import java.util.Map;
  * --csv=benchmarks/results/jmh-happy-path.csv --out=benchmarks/results/happy-path.md}.
  */
 public final class JmhReport {
+
+	private static final List<String> FORMS = List.of("seconds", "imf", "rfc850", "asctime");
 
 	private JmhReport() {
 	}
@@ -124,7 +127,11 @@ public final class JmhReport {
 		StringBuilder md = new StringBuilder();
 		md.append("| form | parser | ns/op | \u00b1 (99.9%) | B/op | time \u00f7 ours |\n");
 		md.append("| --- | --- | ---: | ---: | ---: | ---: |\n");
-		for (Row row : rows.values()) {
+		List<Row> ordered = new ArrayList<>(rows.values());
+		ordered.sort(Comparator.comparingInt((Row row) -> FORMS.indexOf(row.name().substring(0, row.name().indexOf('_'))))
+			.thenComparing((row) -> !row.name().endsWith("_ours"))
+			.thenComparing(Row::name));
+		for (Row row : ordered) {
 			String form = row.name().substring(0, row.name().indexOf('_'));
 			Row ours = rows.get(form + "_ours");
 			md.append("| ").append(form).append(" | ").append(row.name().substring(form.length() + 1)).append(" | ")
