@@ -155,7 +155,7 @@ final class RetryAfterSettingsMapper {
 						"must be a host name or a host and port, without spaces");
 			}
 			String previous = hostOwners.putIfAbsent(host.toLowerCase(Locale.ROOT), client);
-			if (previous != null) {
+			if (previous != null && !previous.equals(client)) {
 				throw new InvalidConfigurationPropertyValueException(name, host,
 						"host is also listed by client '" + previous + "'; a host may belong to one client only");
 			}

@@ -150,6 +150,13 @@ class RetryAfterSettingsMapperTests {
 	}
 
 	@Test
+	void hostListedTwiceByOneClientInDifferentCaseShouldBeAccepted() {
+		this.contextRunner.withPropertyValues("retry-after.clients.payments.hosts=pay.example.com,PAY.example.com")
+			.run((context) -> assertThat(context.getBean(RetryClients.class).resolve("Pay.Example.com", 443).name())
+				.isEqualTo("payments"));
+	}
+
+	@Test
 	void namedClientsShouldKeepConfigurationOrder() {
 		this.contextRunner
 			.withPropertyValues("retry-after.clients.zeta.hosts=z.example.com",
