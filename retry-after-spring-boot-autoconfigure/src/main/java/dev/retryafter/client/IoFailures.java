@@ -33,9 +33,13 @@ import org.jspecify.annotations.Nullable;
  * reset" or "Unexpected end of file from server".</li>
  * <li>{@code JdkClientHttpRequestFactory} ({@code java.net.http.HttpClient}):
  * {@link ConnectException} (caused by {@link UnresolvedAddressException} when the host name
- * does not resolve), {@link HttpConnectTimeoutException}, {@link HttpTimeoutException} for
- * the factory's read timeout, an {@link IOException} caused by an {@link EOFException} when
- * the connection closes before a response.</li>
+ * does not resolve), {@link HttpConnectTimeoutException} (wrapping a
+ * {@link ConnectException}), a bare {@link HttpTimeoutException} when the factory's read
+ * timeout strikes, an {@link IOException} "HTTP/1.1 header parser received no bytes" caused
+ * by an {@link EOFException} or a "Connection reset" when the connection ends before a
+ * response. The factory's read timeout runs from the moment the request is handed over, so
+ * it can also strike while connecting; it is classified as a read timeout all the same (the
+ * cautious reading: the request may have left).</li>
  * <li>{@code HttpComponentsClientHttpRequestFactory} (Apache HttpClient 5):
  * {@code HttpHostConnectException} (a {@link ConnectException}),
  * {@code ConnectTimeoutException}, {@link SocketTimeoutException} "Read timed out",
