@@ -44,6 +44,14 @@ import org.springframework.http.client.ClientHttpResponse;
  * through the {@link Sleeper}, the deadline is checked again and the request is executed
  * again with the same headers (so the same {@code Idempotency-Key}) and the same body bytes.
  * <p>
+ * The deadline check before each retry only stops once the whole {@code total-budget} is
+ * spent: the plan already kept {@code attempt-reserve} back for the attempt, and a wait that
+ * overran its plan eats into that reserve, which is what the reserve is for. When it does
+ * stop (reason {@code budget-exhausted}) the caller gets the copy of the last response, or
+ * a {@link RetryRefusedException} if that response's body was too long to keep. An interrupt
+ * during a wait stops at once (reason {@code interrupted}), restores the thread's interrupt
+ * flag and throws an {@link InterruptedIOException}.
+ * <p>
  * It must be the outermost interceptor: re-executing re-runs every interceptor after it
  * (authentication, tracing) once per attempt, which Spring Framework 7 guarantees (its
  * intercepting request rebuilds the rest of the chain on each call). The customizers in this

@@ -71,7 +71,8 @@ class IoFailuresLoopbackTests {
 			closedPort = socket.getLocalPort();
 		}
 
-		IOException failure = failureOf(transport.factory(LONG_TIMEOUT, LONG_TIMEOUT), URI.create("http://127.0.0.1:" + closedPort + "/"));
+		IOException failure = failureOf(transport.factory(LONG_TIMEOUT, LONG_TIMEOUT),
+				URI.create("http://127.0.0.1:" + closedPort + "/"));
 
 		assertThat(IoFailures.classify(failure)).as(chain(failure)).isEqualTo(IoFailureKind.CONNECT_REFUSED);
 	}
@@ -132,7 +133,8 @@ class IoFailuresLoopbackTests {
 	@ParameterizedTest
 	@EnumSource(Transport.class)
 	void whenHostNameDoesNotResolveThenUnknownHost(Transport transport) {
-		IOException failure = failureOf(transport.factory(LONG_TIMEOUT, LONG_TIMEOUT), URI.create("http://retry-after-test.invalid/"));
+		IOException failure = failureOf(transport.factory(LONG_TIMEOUT, LONG_TIMEOUT),
+				URI.create("http://retry-after-test.invalid/"));
 
 		assertThat(IoFailures.classify(failure)).as(chain(failure)).isEqualTo(IoFailureKind.UNKNOWN_HOST);
 	}

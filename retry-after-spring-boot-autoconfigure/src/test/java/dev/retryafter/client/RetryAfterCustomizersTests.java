@@ -33,7 +33,9 @@ class RetryAfterCustomizersTests {
 
 	@Test
 	void whenRestClientHasInterceptorsThenRetryInterceptorIsFirst() {
-		RestClient.Builder builder = RestClient.builder().requestInterceptor(this.auth).requestInterceptor(this.tracing);
+		RestClient.Builder builder = RestClient.builder()
+			.requestInterceptor(this.auth)
+			.requestInterceptor(this.tracing);
 
 		new RetryAfterRestClientCustomizer(this.interceptor).customize(builder);
 

@@ -98,7 +98,8 @@ class RetryAfterInterceptorExecutionTests {
 			throw failure;
 		};
 
-		Throwable result = catchThrowable(() -> interceptor(this.listener).intercept(this.request, this.body, refusing));
+		Throwable result = catchThrowable(
+				() -> interceptor(this.listener).intercept(this.request, this.body, refusing));
 
 		assertThat(thrown).hasSize(3);
 		assertThat(result).isSameAs(thrown.get(2));

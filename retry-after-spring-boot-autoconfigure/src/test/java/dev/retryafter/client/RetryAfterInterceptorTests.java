@@ -316,7 +316,8 @@ class RetryAfterInterceptorTests {
 		assertThat(this.server.requests()).extracting(RecordedRequest::path).containsExactly("/warm-up", "/orders");
 		assertThat(this.sleeper.sleeps()).isEmpty();
 		assertThat(this.listener.attempts()).last()
-			.isEqualTo(new AttemptCompleted("default", "POST", 1, new AttemptOutcome.IoFailure(IoFailureKind.READ_TIMEOUT),
+			.isEqualTo(new AttemptCompleted("default", "POST", 1,
+					new AttemptOutcome.IoFailure(IoFailureKind.READ_TIMEOUT),
 					new RetryDecision.Stop(StopReason.NON_IDEMPOTENT)));
 	}
 
@@ -474,7 +475,8 @@ class RetryAfterInterceptorTests {
 
 		assertThat(result.status()).isEqualTo(200);
 		assertThat(this.server.requests()).hasSize(2);
-		assertThat(this.listener.events()).contains(new Waited("default", Duration.ofSeconds(3), Duration.ofMillis(9900)))
+		assertThat(this.listener.events())
+			.contains(new Waited("default", Duration.ofSeconds(3), Duration.ofMillis(9900)))
 			.doesNotHaveAnyElementsOfTypes(StoppedWithoutAttempt.class);
 	}
 
@@ -489,7 +491,8 @@ class RetryAfterInterceptorTests {
 				.get(this.server.uri("/report")))
 			.havingCause()
 			.isInstanceOf(RetryRefusedException.class)
-			.withMessage("Request to http://127.0.0.1:" + this.server.port() + " not sent: budget-exhausted, 0.0s left");
+			.withMessage("Request to http://127.0.0.1:" + this.server.port()
+					+ " not sent: budget-exhausted, 0.0s left");
 		assertThat(this.server.requests()).hasSize(1);
 	}
 

@@ -29,7 +29,8 @@ class RetryRefusedExceptionTests {
 		RetryRefusedException exception = new RetryRefusedException("https://api.example.com:443",
 				StopReason.BUDGET_EXHAUSTED, Duration.ofMillis(1801));
 
-		assertThat(exception).hasMessage("Request to https://api.example.com:443 not sent: budget-exhausted, 1.9s left");
+		assertThat(exception)
+			.hasMessage("Request to https://api.example.com:443 not sent: budget-exhausted, 1.9s left");
 	}
 
 	@Test
