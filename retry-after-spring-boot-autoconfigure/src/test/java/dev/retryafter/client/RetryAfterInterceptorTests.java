@@ -322,6 +322,26 @@ class RetryAfterInterceptorTests {
 	}
 
 	@ParameterizedTest
+	@EnumSource(Transport.class)
+	void whenGetTimesOutReadingThenRetriedAfterBackoff(Transport transport) {
+		this.server.on("/warm-up", Reply.status(200));
+		this.server.on("/report", Reply.status(200).body("late").after(Duration.ofSeconds(30)),
+				Reply.status(200).body("ready"));
+		HttpCaller caller = restClient(transport, interceptor(NO_JITTER), shortReadTimeout(transport));
+		caller.get(this.server.uri("/warm-up"));
+
+		Result result = caller.get(this.server.uri("/report"));
+
+		assertThat(result.body()).isEqualTo("ready");
+		assertThat(this.server.requests()).extracting(RecordedRequest::path)
+			.containsExactly("/warm-up", "/report", "/report");
+		assertThat(this.sleeper.sleeps()).containsExactly(ONE_SECOND);
+		assertThat(this.listener.attempts()).extracting(AttemptCompleted::outcome)
+			.containsExactly(response(200, RetryAfter.ABSENT),
+					new AttemptOutcome.IoFailure(IoFailureKind.READ_TIMEOUT), response(200, RetryAfter.ABSENT));
+	}
+
+	@ParameterizedTest
 	@EnumSource(Kind.class)
 	void whenConnectionIsRefusedThenRetriedUntilMaxAttemptsAndTheLastExceptionIsRethrown(Kind kind)
 			throws IOException {
