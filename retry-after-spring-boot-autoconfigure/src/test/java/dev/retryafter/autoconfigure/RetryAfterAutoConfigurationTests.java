@@ -13,12 +13,15 @@ import dev.retryafter.springretry.RetryAfterBackOffPolicy;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
 import org.springframework.boot.restclient.RestTemplateBuilder;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.service.HttpServiceClientAutoConfiguration;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -175,6 +178,20 @@ class RetryAfterAutoConfigurationTests {
 				.additionalInterceptors((request, body, execution) -> execution.execute(request, body))
 				.build()
 				.getInterceptors()).hasSize(2).first().isSameAs(context.getBean("userInterceptor")));
+	}
+
+	@Test
+	void shouldBeListedInAutoConfigurationImports() {
+		assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader()))
+			.contains(RetryAfterAutoConfiguration.class.getName());
+	}
+
+	@Test
+	void shouldBeOrderedBeforeBootClientAutoConfigurationsThatExist() {
+		AutoConfiguration annotation = RetryAfterAutoConfiguration.class.getAnnotation(AutoConfiguration.class);
+		assertThat(annotation.beforeName()).containsExactlyInAnyOrder(
+				ImperativeHttpClientAutoConfiguration.class.getName(), RestClientAutoConfiguration.class.getName(),
+				RestTemplateAutoConfiguration.class.getName(), HttpServiceClientAutoConfiguration.class.getName());
 	}
 
 	@Configuration(proxyBeanMethods = false)
