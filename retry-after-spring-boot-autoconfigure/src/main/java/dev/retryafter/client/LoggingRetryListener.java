@@ -14,11 +14,13 @@ import org.apache.commons.logging.LogFactory;
 /**
  * Logs one DEBUG line per retry decision, for example:
  * <pre>
- * retry decision: client=default method=GET attempt=1 status=429 retry-after=1000ms -&gt; retry wait=1137ms base=1000ms source=retry-after-seconds
+ * retry decision: client=default method=GET attempt=1 status=429 retry-after=1000ms
+ *     -&gt; retry wait=1137ms base=1000ms source=retry-after-seconds
  * retry decision: client=default method=GET attempt=3 status=429 retry-after=1000ms -&gt; stop reason=max-attempts
  * retry decision: client=payments method=POST attempt=1 failure=read-timeout -&gt; stop reason=non-idempotent
  * retry decision: client=default method=GET no attempt sent -&gt; stop reason=cooldown
  * </pre>
+ * (the first line is one line in the log).
  * and the time actually waited at TRACE.
  * <p>
  * A line holds only the client name, the method, the attempt number, the status or failure
@@ -86,8 +88,8 @@ public class LoggingRetryListener implements RetryListener {
 	@Override
 	public void stoppedWithoutAttempt(String client, String method, StopReason reason) {
 		if (this.logger.isDebugEnabled()) {
-			this.logger.debug("retry decision: client=" + client + " method=" + method + " no attempt sent -> stop reason="
-					+ reason.tagValue());
+			this.logger.debug("retry decision: client=" + client + " method=" + method
+					+ " no attempt sent -> stop reason=" + reason.tagValue());
 		}
 	}
 

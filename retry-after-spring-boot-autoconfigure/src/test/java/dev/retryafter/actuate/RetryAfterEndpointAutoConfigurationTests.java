@@ -45,7 +45,8 @@ class RetryAfterEndpointAutoConfigurationTests {
 		this.withClients.withBean(RetryAfterRuntimeState.class, () -> state)
 			.withPropertyValues("management.endpoints.web.exposure.include=retryafter")
 			.run((context) -> assertThat(context.getBean(RetryAfterEndpoint.class).retryAfter().cooldowns())
-				.containsExactly(new RetryAfterRuntimeState.CooldownDescriptor("default", "http://127.0.0.1:8080", "1s")));
+				.containsExactly(
+						new RetryAfterRuntimeState.CooldownDescriptor("default", "http://127.0.0.1:8080", "1s")));
 	}
 
 	@Test

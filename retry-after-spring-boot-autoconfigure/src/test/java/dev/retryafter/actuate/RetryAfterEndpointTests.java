@@ -35,7 +35,8 @@ class RetryAfterEndpointTests {
 		assertThat(client.settings()).isEqualTo(new SettingsDescriptor(3, "10s", "500ms", List.of(429, 503),
 				List.of("DELETE", "GET", "HEAD", "OPTIONS", "PUT", "TRACE"), "Idempotency-Key",
 				new SettingsDescriptor.Backoff("1s", 2.0, "8s"), 0.2,
-				new SettingsDescriptor.Header("1m", "backoff", "server-date"), new SettingsDescriptor.IoErrors(true, true),
+				new SettingsDescriptor.Header("1m", "backoff", "server-date"),
+				new SettingsDescriptor.IoErrors(true, true),
 				new SettingsDescriptor.Cooldown(true, "wait"), new SettingsDescriptor.Budget(true, 0.2, 10, "10s")));
 		assertThat(descriptor.cooldowns()).isEmpty();
 		assertThat(descriptor.budgets()).isEmpty();

@@ -30,9 +30,10 @@ class LoggingRetryListenerTests {
 
 	@Test
 	void whenRetryPlannedThenLineHasWaitBaseAndSource() {
-		this.listener.attemptCompleted("default", "GET", 1,
-				new AttemptOutcome.Response(429, new RetryAfter.Delay(Duration.ofSeconds(1), RetryAfter.Form.SECONDS)),
-				new RetryDecision.Retry(Duration.ofMillis(1137), Duration.ofSeconds(1), DelaySource.RETRY_AFTER_SECONDS));
+		RetryAfter oneSecond = new RetryAfter.Delay(Duration.ofSeconds(1), RetryAfter.Form.SECONDS);
+		this.listener.attemptCompleted("default", "GET", 1, new AttemptOutcome.Response(429, oneSecond),
+				new RetryDecision.Retry(Duration.ofMillis(1137), Duration.ofSeconds(1),
+						DelaySource.RETRY_AFTER_SECONDS));
 		assertThat(this.log.debug).containsExactly("retry decision: client=default method=GET attempt=1 status=429"
 				+ " retry-after=1000ms -> retry wait=1137ms base=1000ms source=retry-after-seconds");
 	}
@@ -41,8 +42,8 @@ class LoggingRetryListenerTests {
 	void whenStoppedThenLineHasReason() {
 		this.listener.attemptCompleted("default", "GET", 3, new AttemptOutcome.Response(503, RetryAfter.ABSENT),
 				new RetryDecision.Stop(StopReason.MAX_ATTEMPTS));
-		assertThat(this.log.debug)
-			.containsExactly("retry decision: client=default method=GET attempt=3 status=503 -> stop reason=max-attempts");
+		assertThat(this.log.debug).containsExactly(
+				"retry decision: client=default method=GET attempt=3 status=503 -> stop reason=max-attempts");
 	}
 
 	@Test
@@ -62,7 +63,8 @@ class LoggingRetryListenerTests {
 				new AttemptOutcome.IoFailure(IoFailureKind.CONNECT_REFUSED),
 				new RetryDecision.Retry(Duration.ofMillis(1000), Duration.ofMillis(1000), DelaySource.BACKOFF));
 		assertThat(this.log.debug).containsExactly(
-				"retry decision: client=payments method=POST attempt=1 failure=read-timeout -> stop reason=non-idempotent",
+				"retry decision: client=payments method=POST attempt=1 failure=read-timeout"
+						+ " -> stop reason=non-idempotent",
 				"retry decision: client=payments method=POST attempt=1 failure=connect-refused"
 						+ " -> retry wait=1000ms base=1000ms source=backoff");
 	}

@@ -51,7 +51,8 @@ class RetryAfterMetricsAutoConfigurationTests {
 					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class))
 			.run((context) -> {
 				assertThat(context).hasSingleBean(RetryAfterMetrics.class);
-				context.getBean(RetryAfterMetrics.class).waited("default", Duration.ofMillis(10), Duration.ofMillis(12));
+				context.getBean(RetryAfterMetrics.class)
+					.waited("default", Duration.ofMillis(10), Duration.ofMillis(12));
 				assertThat(context.getBean(MeterRegistry.class)
 					.get("http.client.retry.delay.actual")
 					.tags("client", "default")

@@ -40,8 +40,8 @@ class RetryAfterMetricsTests {
 
 	@Test
 	void whenRetryPlannedThenAttemptCountedAsRetriedAndPlannedDelayRecorded() {
-		this.metrics.attemptCompleted("default", "GET", 1, TOO_MANY,
-				new RetryDecision.Retry(Duration.ofMillis(2300), Duration.ofSeconds(2), DelaySource.RETRY_AFTER_SECONDS));
+		this.metrics.attemptCompleted("default", "GET", 1, TOO_MANY, new RetryDecision.Retry(Duration.ofMillis(2300),
+				Duration.ofSeconds(2), DelaySource.RETRY_AFTER_SECONDS));
 		assertThat(this.registry.get("http.client.retry.attempts")
 			.tags("client", "default", "method", "GET", "status", "429", "outcome", "retried")
 			.counter()
@@ -197,18 +197,26 @@ class RetryAfterMetricsTests {
 				new RetryDecision.Retry(Duration.ofSeconds(2), Duration.ofSeconds(2), DelaySource.BACKOFF));
 		this.metrics.attemptCompleted("default", "GET", 2, TOO_MANY, new RetryDecision.Stop(StopReason.MAX_ATTEMPTS));
 		this.metrics.waited("default", Duration.ofSeconds(2), Duration.ofSeconds(2));
+		String attempts = "http.client.retry.attempts COUNTER "
+				+ "HTTP client attempts seen by the retry policy, by what the policy did next";
 		assertThat(this.registry.getMeters()).map((meter) -> meter.getId().getName() + " " + meter.getId().getType()
 				+ " " + meter.getId().getDescription())
-			.containsExactlyInAnyOrder(
-					"http.client.retry.attempts COUNTER HTTP client attempts seen by the retry policy, by what the policy did next",
-					"http.client.retry.attempts COUNTER HTTP client attempts seen by the retry policy, by what the policy did next",
+			.containsExactlyInAnyOrder(attempts, attempts,
 					"http.client.retry.delay.planned TIMER Waits planned before a retry, by the term that set the wait",
-					"http.client.retry.delay.actual TIMER Time actually waited before a retry, measured on the monotonic clock",
+					"http.client.retry.delay.actual TIMER "
+							+ "Time actually waited before a retry, measured on the monotonic clock",
 					"http.client.retry.abandoned COUNTER Requests whose retrying was given up, by reason");
 	}
 
 	private String[] tagKeys(String name) {
-		return this.registry.get(name).meter().getId().getTags().stream().map(Tag::getKey).sorted().toArray(String[]::new);
+		return this.registry.get(name)
+			.meter()
+			.getId()
+			.getTags()
+			.stream()
+			.map(Tag::getKey)
+			.sorted()
+			.toArray(String[]::new);
 	}
 
 	static Stream<StopReason> abandonments() {

@@ -63,7 +63,9 @@ class RelayController {
 
 	@GetMapping(RELAY + "/{*path}")
 	ResponseEntity<byte[]> get(HttpServletRequest request) {
-		return this.restClient.get().uri(target(request, RELAY)).exchange((clientRequest, response) -> mirror(response));
+		return this.restClient.get()
+			.uri(target(request, RELAY))
+			.exchange((clientRequest, response) -> mirror(response));
 	}
 
 	@PostMapping(RELAY + "/{*path}")

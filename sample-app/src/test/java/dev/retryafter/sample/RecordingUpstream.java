@@ -55,9 +55,10 @@ final class RecordingUpstream implements AutoCloseable {
 		try (exchange) {
 			byte[] body = exchange.getRequestBody().readAllBytes();
 			String path = exchange.getRequestURI().getRawPath();
-			this.received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
-					exchange.getRequestURI().getRawQuery(), exchange.getRequestHeaders().getFirst("Content-Type"),
-					exchange.getRequestHeaders().getFirst("Idempotency-Key"), new String(body, StandardCharsets.UTF_8)));
+			this.received.add(new Received(exchange.getRequestMethod(), path, exchange.getRequestURI().getRawQuery(),
+					exchange.getRequestHeaders().getFirst("Content-Type"),
+					exchange.getRequestHeaders().getFirst("Idempotency-Key"),
+					new String(body, StandardCharsets.UTF_8)));
 			int status = switch (path) {
 				case "/busy" -> 429;
 				case "/fail" -> 500;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
+import java.util.List;
 
 import com.jayway.jsonpath.JsonPath;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -44,7 +45,7 @@ class RelayIoFailureTests {
 	@Test
 	void whenUpstreamRefusesConnectionsThenBadGatewayWithReason() throws Exception {
 		LoopbackHttp http = new LoopbackHttp(this.port);
-		for (String path : new String[] { "/relay/demo/report?token=secret", "/relay-template/demo/report?token=secret" }) {
+		for (String path : List.of("/relay/demo/report?token=secret", "/relay-template/demo/report?token=secret")) {
 			HttpResponse<String> response = http.get(path);
 			assertThat(response.statusCode()).as(path).isEqualTo(502);
 			assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
