@@ -2,11 +2,10 @@ package dev.retryafter.sample;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.ConnectException;
-import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpTimeoutException;
+import java.util.Locale;
+
+import dev.retryafter.client.IoFailures;
+import dev.retryafter.client.RetryRefusedException;
 
 import org.springframework.web.client.ResourceAccessException;
 
@@ -15,8 +14,10 @@ import org.springframework.web.client.ResourceAccessException;
  *
  * @param error a short description; the failure's own message, never the request URI (its
  * query string may hold secrets)
- * @param reason for example {@code connect-refused}, {@code read-timeout}, {@code cooldown}
- * or {@code interrupted}
+ * @param reason the stop reason of a refused request ({@code cooldown},
+ * {@code budget-exhausted}, ...), {@code interrupted}, or the kind of I/O failure
+ * ({@code connect-refused}, {@code connect-timeout}, {@code read-timeout},
+ * {@code reset-after-send}, {@code unknown-host}, {@code other})
  */
 record RelayFailure(String error, String reason) {
 
@@ -31,22 +32,18 @@ record RelayFailure(String error, String reason) {
 	}
 
 	private static String reason(Throwable failure) {
-		if (failure instanceof HttpConnectTimeoutException) {
-			return "connect-timeout";
+		if (failure instanceof RetryRefusedException refused) {
+			return refused.getReason().tagValue();
 		}
-		if (failure instanceof ConnectException) {
-			return "connect-refused";
-		}
-		if (failure instanceof UnknownHostException) {
-			return "unknown-host";
-		}
-		if (failure instanceof SocketTimeoutException || failure instanceof HttpTimeoutException) {
-			return "read-timeout";
-		}
-		if (failure instanceof InterruptedIOException) {
+		// The interceptor reports an interrupted wait as a plain InterruptedIOException;
+		// its subclasses (socket timeouts) are transport failures, classified below.
+		if (failure.getClass() == InterruptedIOException.class) {
 			return "interrupted";
 		}
-		return (failure instanceof IOException) ? "io-error" : "error";
+		if (failure instanceof IOException io) {
+			return IoFailures.classify(io).name().toLowerCase(Locale.ROOT).replace('_', '-');
+		}
+		return "error";
 	}
 
 }
