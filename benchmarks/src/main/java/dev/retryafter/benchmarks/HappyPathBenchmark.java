@@ -7,6 +7,8 @@ import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.metrics.RetryAfterMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -20,7 +22,8 @@ import org.springframework.web.client.RestClient;
 /**
  * What a request that succeeds at once pays for the retry interceptor: a {@link RestClient}
  * GET against an in-memory transport, without interceptors, with a pass-through interceptor,
- * and with the {@link RetryAfterInterceptor} (with and without its meters).
+ * and with the {@link RetryAfterInterceptor}, without and with its meters
+ * ({@link RetryAfterMetrics} on a {@link SimpleMeterRegistry}).
  *
  * <p>
  * Run: {@code java -jar benchmarks/target/benchmarks.jar HappyPathBenchmark -prof gc}.
@@ -38,6 +41,8 @@ public class HappyPathBenchmark {
 
 	private RestClient retryAfter;
 
+	private RestClient retryAfterWithMeters;
+
 	/**
 	 * Builds the clients once: building is not what is measured.
 	 */
@@ -50,6 +55,10 @@ public class HappyPathBenchmark {
 		this.retryAfter = RestClient.builder()
 			.requestFactory(transport)
 			.requestInterceptor(new RetryAfterInterceptor(clients, RetryListener.NONE))
+			.build();
+		this.retryAfterWithMeters = RestClient.builder()
+			.requestFactory(transport)
+			.requestInterceptor(new RetryAfterInterceptor(clients, new RetryAfterMetrics(new SimpleMeterRegistry())))
 			.build();
 	}
 
@@ -78,6 +87,16 @@ public class HappyPathBenchmark {
 	@Benchmark
 	public String c_retryAfterInterceptor() {
 		return this.retryAfter.get().uri(URI_).retrieve().body(String.class);
+	}
+
+	/**
+	 * (d) the retry interceptor with its meters on a {@link SimpleMeterRegistry}: what the
+	 * starter runs with Actuator present.
+	 * @return the body, consumed by JMH
+	 */
+	@Benchmark
+	public String d_retryAfterInterceptorWithMeters() {
+		return this.retryAfterWithMeters.get().uri(URI_).retrieve().body(String.class);
 	}
 
 }
