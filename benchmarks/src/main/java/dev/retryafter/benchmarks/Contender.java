@@ -62,6 +62,9 @@ record Contender(String key, String label, IntFunction<Caller> factory) {
 		for (Contender contender : List.of(ours("ours", "retry-after (ours)", UnaryOperator.identity()),
 				ours("ours-no-cooldown", "retry-after (ours), cooldown off",
 						(settings) -> settings.withCooldown(new RetrySettings.Cooldown(false, CooldownMode.WAIT))),
+				ours("ours-no-budget", "retry-after (ours), retry budget off",
+						(settings) -> settings.withBudget(new RetrySettings.Budget(false, settings.budget().ratio(),
+								settings.budget().minPerSecond(), settings.budget().window()))),
 				new Contender("hc5", "HttpClient 5 default strategy", Contender::httpClient5),
 				new Contender("resilience4j", "resilience4j exp. random backoff", Contender::resilience4j),
 				new Contender("spring-retry", "spring-retry ExponentialRandomBackOff", Contender::springRetry))) {
