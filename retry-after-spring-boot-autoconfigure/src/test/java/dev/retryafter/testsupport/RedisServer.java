@@ -48,7 +48,11 @@ public final class RedisServer implements AutoCloseable {
 	 * @throws IllegalStateException if {@code redis-server} is not on the {@code PATH}
 	 */
 	public static RedisServer onFreePort() {
-		Path executable = findExecutable().orElseThrow(() -> new IllegalStateException(
+		return onFreePort(System.getenv("PATH"));
+	}
+
+	static RedisServer onFreePort(String searchPath) {
+		Path executable = findExecutable(searchPath).orElseThrow(() -> new IllegalStateException(
 				"redis-server is not on the PATH, so the Redis tests cannot run. Install it "
 						+ "(apt-get install -y redis-server) or switch these tests off with -D" + SWITCH_PROPERTY
 						+ "=off"));
@@ -164,12 +168,14 @@ public final class RedisServer implements AutoCloseable {
 		}
 	}
 
-	private static Optional<Path> findExecutable() {
-		String path = System.getenv("PATH");
-		if (path == null) {
+	private static Optional<Path> findExecutable(String searchPath) {
+		if (searchPath == null) {
 			return Optional.empty();
 		}
-		for (String directory : path.split(File.pathSeparator)) {
+		for (String directory : searchPath.split(File.pathSeparator)) {
+			if (directory.isEmpty()) {
+				continue;
+			}
 			Path candidate = Path.of(directory, "redis-server");
 			if (Files.isExecutable(candidate)) {
 				return Optional.of(candidate);
