@@ -88,9 +88,9 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 
 	private static final int MULTI_GET_BATCH = 100;
 
-	private static final Duration FIRST_RESUBSCRIBE_DELAY = Duration.ofSeconds(1);
+	private static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);
 
-	private static final Duration MAX_RESUBSCRIBE_DELAY = Duration.ofSeconds(30);
+	private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(30);
 
 	private final HostCooldowns cooldowns;
 
@@ -130,7 +130,10 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 
 	private final Listener listener = new Listener();
 
-	private volatile Duration resubscribeDelay = FIRST_RESUBSCRIBE_DELAY;
+	// Failed subscriptions and read-throughs are tried again, backing off up to 30 s.
+	private volatile Duration resubscribeDelay = FIRST_RETRY_DELAY;
+
+	private volatile Duration readThroughDelay = FIRST_RETRY_DELAY;
 
 	private volatile @Nullable RedisConnection subscription;
 
@@ -268,7 +271,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 			this.subscription = connection;
 			// Lettuce returns once subscribed and re-subscribes by itself after reconnecting.
 			connection.subscribe(this.listener, this.channel.getBytes(StandardCharsets.UTF_8));
-			this.resubscribeDelay = FIRST_RESUBSCRIBE_DELAY;
+			this.resubscribeDelay = FIRST_RETRY_DELAY;
 		}
 		catch (RuntimeException ex) {
 			this.subscription = null;
@@ -280,14 +283,8 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 			}
 			failed("subscribe", ex);
 			Duration delay = this.resubscribeDelay;
-			this.resubscribeDelay = (delay.compareTo(MAX_RESUBSCRIBE_DELAY.dividedBy(2)) > 0) ? MAX_RESUBSCRIBE_DELAY
-					: delay.multipliedBy(2);
-			try {
-				this.worker.schedule(this::submitSubscribe, delay.toMillis(), TimeUnit.MILLISECONDS);
-			}
-			catch (RejectedExecutionException rejected) {
-				// closed
-			}
+			this.resubscribeDelay = backOff(delay);
+			runLater(this::submitSubscribe, delay);
 		}
 	}
 
@@ -318,8 +315,14 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		}
 		catch (RuntimeException ex) {
 			failed("read-through", ex);
+			// A catch-up that failed (e.g. the command connection still reconnecting while
+			// the subscription is back) must not be lost.
+			Duration delay = this.readThroughDelay;
+			this.readThroughDelay = backOff(delay);
+			runLater(this::scheduleReadThrough, delay);
 			return;
 		}
+		this.readThroughDelay = FIRST_RETRY_DELAY;
 		succeeded();
 		if (logger.isDebugEnabled()) {
 			logger.debug("Read " + keys.size() + " shared cooldown key(s) from Redis (at most " + limit + ")");
@@ -351,6 +354,19 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		catch (RejectedExecutionException ex) {
 			// closed: local cooldowns only
 		}
+	}
+
+	private void runLater(Runnable task, Duration delay) {
+		try {
+			this.worker.schedule(task, delay.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			// closed
+		}
+	}
+
+	private static Duration backOff(Duration delay) {
+		return (delay.compareTo(MAX_RETRY_DELAY.dividedBy(2)) > 0) ? MAX_RETRY_DELAY : delay.multipliedBy(2);
 	}
 
 	private void failed(String operation, Exception ex) {

@@ -116,7 +116,7 @@ class RedisCooldownStoreTests {
 	}
 
 	@Test
-	void whenStartingThenExistingKeysAreReadUpToTheBound() {
+	void whenStartingThenExistingKeysAreReadAndForeignOnesIgnored() {
 		StringRedisTemplate template = template();
 		long inAMinute = Instant.now().plusSeconds(60).toEpochMilli();
 		for (int i = 0; i < 5; i++) {
@@ -126,13 +126,25 @@ class RedisCooldownStoreTests {
 		template.opsForValue().set("retry-after:http://bad-value:80", "soon");
 		template.opsForValue().set("other:http://elsewhere:80", Long.toString(inAMinute));
 		HostCooldowns all = new HostCooldowns(100);
-		HostCooldowns bounded = new HostCooldowns(3);
 		store(all, new LongAdder());
-		store(bounded, new LongAdder());
 		await().atMost(AWAIT).until(() -> all.activeCount(System.nanoTime()) == 5);
-		await().atMost(AWAIT).until(() -> bounded.activeCount(System.nanoTime()) == 3);
 		assertThat(all.snapshot(System.nanoTime()).keySet()).extracting(Origin::host)
 			.containsExactly("host0", "host1", "host2", "host3", "host4");
+	}
+
+	@Test
+	void whenStartingThenAtMostMaxHostsKeysAreRead() {
+		StringRedisTemplate template = template();
+		long inAMinute = Instant.now().plusSeconds(60).toEpochMilli();
+		for (int i = 0; i < 50; i++) {
+			template.opsForValue().set("retry-after:http://host" + i + ":80", Long.toString(inAMinute));
+		}
+		HostCooldowns bounded = new HostCooldowns(3);
+		RedisCooldownStore store = store(bounded, new LongAdder());
+		await().atMost(AWAIT).until(() -> bounded.activeCount(System.nanoTime()) == 3);
+		// A later read-through (after a reconnect) is bounded the same way.
+		assertThat(bounded.size()).isEqualTo(3);
+		assertThat(store.errorCount()).isZero();
 	}
 
 	@Test
@@ -160,10 +172,12 @@ class RedisCooldownStoreTests {
 			first.record(afterRestart, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
 			assertThat(remaining(second, afterRestart)).isPositive();
 		});
-		assertThat(messages(Level.INFO)).containsExactly("Redis is available again for shared host cooldowns");
-		assertThat(messages(Level.WARN)).hasSize(1);
-		assertThat(first.errorCount()).isEqualTo(2);
-		assertThat(second.errorCount()).isZero();
+		// Either instance may also have caught a failure while its connections came back (a
+		// read-through racing the reconnect): still one WARN and one INFO per instance at most.
+		await().atMost(AWAIT).until(() -> messages(Level.INFO).size() == messages(Level.WARN).size());
+		assertThat(messages(Level.WARN)).hasSizeBetween(1, 2);
+		assertThat(messages(Level.INFO)).allMatch("Redis is available again for shared host cooldowns"::equals);
+		assertThat(callbackErrors.sum()).isEqualTo(first.errorCount());
 	}
 
 	@Test
@@ -192,20 +206,15 @@ class RedisCooldownStoreTests {
 		return store;
 	}
 
-	// Subscriptions are established in the background; a first shared cooldown proves both.
+	// Subscriptions are established in the background. Each store records one cooldown and
+	// the other learns it, by message or by the read-through that follows its subscription:
+	// either way both are subscribed afterwards and neither has a command in flight.
 	private void awaitSubscribed(RedisCooldownStore first, RedisCooldownStore second) {
-		Origin warmUp = Origin.of("http", "warm-up", -1);
-		await().atMost(AWAIT).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
-			first.record(warmUp, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
-			second.record(warmUp, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
-			assertThat(remaining(first, warmUp)).isPositive();
-			assertThat(remaining(second, warmUp)).isPositive();
-		});
 		Origin fromFirst = Origin.of("http", "from-first", -1);
 		Origin fromSecond = Origin.of("http", "from-second", -1);
-		await().atMost(AWAIT).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
-			first.record(fromFirst, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
-			second.record(fromSecond, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		first.record(fromFirst, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		second.record(fromSecond, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		await().atMost(AWAIT).untilAsserted(() -> {
 			assertThat(remaining(second, fromFirst)).isPositive();
 			assertThat(remaining(first, fromSecond)).isPositive();
 		});
