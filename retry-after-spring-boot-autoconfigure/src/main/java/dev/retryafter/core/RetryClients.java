@@ -41,7 +41,8 @@ public final class RetryClients {
 			clients.put(name, settings);
 			for (String host : client.hosts()) {
 				ClientSettings previous = hosts.put(host.toLowerCase(Locale.ROOT), settings);
-				if (previous != null) {
+				// One client may spell its own host twice (hosts match case-insensitively).
+				if (previous != null && previous != settings) {
 					throw new IllegalArgumentException("Host '" + host + "' is listed by clients '" + previous.name()
 							+ "' and '" + name + "'");
 				}

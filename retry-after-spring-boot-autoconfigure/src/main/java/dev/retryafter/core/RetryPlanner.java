@@ -1,12 +1,19 @@
 package dev.retryafter.core;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.random.RandomGenerator;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decides, for one attempt's outcome, whether to retry and after how long (SPEC section 3,
  * rules 1 to 8, first that applies wins). A pure function of its arguments: it never sleeps,
  * logs or reads a clock.
+ * <p>
+ * No arithmetic here can overflow, whatever the settings and inputs: a server delay is
+ * compared with {@code header.max-wait} before it is added to anything, and budget checks
+ * subtract non-negative durations from non-negative durations only.
  *
  * @since 0.1.0
  */
@@ -21,14 +28,215 @@ public final class RetryPlanner {
 	 * @param request facts about the request
 	 * @param outcome how the attempt ended
 	 * @param attempt the number of the attempt that just ended, 1 for the first
-	 * @param elapsed monotonic time since the first attempt started
+	 * @param elapsed monotonic time since the first attempt started (a negative value is
+	 * taken as zero)
 	 * @param permits the retry budget, asked at rule 4 (and refunded if a later rule stops)
 	 * @param random the random source for jitter
 	 * @return the decision
+	 * @throws IllegalArgumentException if {@code attempt < 1}
 	 */
 	public static RetryDecision decide(RetrySettings settings, RequestFacts request, AttemptOutcome outcome,
 			int attempt, Duration elapsed, RetryPermits permits, RandomGenerator random) {
-		throw new UnsupportedOperationException("not implemented yet");
+		Objects.requireNonNull(settings, "settings");
+		Objects.requireNonNull(request, "request");
+		Objects.requireNonNull(outcome, "outcome");
+		Objects.requireNonNull(elapsed, "elapsed");
+		Objects.requireNonNull(permits, "permits");
+		Objects.requireNonNull(random, "random");
+		if (attempt < 1) {
+			throw new IllegalArgumentException("attempt must be at least 1: " + attempt);
+		}
+		RetryDecision.Stop stop = stopIfFinal(settings, outcome);
+		if (stop == null) {
+			stop = stopIfNotRepeatable(settings, request, outcome);
+		}
+		if (stop == null) {
+			stop = stopIfLastAttempt(settings, attempt);
+		}
+		if (stop == null) {
+			stop = stopIfBudgetRefuses(permits);
+		}
+		if (stop != null) {
+			return stop;
+		}
+		try {
+			RetryDecision decision = planWait(settings, outcome, attempt, elapsed, random);
+			if (decision instanceof RetryDecision.Stop) {
+				permits.refund();
+			}
+			return decision;
+		}
+		catch (RuntimeException | Error ex) {
+			// Only a misbehaving RandomGenerator can get here; the permit was not used.
+			permits.refund();
+			throw ex;
+		}
+	}
+
+	/**
+	 * Rules 5 to 8, once a permit is held.
+	 */
+	private static RetryDecision planWait(RetrySettings settings, AttemptOutcome outcome, int attempt,
+			Duration elapsed, RandomGenerator random) {
+		RetryAfter retryAfter = retryAfter(outcome);
+		RetryDecision.Stop stop = stopIfInvalidRetryAfter(settings, retryAfter);
+		if (stop == null) {
+			stop = stopIfRetryAfterTooLong(settings, retryAfter);
+		}
+		if (stop != null) {
+			return stop;
+		}
+		RetryAfter.@Nullable Delay serverDelay = (retryAfter instanceof RetryAfter.Delay delay) ? delay : null;
+		Duration backoff = ExponentialBackoff.forRetry(settings.backoff(), attempt);
+		Duration base = (serverDelay != null) ? max(serverDelay.delay(), backoff) : backoff;
+		Duration limit = longestWait(settings, elapsed);
+		stop = stopIfOverBudget(serverDelay, base, limit);
+		if (stop != null) {
+			return stop;
+		}
+		return retry(settings, serverDelay, backoff, base, limit, random);
+	}
+
+	/**
+	 * Rule 1: a success, or an outcome that is not retryable, ends the request normally.
+	 */
+	private static RetryDecision.@Nullable Stop stopIfFinal(RetrySettings settings, AttemptOutcome outcome) {
+		if (outcome instanceof AttemptOutcome.Response response) {
+			if (settings.retryableStatuses().contains(response.status())) {
+				return null;
+			}
+			return stop((response.status() < 400) ? StopReason.SUCCESS : StopReason.NOT_RETRYABLE);
+		}
+		IoFailureKind kind = ((AttemptOutcome.IoFailure) outcome).kind();
+		if (kind == IoFailureKind.UNKNOWN_HOST) {
+			return stop(StopReason.NOT_RETRYABLE);
+		}
+		boolean retried = kind.maybeSent() ? settings.ioErrors().read() : settings.ioErrors().connect();
+		return retried ? null : stop(StopReason.NOT_RETRYABLE);
+	}
+
+	/**
+	 * Rule 2: a request that may not be repeated stops, unless it provably never left.
+	 */
+	private static RetryDecision.@Nullable Stop stopIfNotRepeatable(RetrySettings settings, RequestFacts request,
+			AttemptOutcome outcome) {
+		if (!request.bodyReplayable()) {
+			// Even a never-sent request cannot be sent again without its body.
+			return stop(StopReason.NON_IDEMPOTENT);
+		}
+		if (outcome instanceof AttemptOutcome.IoFailure failure && !failure.kind().maybeSent()) {
+			// Nothing reached the server, so nothing would be repeated.
+			return null;
+		}
+		return isRepeatable(settings, request) ? null : stop(StopReason.NON_IDEMPOTENT);
+	}
+
+	private static boolean isRepeatable(RetrySettings settings, RequestFacts request) {
+		return switch (request.mark()) {
+			case REPEATABLE -> true;
+			case NOT_REPEATABLE -> false;
+			case UNSPECIFIED -> settings.retryableMethods().contains(request.method()) || request.hasIdempotencyKey();
+		};
+	}
+
+	/**
+	 * Rule 3: the attempt that just ended was the last allowed one.
+	 */
+	private static RetryDecision.@Nullable Stop stopIfLastAttempt(RetrySettings settings, int attempt) {
+		return (attempt >= settings.maxAttempts()) ? stop(StopReason.MAX_ATTEMPTS) : null;
+	}
+
+	/**
+	 * Rule 4: the retry budget refuses. A permit taken here is refunded if a later rule stops.
+	 */
+	private static RetryDecision.@Nullable Stop stopIfBudgetRefuses(RetryPermits permits) {
+		return permits.tryAcquire() ? null : stop(StopReason.RETRY_BUDGET);
+	}
+
+	/**
+	 * Rule 5: an invalid {@code Retry-After} abandons, or (policy {@code backoff}) counts as
+	 * absent, which the later rules do by ignoring anything but a {@link RetryAfter.Delay}.
+	 */
+	private static RetryDecision.@Nullable Stop stopIfInvalidRetryAfter(RetrySettings settings,
+			RetryAfter retryAfter) {
+		if (retryAfter instanceof RetryAfter.Invalid && settings.header().onInvalid() == OnInvalidRetryAfter.ABANDON) {
+			return stop(StopReason.INVALID_RETRY_AFTER);
+		}
+		return null;
+	}
+
+	/**
+	 * Rule 6: the server asks for longer than {@code header.max-wait} (equal is honoured). Runs
+	 * before the delay is added to anything, so a saturated delay never reaches arithmetic.
+	 */
+	private static RetryDecision.@Nullable Stop stopIfRetryAfterTooLong(RetrySettings settings,
+			RetryAfter retryAfter) {
+		if (retryAfter instanceof RetryAfter.Delay delay && delay.delay().compareTo(settings.header().maxWait()) > 0) {
+			return stop(StopReason.RETRY_AFTER_TOO_LONG);
+		}
+		return null;
+	}
+
+	/**
+	 * Rule 7: the server's delay, or else the base, plus the attempt reserve does not fit the
+	 * remaining budget. A server delay is never shortened to fit: the request gives up instead.
+	 * @param limit the remaining budget minus the attempt reserve (negative if nothing fits)
+	 */
+	private static RetryDecision.@Nullable Stop stopIfOverBudget(RetryAfter.@Nullable Delay serverDelay,
+			Duration base, Duration limit) {
+		if (serverDelay != null && serverDelay.delay().compareTo(limit) > 0) {
+			return stop(StopReason.RETRY_AFTER_EXCEEDS_BUDGET);
+		}
+		if (base.compareTo(limit) > 0) {
+			return stop(StopReason.BUDGET_EXHAUSTED);
+		}
+		return null;
+	}
+
+	/**
+	 * Rule 8: retry after the base plus jitter, trimmed to the budget but never below the base.
+	 */
+	private static RetryDecision.Retry retry(RetrySettings settings, RetryAfter.@Nullable Delay serverDelay,
+			Duration backoff, Duration base, Duration limit, RandomGenerator random) {
+		Duration wait = Jitter.apply(base, settings.jitter(), random, limit);
+		return new RetryDecision.Retry(wait, base, source(serverDelay, backoff));
+	}
+
+	/**
+	 * The server's delay names the source when it set the base (ties go to the server: it was
+	 * the server's wait that was honoured).
+	 */
+	private static DelaySource source(RetryAfter.@Nullable Delay serverDelay, Duration backoff) {
+		if (serverDelay == null || serverDelay.delay().compareTo(backoff) < 0) {
+			return DelaySource.BACKOFF;
+		}
+		return switch (serverDelay.form()) {
+			case SECONDS -> DelaySource.RETRY_AFTER_SECONDS;
+			case DATE -> DelaySource.RETRY_AFTER_DATE;
+		};
+	}
+
+	/**
+	 * The longest wait that leaves the attempt reserve inside the remaining budget:
+	 * {@code total-budget - elapsed - attempt-reserve}. Each subtraction has two non-negative
+	 * operands, so none can overflow; a negative remaining budget is returned as is, since no
+	 * wait fits it.
+	 */
+	private static Duration longestWait(RetrySettings settings, Duration elapsed) {
+		Duration remaining = settings.totalBudget().minus(elapsed.isNegative() ? Duration.ZERO : elapsed);
+		return remaining.isNegative() ? remaining : remaining.minus(settings.attemptReserve());
+	}
+
+	private static RetryAfter retryAfter(AttemptOutcome outcome) {
+		return (outcome instanceof AttemptOutcome.Response response) ? response.retryAfter() : RetryAfter.ABSENT;
+	}
+
+	private static Duration max(Duration a, Duration b) {
+		return (a.compareTo(b) >= 0) ? a : b;
+	}
+
+	private static RetryDecision.Stop stop(StopReason reason) {
+		return new RetryDecision.Stop(reason);
 	}
 
 }

@@ -1,0 +1,56 @@
+package dev.retryafter.core;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.time.Duration;
+
+/**
+ * Duration scaling that cannot overflow. {@link Duration#multipliedBy(long)} and
+ * {@code toNanos()} throw for the large values settings allow (a backoff cap or budget may be
+ * any {@code Duration}), and a {@code double} factor applied to nanoseconds loses exactness; so
+ * the product is computed exactly in decimal, rounded to the nanosecond, and capped before it
+ * is turned back into a {@code Duration}.
+ */
+final class DurationMath {
+
+	private static final BigInteger NANOS_PER_SECOND = BigInteger.valueOf(1_000_000_000L);
+
+	private DurationMath() {
+	}
+
+	/**
+	 * {@code min(duration x factor, cap)}, rounded to the nanosecond.
+	 * @param duration a non-negative duration
+	 * @param factor a non-negative factor; {@code +Infinity} yields {@code cap} for a non-zero
+	 * duration
+	 * @param cap a non-negative upper bound
+	 * @return the capped product
+	 */
+	static Duration multiplyCapped(Duration duration, double factor, Duration cap) {
+		if (duration.isZero() || factor == 0) {
+			return min(Duration.ZERO, cap);
+		}
+		if (Double.isInfinite(factor)) {
+			return cap;
+		}
+		BigDecimal product = seconds(duration).multiply(new BigDecimal(factor));
+		if (product.compareTo(seconds(cap)) >= 0) {
+			return cap;
+		}
+		// The cap has nanosecond scale and exceeds the product, so rounding cannot pass it.
+		BigInteger[] parts = product.setScale(9, RoundingMode.HALF_EVEN)
+			.unscaledValue()
+			.divideAndRemainder(NANOS_PER_SECOND);
+		return Duration.ofSeconds(parts[0].longValueExact(), parts[1].longValueExact());
+	}
+
+	private static BigDecimal seconds(Duration duration) {
+		return BigDecimal.valueOf(duration.getSeconds()).add(BigDecimal.valueOf(duration.getNano(), 9));
+	}
+
+	private static Duration min(Duration a, Duration b) {
+		return (a.compareTo(b) <= 0) ? a : b;
+	}
+
+}

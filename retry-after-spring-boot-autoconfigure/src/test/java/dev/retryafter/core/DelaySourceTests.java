@@ -1,0 +1,29 @@
+package dev.retryafter.core;
+
+import java.util.Arrays;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link DelaySource}: tag values are SPEC section 6's strings.
+ */
+class DelaySourceTests {
+
+	@ParameterizedTest
+	@CsvSource({ "RETRY_AFTER_SECONDS, retry-after-seconds", "RETRY_AFTER_DATE, retry-after-date",
+			"BACKOFF, backoff" })
+	void whenSourceThenTagValueIsThatOfSpec(DelaySource source, String tagValue) {
+		assertThat(source.tagValue()).isEqualTo(tagValue);
+	}
+
+	@Test
+	void whenAllSourcesThenExactlyTheThreeSourceTagsOfThePlannedDelayMeter() {
+		assertThat(Arrays.stream(DelaySource.values()).map(DelaySource::tagValue))
+			.containsExactly("retry-after-seconds", "retry-after-date", "backoff");
+	}
+
+}
