@@ -144,9 +144,9 @@ public final class HostCooldowns {
 		if (afterWait < reserve) {
 			return new Admission.Refuse(timeLeft);
 		}
-		long room = afterWait - reserve;
-		long jitterNanos = Math.min((long) (random.nextDouble() * jitter * left), room);
-		return new Admission.Wait(Duration.ofNanos(left + jitterNanos));
+		// The same jitter as a retry's wait (SPEC rule 8), trimmed to what the budget leaves.
+		Duration limit = timeLeft.plusNanos(afterWait - reserve);
+		return new Admission.Wait(Jitter.apply(timeLeft, jitter, random, limit));
 	}
 
 	/**
