@@ -1,21 +1,88 @@
 package dev.retryafter.client;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
 
+import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.core.RequestFacts;
+import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.RetryAfterParser;
 import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
+import dev.retryafter.core.RetryPermits;
+import dev.retryafter.core.RetryPlanner;
+import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.Sleeper;
+import dev.retryafter.core.StopReason;
+import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
 
 /**
- * Retries requests as the policy core plans, honouring {@code Retry-After}.
+ * Retries requests as the policy core plans, honouring {@code Retry-After} (SPEC section 3).
+ * <p>
+ * Each attempt's outcome (a response, or an {@link IOException} classified by
+ * {@link IoFailures}) goes to {@link RetryPlanner#decide}. On a stop, the caller gets the last
+ * response exactly as received, or the last exception. On a retry, the response is copied
+ * into memory and closed (so its connection returns to the pool), the planned wait is slept
+ * through the {@link Sleeper}, the deadline is checked again and the request is executed
+ * again with the same headers (so the same {@code Idempotency-Key}) and the same body bytes.
+ * <p>
+ * The deadline check before each retry only stops once the whole {@code total-budget} is
+ * spent: the plan already kept {@code attempt-reserve} back for the attempt, and a wait that
+ * overran its plan eats into that reserve, which is what the reserve is for. When it does
+ * stop (reason {@code budget-exhausted}) the caller gets the copy of the last response, or
+ * a {@link RetryRefusedException} if that response's body was too long to keep. An interrupt
+ * during a wait stops at once (reason {@code interrupted}), restores the thread's interrupt
+ * flag and throws an {@link InterruptedIOException}.
+ * <p>
+ * It must be the outermost interceptor: re-executing re-runs every interceptor after it
+ * (authentication, tracing) once per attempt, which Spring Framework 7 guarantees (its
+ * intercepting request rebuilds the rest of the chain on each call). The customizers in this
+ * package put it first, and it reports {@link Ordered#HIGHEST_PRECEDENCE} so that a
+ * {@code RestTemplate}, which sorts its interceptors, keeps it first.
  *
  * @since 0.1.0
  */
-public class RetryAfterInterceptor implements ClientHttpRequestInterceptor {
+public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Ordered {
+
+	/**
+	 * Most body bytes kept in memory from a response that is retried: 429 and 503 bodies are
+	 * short, and only a called-off retry ever hands the copy back.
+	 */
+	static final int BODY_COPY_LIMIT = 64 * 1024;
+
+	private static final String RETRY_AFTER = "Retry-After";
+
+	private final RetryClients clients;
+
+	private final RetryListener listener;
+
+	private final Sleeper sleeper;
+
+	private final MonotonicClock monotonicClock;
+
+	private final Clock wallClock;
+
+	private final RandomGenerator random;
+
+	private final RequestFactsResolver factsResolver = new RequestFactsResolver();
 
 	/**
 	 * Creates an interceptor on the system clocks, sleeping the calling thread.
@@ -23,12 +90,275 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor {
 	 * @param listener notified at each decision point
 	 */
 	public RetryAfterInterceptor(RetryClients clients, RetryListener listener) {
+		// ThreadLocalRandom.current() is looked up per call: the interceptor is shared by
+		// every calling thread, and the per-thread generator avoids contention.
+		this(clients, listener, new ThreadSleeper(), MonotonicClock.SYSTEM, Clock.systemUTC(),
+				() -> ThreadLocalRandom.current().nextLong());
+	}
+
+	/**
+	 * Creates an interceptor on the given time, waiting and randomness seams.
+	 * @param clients the settings per named client
+	 * @param listener notified at each decision point
+	 * @param sleeper waits between attempts
+	 * @param monotonicClock measures elapsed time and waits (all scheduling)
+	 * @param wallClock only stamps the instant a response was received, for HTTP-dates
+	 * @param random the jitter source
+	 */
+	RetryAfterInterceptor(RetryClients clients, RetryListener listener, Sleeper sleeper,
+			MonotonicClock monotonicClock, Clock wallClock, RandomGenerator random) {
+		this.clients = Objects.requireNonNull(clients, "clients");
+		this.listener = Objects.requireNonNull(listener, "listener");
+		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+		this.monotonicClock = Objects.requireNonNull(monotonicClock, "monotonicClock");
+		this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
+		this.random = Objects.requireNonNull(random, "random");
 	}
 
 	@Override
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
-		return execution.execute(request, body);
+		URI uri = request.getURI();
+		ClientSettings client = this.clients.resolve((uri.getHost() != null) ? uri.getHost() : "", uri.getPort());
+		RequestFacts facts = this.factsResolver.resolve(request, client.settings());
+		return new Exchange(client, facts, request, body, execution).run();
+	}
+
+	/**
+	 * Outermost: a sorting {@code RestTemplate} keeps this interceptor before every other.
+	 * @return {@link Ordered#HIGHEST_PRECEDENCE}
+	 */
+	@Override
+	public int getOrder() {
+		return Ordered.HIGHEST_PRECEDENCE;
+	}
+
+	/**
+	 * One call through the interceptor: the attempts of one request, and their shared clock.
+	 */
+	private final class Exchange {
+
+		private final ClientSettings client;
+
+		private final RetrySettings settings;
+
+		private final RequestFacts facts;
+
+		private final HttpRequest request;
+
+		private final byte[] body;
+
+		private final ClientHttpRequestExecution execution;
+
+		private final RetryPermits permits;
+
+		private final long startNanos;
+
+		Exchange(ClientSettings client, RequestFacts facts, HttpRequest request, byte[] body,
+				ClientHttpRequestExecution execution) {
+			this.client = client;
+			this.settings = client.settings();
+			this.facts = facts;
+			this.request = request;
+			this.body = body;
+			this.execution = execution;
+			this.permits = permits();
+			this.startNanos = RetryAfterInterceptor.this.monotonicClock.nanoTime();
+		}
+
+		ClientHttpResponse run() throws IOException {
+			for (int attempt = 1;; attempt++) {
+				admit();
+				Attempt result = send();
+				RetryDecision decision = decide(result, attempt);
+				if (!(decision instanceof RetryDecision.Retry retry)) {
+					return result.deliver();
+				}
+				Attempt kept = result.keepForRetry();
+				pause(retry.delay());
+				if (!deadlineAllowsAnotherAttempt()) {
+					listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(),
+							StopReason.BUDGET_EXHAUSTED);
+					return kept.deliverInsteadOfRetry(origin(), timeLeft());
+				}
+			}
+		}
+
+		/**
+		 * The retry budget as the planner sees it (SPEC rule 4). None is enforced yet, so
+		 * every retry is permitted.
+		 */
+		private RetryPermits permits() {
+			return RetryPermits.UNLIMITED;
+		}
+
+		/**
+		 * Admission before each send (the host cooldown of SPEC section 5 belongs here: wait
+		 * for or refuse an origin that asked to be left alone). Every attempt is admitted
+		 * for now.
+		 */
+		private void admit() {
+		}
+
+		private Attempt send() throws IOException {
+			ClientHttpResponse response;
+			try {
+				response = this.execution.execute(this.request, this.body);
+			}
+			catch (IOException ex) {
+				return Attempt.failed(ex);
+			}
+			try {
+				// HttpURLConnection only reads the response when asked for its status, so
+				// that is when it has been received (and when its read timeout can strike).
+				int status = response.getStatusCode().value();
+				Instant receivedAt = RetryAfterInterceptor.this.wallClock.instant();
+				HttpHeaders headers = response.getHeaders();
+				List<String> fieldLines = headers.get(RETRY_AFTER);
+				RetryAfter retryAfter = RetryAfterParser.parse((fieldLines != null) ? fieldLines : List.of(),
+						receivedAt, headers.getFirst(HttpHeaders.DATE), this.settings.header().dateReference());
+				return Attempt.responded(response, new AttemptOutcome.Response(status, retryAfter));
+			}
+			catch (IOException ex) {
+				response.close();
+				return Attempt.failed(ex);
+			}
+			catch (RuntimeException | Error ex) {
+				response.close();
+				throw ex;
+			}
+		}
+
+		private RetryDecision decide(Attempt result, int attempt) {
+			try {
+				RetryDecision decision = RetryPlanner.decide(this.settings, this.facts, result.outcome(), attempt,
+						elapsed(), this.permits, RetryAfterInterceptor.this.random);
+				listener().attemptCompleted(this.client.name(), this.facts.method(), attempt, result.outcome(),
+						decision);
+				return decision;
+			}
+			catch (RuntimeException | Error ex) {
+				// An interceptor that throws after receiving a response must close it
+				// (ClientHttpRequestInterceptor contract).
+				result.discard();
+				throw ex;
+			}
+		}
+
+		private void pause(Duration planned) throws InterruptedIOException {
+			MonotonicClock clock = RetryAfterInterceptor.this.monotonicClock;
+			long before = clock.nanoTime();
+			try {
+				RetryAfterInterceptor.this.sleeper.sleep(planned);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(), StopReason.INTERRUPTED);
+				InterruptedIOException interrupted = new InterruptedIOException("Retry of " + this.facts.method()
+						+ " request to " + origin() + " interrupted while waiting "
+						+ RetryRefusedException.format(planned) + " before the next attempt");
+				interrupted.initCause(ex);
+				throw interrupted;
+			}
+			listener().waited(this.client.name(), planned, Duration.ofNanos(clock.nanoTime() - before));
+		}
+
+		/**
+		 * The planner already kept {@code attempt-reserve} of the budget for the next
+		 * attempt, so only a budget spent entirely stops here. A wait that overran its plan
+		 * (a late wake-up, a paused VM) eats into the reserve: that is what the reserve is
+		 * for, and sending then is still within the caller's budget.
+		 */
+		private boolean deadlineAllowsAnotherAttempt() {
+			return elapsed().compareTo(this.settings.totalBudget()) < 0;
+		}
+
+		private Duration elapsed() {
+			return Duration.ofNanos(RetryAfterInterceptor.this.monotonicClock.nanoTime() - this.startNanos);
+		}
+
+		private Duration timeLeft() {
+			Duration left = this.settings.totalBudget().minus(elapsed());
+			return left.isNegative() ? Duration.ZERO : left;
+		}
+
+		private String origin() {
+			return RetryRefusedException.originOf(this.request.getURI());
+		}
+
+		private RetryListener listener() {
+			return RetryAfterInterceptor.this.listener;
+		}
+
+	}
+
+	/**
+	 * How one attempt ended: a response or an exception, and its outcome for the planner.
+	 */
+	private static final class Attempt {
+
+		private final @Nullable ClientHttpResponse response;
+
+		private final @Nullable IOException failure;
+
+		private final AttemptOutcome outcome;
+
+		private Attempt(@Nullable ClientHttpResponse response, @Nullable IOException failure,
+				AttemptOutcome outcome) {
+			this.response = response;
+			this.failure = failure;
+			this.outcome = outcome;
+		}
+
+		static Attempt responded(ClientHttpResponse response, AttemptOutcome.Response outcome) {
+			return new Attempt(response, null, outcome);
+		}
+
+		static Attempt failed(IOException failure) {
+			return new Attempt(null, failure, new AttemptOutcome.IoFailure(IoFailures.classify(failure)));
+		}
+
+		AttemptOutcome outcome() {
+			return this.outcome;
+		}
+
+		/** Hands the caller what the attempt produced, exactly as received. */
+		ClientHttpResponse deliver() throws IOException {
+			if (this.response != null) {
+				return this.response;
+			}
+			throw Objects.requireNonNull(this.failure);
+		}
+
+		/**
+		 * Releases the attempt's connection before waiting, keeping an in-memory copy of the
+		 * response in case the retry is called off.
+		 */
+		Attempt keepForRetry() throws IOException {
+			if (this.response == null) {
+				return this;
+			}
+			return new Attempt(ResponseCopy.of(this.response, BODY_COPY_LIMIT), null, this.outcome);
+		}
+
+		/**
+		 * Hands the caller the last outcome when the next attempt is called off; a response
+		 * whose body was too long to keep cannot be handed back, so the caller learns why
+		 * nothing more was sent instead.
+		 */
+		ClientHttpResponse deliverInsteadOfRetry(String origin, Duration timeLeft) throws IOException {
+			if (this.response instanceof ResponseCopy copy && !copy.isComplete()) {
+				throw new RetryRefusedException(origin, StopReason.BUDGET_EXHAUSTED, timeLeft);
+			}
+			return deliver();
+		}
+
+		void discard() {
+			if (this.response != null) {
+				this.response.close();
+			}
+		}
+
 	}
 
 }

@@ -1,0 +1,22 @@
+package dev.retryafter.autoconfigure;
+
+import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
+
+/**
+ * Switches off Apache HttpClient 5's own retries ({@code DefaultHttpRequestRetryStrategy},
+ * which repeats 429 and 503 responses and some I/O failures once) in the request factories
+ * Spring Boot builds. The retry interceptor is then the only retry layer, so attempts and waits
+ * never multiply (SPEC section 3, "Retry at one layer only").
+ *
+ * @since 0.1.0
+ */
+final class HttpComponentsNoRetryCustomizer
+		implements ClientHttpRequestFactoryBuilderCustomizer<HttpComponentsClientHttpRequestFactoryBuilder> {
+
+	@Override
+	public HttpComponentsClientHttpRequestFactoryBuilder customize(HttpComponentsClientHttpRequestFactoryBuilder builder) {
+		return builder.withHttpClientCustomizer((httpClient) -> httpClient.disableAutomaticRetries());
+	}
+
+}

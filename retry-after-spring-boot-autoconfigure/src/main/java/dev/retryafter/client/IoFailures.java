@@ -1,0 +1,153 @@
+package dev.retryafter.client;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import dev.retryafter.core.IoFailureKind;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Classifies the {@link IOException} a transport threw into an {@link IoFailureKind}: what
+ * matters is whether the request may have reached the server.
+ * <p>
+ * Checked against what Spring Framework 7's request factories let through:
+ * <ul>
+ * <li>{@code SimpleClientHttpRequestFactory} ({@code HttpURLConnection}):
+ * {@link ConnectException} "Connection refused", {@link SocketTimeoutException} "Connect timed
+ * out" / "Read timed out", {@link UnknownHostException}, {@link SocketException} "Connection
+ * reset" or "Unexpected end of file from server".</li>
+ * <li>{@code JdkClientHttpRequestFactory} ({@code java.net.http.HttpClient}):
+ * {@link ConnectException} (caused by {@link UnresolvedAddressException} when the host name
+ * does not resolve), {@link HttpConnectTimeoutException} (wrapping a
+ * {@link ConnectException}), a bare {@link HttpTimeoutException} when the factory's read
+ * timeout strikes, an {@link IOException} "HTTP/1.1 header parser received no bytes" caused
+ * by an {@link EOFException} or a "Connection reset" when the connection ends before a
+ * response. The factory's read timeout runs from the moment the request is handed over, so
+ * it can also strike while connecting; it is classified as a read timeout all the same (the
+ * cautious reading: the request may have left).</li>
+ * <li>{@code HttpComponentsClientHttpRequestFactory} (Apache HttpClient 5):
+ * {@code HttpHostConnectException} (a {@link ConnectException}),
+ * {@code ConnectTimeoutException}, {@link SocketTimeoutException} "Read timed out",
+ * {@link UnknownHostException}, {@code NoHttpResponseException},
+ * {@code ConnectionClosedException}. HttpClient 5 types are matched by class name so that it
+ * stays an optional dependency.</li>
+ * </ul>
+ * The cause chain is walked from the outside in and the first throwable that says something
+ * wins, except that an unresolvable host anywhere in the chain means {@code UNKNOWN_HOST}
+ * (the JDK client reports it as a {@link ConnectException}). Anything unrecognised is
+ * {@link IoFailureKind#OTHER}, which the planner treats as possibly sent.
+ *
+ * @since 0.1.0
+ */
+public final class IoFailures {
+
+	/** Bounds the walk: cause chains are short, but a cyclic one must not loop forever. */
+	private static final int MAX_DEPTH = 32;
+
+	private static final String HC5_CONNECT_TIMEOUT = "org.apache.hc.client5.http.ConnectTimeoutException";
+
+	private static final String HC5_NO_HTTP_RESPONSE = "org.apache.hc.core5.http.NoHttpResponseException";
+
+	private static final String HC5_CONNECTION_CLOSED = "org.apache.hc.core5.http.ConnectionClosedException";
+
+	private IoFailures() {
+	}
+
+	/**
+	 * Classifies an I/O failure of one attempt.
+	 * @param failure what the transport threw
+	 * @return the kind of failure
+	 */
+	public static IoFailureKind classify(IOException failure) {
+		List<Throwable> chain = causeChain(failure);
+		for (Throwable throwable : chain) {
+			if (throwable instanceof UnknownHostException || throwable instanceof UnresolvedAddressException) {
+				return IoFailureKind.UNKNOWN_HOST;
+			}
+		}
+		for (Throwable throwable : chain) {
+			IoFailureKind kind = kindOf(throwable);
+			if (kind != null) {
+				return kind;
+			}
+		}
+		return IoFailureKind.OTHER;
+	}
+
+	private static @Nullable IoFailureKind kindOf(Throwable throwable) {
+		// Subclasses before their superclasses: HC5's ConnectTimeoutException is a
+		// SocketTimeoutException, the JDK's HttpConnectTimeoutException an HttpTimeoutException.
+		if (isA(throwable, HC5_CONNECT_TIMEOUT) || throwable instanceof HttpConnectTimeoutException) {
+			return IoFailureKind.CONNECT_TIMEOUT;
+		}
+		if (throwable instanceof ConnectException || throwable instanceof NoRouteToHostException) {
+			return IoFailureKind.CONNECT_REFUSED;
+		}
+		if (throwable instanceof SocketTimeoutException) {
+			return isConnectTimeoutMessage(throwable.getMessage()) ? IoFailureKind.CONNECT_TIMEOUT
+					: IoFailureKind.READ_TIMEOUT;
+		}
+		if (throwable instanceof HttpTimeoutException) {
+			return IoFailureKind.READ_TIMEOUT;
+		}
+		if (throwable instanceof EOFException || isA(throwable, HC5_NO_HTTP_RESPONSE)
+				|| isA(throwable, HC5_CONNECTION_CLOSED)) {
+			return IoFailureKind.RESET_AFTER_SEND;
+		}
+		if (throwable instanceof SocketException && isResetMessage(throwable.getMessage())) {
+			return IoFailureKind.RESET_AFTER_SEND;
+		}
+		return null;
+	}
+
+	/** {@code HttpURLConnection} reports a connect timeout as a plain SocketTimeoutException. */
+	private static boolean isConnectTimeoutMessage(@Nullable String message) {
+		return message != null && message.toLowerCase(Locale.ROOT).contains("connect timed out");
+	}
+
+	private static boolean isResetMessage(@Nullable String message) {
+		if (message == null) {
+			return false;
+		}
+		String lower = message.toLowerCase(Locale.ROOT);
+		return lower.contains("connection reset") || lower.contains("broken pipe")
+				|| lower.contains("unexpected end of file");
+	}
+
+	/** The failure and its causes, outermost first, without repeats. */
+	private static List<Throwable> causeChain(Throwable failure) {
+		Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+		List<Throwable> chain = new ArrayList<>();
+		for (Throwable current = failure; current != null && chain.size() < MAX_DEPTH
+				&& seen.add(current); current = current.getCause()) {
+			chain.add(current);
+		}
+		return chain;
+	}
+
+	/** Whether {@code throwable} is an instance of the class named, without loading it. */
+	private static boolean isA(Throwable throwable, String className) {
+		for (Class<?> type = throwable.getClass(); type != null; type = type.getSuperclass()) {
+			if (type.getName().equals(className)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+}

@@ -1,0 +1,61 @@
+package dev.retryafter.client;
+
+import java.util.List;
+
+import dev.retryafter.core.IdempotencyMark;
+import dev.retryafter.core.RequestFacts;
+import dev.retryafter.core.RetrySettings;
+
+import org.springframework.http.HttpRequest;
+
+/**
+ * Reads the {@link RequestFacts} the planner needs from a Spring {@link HttpRequest}: its
+ * method, the caller's {@link RetryAfterAttributes#IDEMPOTENT} mark and whether it carries the
+ * configured idempotency-key header.
+ *
+ * @since 0.1.0
+ */
+public final class RequestFactsResolver {
+
+	/**
+	 * Resolves the facts of one request.
+	 * @param request the request as an interceptor sees it
+	 * @param settings the settings in force for it (for the idempotency-key header name)
+	 * @return the facts
+	 */
+	public RequestFacts resolve(HttpRequest request, RetrySettings settings) {
+		return new RequestFacts(request.getMethod().name(), mark(request), hasIdempotencyKey(request, settings),
+				// A ClientHttpRequestInterceptor always receives the whole body as a byte[]
+				// (the intercepting request buffers it), so every attempt can send it again.
+				true);
+	}
+
+	private IdempotencyMark mark(HttpRequest request) {
+		Object value = request.getAttributes().get(RetryAfterAttributes.IDEMPOTENT);
+		if (Boolean.TRUE.equals(value)) {
+			return IdempotencyMark.REPEATABLE;
+		}
+		if (Boolean.FALSE.equals(value)) {
+			return IdempotencyMark.NOT_REPEATABLE;
+		}
+		return IdempotencyMark.UNSPECIFIED;
+	}
+
+	private boolean hasIdempotencyKey(HttpRequest request, RetrySettings settings) {
+		String header = settings.idempotencyKeyHeader();
+		if (header.isBlank()) {
+			return false;
+		}
+		List<String> values = request.getHeaders().get(header);
+		if (values == null) {
+			return false;
+		}
+		for (String value : values) {
+			if (value != null && !value.isBlank()) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+}

@@ -1,0 +1,114 @@
+package dev.retryafter.client;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.client.ClientHttpResponse;
+
+/**
+ * An in-memory copy of a response that is about to be retried, so its connection can go back
+ * to the pool during the wait while the response can still be handed to the caller if the
+ * retry is then called off. The body is kept up to a limit: retryable responses (429, 503)
+ * carry short bodies, and a longer one is not worth holding on to.
+ */
+final class ResponseCopy implements ClientHttpResponse {
+
+	private final HttpStatusCode statusCode;
+
+	private final String statusText;
+
+	private final HttpHeaders headers;
+
+	private final byte[] body;
+
+	private final boolean complete;
+
+	private ResponseCopy(HttpStatusCode statusCode, String statusText, HttpHeaders headers, byte[] body,
+			boolean complete) {
+		this.statusCode = statusCode;
+		this.statusText = statusText;
+		this.headers = headers;
+		this.body = body;
+		this.complete = complete;
+	}
+
+	/**
+	 * Copies {@code response} (its body up to {@code limit} bytes) and closes it. Reading stops
+	 * at the limit; closing then leaves it to the transport whether to drain the rest or drop
+	 * the connection.
+	 * @param response the response, closed on return
+	 * @param limit the most body bytes to keep
+	 * @return the copy
+	 * @throws IOException if the status cannot be read
+	 */
+	static ResponseCopy of(ClientHttpResponse response, int limit) throws IOException {
+		try {
+			HttpStatusCode statusCode = response.getStatusCode();
+			HttpHeaders headers = HttpHeaders.copyOf(response.getHeaders());
+			String statusText = statusText(response);
+			byte[] body;
+			boolean complete;
+			try {
+				InputStream in = response.getBody();
+				body = in.readNBytes(limit);
+				complete = in.read() == -1;
+			}
+			catch (IOException ex) {
+				// A body cut short is only ever needed if the retry is called off; then the
+				// caller gets an exception rather than a truncated response.
+				body = new byte[0];
+				complete = false;
+			}
+			return new ResponseCopy(statusCode, statusText, headers, body, complete);
+		}
+		finally {
+			response.close();
+		}
+	}
+
+	private static String statusText(ClientHttpResponse response) {
+		try {
+			return response.getStatusText();
+		}
+		catch (IOException ex) {
+			return "";
+		}
+	}
+
+	/**
+	 * Whether the whole body was copied.
+	 * @return whether the copy can stand in for the original
+	 */
+	boolean isComplete() {
+		return this.complete;
+	}
+
+	@Override
+	public HttpStatusCode getStatusCode() {
+		return this.statusCode;
+	}
+
+	@Override
+	public String getStatusText() {
+		return this.statusText;
+	}
+
+	@Override
+	public HttpHeaders getHeaders() {
+		return this.headers;
+	}
+
+	@Override
+	public InputStream getBody() {
+		return new ByteArrayInputStream(this.body);
+	}
+
+	@Override
+	public void close() {
+		// Nothing to release: the original was closed when the copy was made.
+	}
+
+}

@@ -1,0 +1,56 @@
+package dev.retryafter.client;
+
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Request attributes a caller sets to tell the retry interceptor whether one request may be
+ * repeated, overriding what its method says (SPEC section 3, rule 2).
+ * <p>
+ * With a {@code RestClient}:
+ * <pre class="code">
+ * // a POST the server de-duplicates, so it may be sent again after a 503
+ * restClient.post().uri("/orders").body(order)
+ * 	.attributes(RetryAfterAttributes.idempotent())
+ * 	.retrieve().toBodilessEntity();
+ *
+ * // a GET with side effects that must never be sent twice
+ * restClient.get().uri("/counter/next")
+ * 	.attribute(RetryAfterAttributes.IDEMPOTENT, false)
+ * 	.retrieve().body(String.class);
+ * </pre>
+ * A request carrying the configured idempotency-key header ({@code Idempotency-Key} by
+ * default) needs no attribute: the header alone makes it repeatable.
+ *
+ * @since 0.1.0
+ */
+public final class RetryAfterAttributes {
+
+	/**
+	 * Name of the attribute marking a request as repeatable ({@link Boolean#TRUE}) or not
+	 * ({@link Boolean#FALSE}). Any other value, or none, leaves the decision to the method
+	 * and the idempotency-key header.
+	 */
+	public static final String IDEMPOTENT = "dev.retryafter.idempotent";
+
+	private RetryAfterAttributes() {
+	}
+
+	/**
+	 * Marks a request as safe to repeat, for {@code RestClient...attributes(...)}.
+	 * @return a consumer setting {@link #IDEMPOTENT} to {@code true}
+	 */
+	public static Consumer<Map<String, Object>> idempotent() {
+		return (attributes) -> attributes.put(IDEMPOTENT, Boolean.TRUE);
+	}
+
+	/**
+	 * Marks a request as never to be repeated, even if its method is idempotent, for
+	 * {@code RestClient...attributes(...)}.
+	 * @return a consumer setting {@link #IDEMPOTENT} to {@code false}
+	 */
+	public static Consumer<Map<String, Object>> notIdempotent() {
+		return (attributes) -> attributes.put(IDEMPOTENT, Boolean.FALSE);
+	}
+
+}

@@ -1,0 +1,46 @@
+package dev.retryafter.client;
+
+import java.util.Objects;
+
+import org.springframework.boot.restclient.RestTemplateCustomizer;
+import org.springframework.core.Ordered;
+import org.springframework.web.client.RestTemplate;
+
+/**
+ * Adds the {@link RetryAfterInterceptor} to a {@link RestTemplate} as its first (outermost)
+ * interceptor, so every interceptor added by the application runs once per attempt.
+ * <p>
+ * It orders itself {@link Ordered#LOWEST_PRECEDENCE}, so it runs after the application's own
+ * customizers and still ends up in front of the interceptors they add. Applying it twice
+ * leaves a single interceptor.
+ *
+ * @since 0.1.0
+ */
+public class RetryAfterRestTemplateCustomizer implements RestTemplateCustomizer, Ordered {
+
+	private final RetryAfterInterceptor interceptor;
+
+	/**
+	 * Creates a customizer adding {@code interceptor}.
+	 * @param interceptor the retry interceptor
+	 */
+	public RetryAfterRestTemplateCustomizer(RetryAfterInterceptor interceptor) {
+		this.interceptor = Objects.requireNonNull(interceptor, "interceptor");
+	}
+
+	@Override
+	public void customize(RestTemplate restTemplate) {
+		// The live list is edited in place: RestTemplate.setInterceptors would re-sort it.
+		InterceptorPlacement.putFirst(restTemplate.getInterceptors(), this.interceptor);
+	}
+
+	/**
+	 * Runs after the application's customizers.
+	 * @return {@link Ordered#LOWEST_PRECEDENCE}
+	 */
+	@Override
+	public int getOrder() {
+		return Ordered.LOWEST_PRECEDENCE;
+	}
+
+}

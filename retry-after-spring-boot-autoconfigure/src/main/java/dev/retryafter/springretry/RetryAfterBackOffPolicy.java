@@ -1,0 +1,232 @@
+package dev.retryafter.springretry;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
+
+import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.IdempotencyMark;
+import dev.retryafter.core.IoFailureKind;
+import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.core.RequestFacts;
+import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.RetryAfterParser;
+import dev.retryafter.core.RetryDecision;
+import dev.retryafter.core.RetryPermits;
+import dev.retryafter.core.RetryPlanner;
+import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.StopReason;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.retry.RetryContext;
+import org.springframework.retry.backoff.BackOffContext;
+import org.springframework.retry.backoff.BackOffInterruptedException;
+import org.springframework.retry.backoff.Sleeper;
+import org.springframework.retry.backoff.SleepingBackOffPolicy;
+import org.springframework.retry.backoff.ThreadWaitSleeper;
+import org.springframework.web.client.RestClientResponseException;
+
+/**
+ * A spring-retry {@link org.springframework.retry.backoff.BackOffPolicy} that waits as the
+ * Retry-After policy core plans, for code that retries with a spring-retry
+ * {@code RetryTemplate} or {@code @Retryable} instead of the HTTP client interceptor.
+ * <p>
+ * When the retry context's last throwable is (or is caused by) a
+ * {@link RestClientResponseException} carrying {@code Retry-After}, the wait follows the
+ * header, never shorter, plus jitter; otherwise it is the local exponential backoff with
+ * jitter. Both come from {@link RetryPlanner} with the same {@link RetrySettings} as the
+ * interceptor.
+ * <p>
+ * Which exceptions are retried and how many times is the business of the template's
+ * {@code RetryPolicy}: by the time this policy is asked to back off, that policy has already
+ * decided to retry. So the planner's first three rules (retryable status, repeatable request,
+ * {@code max-attempts}) are satisfied here by construction, and the retry budget is not
+ * consulted. The remaining rules do apply, and when the planner stops (a {@code Retry-After}
+ * longer than {@code header.max-wait}, a wait that does not fit {@code total-budget}, an
+ * invalid header with {@code header.on-invalid=abandon}), this policy does not shorten the
+ * wait: it throws a {@link BackOffInterruptedException} whose message names the reason and
+ * whose cause is the last throwable. {@code RetryTemplate} propagates that exception to the
+ * caller without a further attempt.
+ * <p>
+ * Time {@code total-budget} is measured on a monotonic clock from {@link #start}, which the
+ * template calls before the first attempt. An HTTP-date {@code Retry-After} is measured from
+ * the moment the back-off starts, just after the response arrived, so a wait is never shorter
+ * than asked. Waits are handed to the {@link Sleeper} in whole milliseconds, rounded up.
+ *
+ * @since 0.1.0
+ */
+public class RetryAfterBackOffPolicy implements SleepingBackOffPolicy<RetryAfterBackOffPolicy> {
+
+	/**
+	 * Facts about "the request": the RetryPolicy has already judged the operation repeatable.
+	 */
+	private static final RequestFacts REPEATABLE = new RequestFacts("GET", IdempotencyMark.REPEATABLE, false, true);
+
+	private static final RandomGenerator THREAD_LOCAL_RANDOM = () -> ThreadLocalRandom.current().nextLong();
+
+	private final RetrySettings settings;
+
+	private final Sleeper sleeper;
+
+	private final MonotonicClock monotonicClock;
+
+	private final Clock wallClock;
+
+	private final RandomGenerator random;
+
+	/**
+	 * Creates a policy on the system clocks that sleeps the calling thread.
+	 * @param settings the settings to plan with, usually the default client's
+	 */
+	public RetryAfterBackOffPolicy(RetrySettings settings) {
+		this(settings, new ThreadWaitSleeper(), MonotonicClock.SYSTEM, Clock.systemUTC(), THREAD_LOCAL_RANDOM);
+	}
+
+	RetryAfterBackOffPolicy(RetrySettings settings, Sleeper sleeper, MonotonicClock monotonicClock, Clock wallClock,
+			RandomGenerator random) {
+		this.settings = Objects.requireNonNull(settings, "settings")
+			.withIoErrors(new RetrySettings.IoErrors(true, true));
+		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+		this.monotonicClock = Objects.requireNonNull(monotonicClock, "monotonicClock");
+		this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
+		this.random = Objects.requireNonNull(random, "random");
+	}
+
+	/**
+	 * Returns a copy of this policy that waits through {@code sleeper}.
+	 * @param sleeper the sleeper to use
+	 * @return the copy
+	 */
+	@Override
+	public RetryAfterBackOffPolicy withSleeper(Sleeper sleeper) {
+		return new RetryAfterBackOffPolicy(this.settings, sleeper, this.monotonicClock, this.wallClock, this.random);
+	}
+
+	/**
+	 * Starts a back-off sequence; called by the template before the first attempt.
+	 * @param context the retry context, whose last throwable drives each back-off
+	 * @return the back-off context
+	 */
+	@Override
+	public BackOffContext start(RetryContext context) {
+		return new Context(context, this.monotonicClock.nanoTime());
+	}
+
+	/**
+	 * Waits before the next attempt as the planner says.
+	 * @param backOffContext the context returned by {@link #start}
+	 * @throws BackOffInterruptedException if the planner stops (the message names the reason;
+	 * the wait is never shortened to fit a cap or budget), or if the wait is interrupted (the
+	 * thread's interrupt flag is restored)
+	 */
+	@Override
+	public void backOff(BackOffContext backOffContext) throws BackOffInterruptedException {
+		Context context = (Context) backOffContext;
+		Throwable last = context.retryContext.getLastThrowable();
+		int attempt = Math.max(1, context.retryContext.getRetryCount());
+		Duration elapsed = Duration.ofNanos(this.monotonicClock.nanoTime() - context.startNanos);
+		AttemptOutcome outcome = outcome(last);
+		RetryDecision decision = RetryPlanner.decide(settingsFor(outcome, attempt), REPEATABLE, outcome, attempt,
+				elapsed, RetryPermits.UNLIMITED, this.random);
+		if (decision instanceof RetryDecision.Stop stop) {
+			throw new BackOffInterruptedException("Retry abandoned before attempt " + (attempt + 1) + ", reason "
+					+ stop.reason().tagValue() + ": " + explain(stop.reason()), last);
+		}
+		sleep(((RetryDecision.Retry) decision).delay());
+	}
+
+	private AttemptOutcome outcome(@Nullable Throwable last) {
+		RestClientResponseException response = responseException(last);
+		if (response == null) {
+			return new AttemptOutcome.IoFailure(IoFailureKind.OTHER);
+		}
+		HttpHeaders headers = response.getResponseHeaders();
+		RetryAfter retryAfter = (headers != null)
+				? RetryAfterParser.parse(headers.getOrEmpty(HttpHeaders.RETRY_AFTER), this.wallClock.instant(),
+						headers.getFirst(HttpHeaders.DATE), this.settings.header().dateReference())
+				: RetryAfter.ABSENT;
+		return new AttemptOutcome.Response(response.getStatusCode().value(), retryAfter);
+	}
+
+	private static @Nullable RestClientResponseException responseException(@Nullable Throwable throwable) {
+		Throwable candidate = throwable;
+		for (int depth = 0; candidate != null && depth < 16; depth++) {
+			if (candidate instanceof RestClientResponseException response) {
+				return response;
+			}
+			candidate = (candidate.getCause() != candidate) ? candidate.getCause() : null;
+		}
+		return null;
+	}
+
+	/**
+	 * The configured settings, with the rules that belong to the RetryPolicy (status, attempt
+	 * count) satisfied for this outcome.
+	 */
+	private RetrySettings settingsFor(AttemptOutcome outcome, int attempt) {
+		RetrySettings effective = this.settings;
+		if (effective.maxAttempts() <= attempt) {
+			effective = effective.withMaxAttempts(attempt + 1);
+		}
+		if (outcome instanceof AttemptOutcome.Response response
+				&& !effective.retryableStatuses().contains(response.status())) {
+			effective = effective.withRetryableStatuses(Set.of(response.status()));
+		}
+		return effective;
+	}
+
+	private String explain(StopReason reason) {
+		return switch (reason) {
+			case RETRY_AFTER_TOO_LONG -> "the server asked for a wait longer than header.max-wait ("
+					+ this.settings.header().maxWait() + ")";
+			case RETRY_AFTER_EXCEEDS_BUDGET -> "the server's wait does not fit the remaining total-budget ("
+					+ this.settings.totalBudget() + ")";
+			case BUDGET_EXHAUSTED -> "the backoff does not fit the remaining total-budget ("
+					+ this.settings.totalBudget() + ")";
+			case INVALID_RETRY_AFTER -> "the Retry-After header is invalid and header.on-invalid is abandon";
+			default -> "the retry policy core refused to wait";
+		};
+	}
+
+	private void sleep(Duration delay) {
+		try {
+			this.sleeper.sleep(ceilMillis(delay));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new BackOffInterruptedException("Thread interrupted while waiting to retry", ex);
+		}
+	}
+
+	/**
+	 * Whole milliseconds, rounded up: a wait handed to a millisecond sleeper must never be
+	 * shorter than planned.
+	 */
+	static long ceilMillis(Duration delay) {
+		long millis = delay.toMillis();
+		return (delay.minusMillis(millis).isZero()) ? millis : millis + 1;
+	}
+
+	/**
+	 * State of one back-off sequence.
+	 */
+	private static final class Context implements BackOffContext {
+
+		private static final long serialVersionUID = 1L;
+
+		private final transient RetryContext retryContext;
+
+		private final long startNanos;
+
+		Context(RetryContext retryContext, long startNanos) {
+			this.retryContext = retryContext;
+			this.startNanos = startNanos;
+		}
+
+	}
+
+}

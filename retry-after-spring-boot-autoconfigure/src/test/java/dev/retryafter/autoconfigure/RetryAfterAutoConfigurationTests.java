@@ -1,0 +1,249 @@
+package dev.retryafter.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.retryafter.client.RetryAfterInterceptor;
+import dev.retryafter.client.RetryAfterRestClientCustomizer;
+import dev.retryafter.client.RetryAfterRestTemplateCustomizer;
+import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.RetryListener;
+import dev.retryafter.core.RetrySettings;
+import dev.retryafter.springretry.RetryAfterBackOffPolicy;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
+import org.springframework.boot.restclient.RestTemplateBuilder;
+import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.service.HttpServiceClientAutoConfiguration;
+import org.springframework.boot.context.annotation.ImportCandidates;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
+import org.springframework.retry.backoff.BackOffPolicy;
+import org.springframework.retry.backoff.FixedBackOffPolicy;
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link RetryAfterAutoConfiguration}.
+ */
+class RetryAfterAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class));
+
+	private final ApplicationContextRunner clientsContextRunner = this.contextRunner
+		.withConfiguration(AutoConfigurations.of(HttpClientAutoConfiguration.class,
+				ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class,
+				RestTemplateAutoConfiguration.class));
+
+	@Test
+	void shouldProvideBeansWithDefaultSettings() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(RetryAfterProperties.class)
+				.hasSingleBean(RetryClients.class)
+				.hasSingleBean(RetryAfterInterceptor.class)
+				.hasSingleBean(RetryAfterRestClientCustomizer.class)
+				.hasSingleBean(RetryAfterRestTemplateCustomizer.class)
+				.hasSingleBean(HttpComponentsNoRetryCustomizer.class)
+				.hasSingleBean(RetryAfterBackOffPolicy.class);
+			RetryClients clients = context.getBean(RetryClients.class);
+			assertThat(clients.defaults().settings()).isEqualTo(RetrySettings.defaults());
+			assertThat(clients.all()).containsExactly(clients.defaults());
+		});
+	}
+
+	@Test
+	void whenDisabledShouldProvideNoBeans() {
+		this.contextRunner.withPropertyValues("retry-after.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(RetryAfterProperties.class)
+				.doesNotHaveBean(RetryClients.class)
+				.doesNotHaveBean(RetryAfterInterceptor.class)
+				.doesNotHaveBean(RetryAfterRestClientCustomizer.class)
+				.doesNotHaveBean(RetryAfterRestTemplateCustomizer.class)
+				.doesNotHaveBean(HttpComponentsNoRetryCustomizer.class)
+				.doesNotHaveBean(RetryAfterBackOffPolicy.class));
+	}
+
+	@Test
+	void whenExplicitlyEnabledShouldProvideBeans() {
+		this.contextRunner.withPropertyValues("retry-after.enabled=true")
+			.run((context) -> assertThat(context).hasSingleBean(RetryAfterInterceptor.class));
+	}
+
+	@Test
+	void shouldBackOffIfUserDefinesRetryClients() {
+		this.contextRunner.withUserConfiguration(UserRetryClientsConfiguration.class)
+			.run((context) -> assertThat(context).hasSingleBean(RetryClients.class)
+				.getBean(RetryClients.class)
+				.isSameAs(context.getBean("userRetryClients")));
+	}
+
+	@Test
+	void shouldBackOffIfUserDefinesInterceptor() {
+		this.contextRunner.withUserConfiguration(UserInterceptorConfiguration.class)
+			.run((context) -> assertThat(context).hasSingleBean(RetryAfterInterceptor.class)
+				.getBean(RetryAfterInterceptor.class)
+				.isSameAs(context.getBean("userInterceptor")));
+	}
+
+	@Test
+	void shouldBackOffIfUserDefinesRestClientCustomizer() {
+		this.contextRunner.withUserConfiguration(UserRestClientCustomizerConfiguration.class)
+			.run((context) -> assertThat(context).hasSingleBean(RetryAfterRestClientCustomizer.class)
+				.getBean(RetryAfterRestClientCustomizer.class)
+				.isSameAs(context.getBean("userRestClientCustomizer")));
+	}
+
+	@Test
+	void shouldBackOffIfUserDefinesRestTemplateCustomizer() {
+		this.contextRunner.withUserConfiguration(UserRestTemplateCustomizerConfiguration.class)
+			.run((context) -> assertThat(context).hasSingleBean(RetryAfterRestTemplateCustomizer.class)
+				.getBean(RetryAfterRestTemplateCustomizer.class)
+				.isSameAs(context.getBean("userRestTemplateCustomizer")));
+	}
+
+	@Test
+	void shouldBackOffIfUserDefinesAnyBackOffPolicy() {
+		this.contextRunner.withUserConfiguration(UserBackOffPolicyConfiguration.class)
+			.run((context) -> assertThat(context).doesNotHaveBean(RetryAfterBackOffPolicy.class)
+				.hasSingleBean(BackOffPolicy.class));
+	}
+
+	@Test
+	void shouldBuildBackOffPolicyFromDefaultClientSettings() {
+		this.contextRunner.withUserConfiguration(UserRetryClientsConfiguration.class)
+			.run((context) -> assertThat(context.getBean(RetryAfterBackOffPolicy.class))
+				.extracting("settings.maxAttempts")
+				.isEqualTo(7));
+	}
+
+	@Test
+	void whenSpringRetryIsMissingShouldStartWithoutBackOffPolicy() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.retry"))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(RetryAfterBackOffPolicy.class)
+				.hasSingleBean(RetryAfterInterceptor.class));
+	}
+
+	@Test
+	void whenMicrometerIsMissingShouldStart() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("io.micrometer"))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(RetryAfterInterceptor.class)
+				.hasSingleBean(RetryAfterRestClientCustomizer.class));
+	}
+
+	@Test
+	void whenHttpClient5IsMissingShouldStartWithoutItsCustomizer() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(HttpClientBuilder.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(HttpComponentsNoRetryCustomizer.class)
+				.hasSingleBean(RetryAfterInterceptor.class));
+	}
+
+	@Test
+	void whenRestClientModuleIsMissingShouldStartWithoutCustomizers() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.boot.restclient"))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(RetryAfterRestClientCustomizer.class)
+				.doesNotHaveBean(RetryAfterRestTemplateCustomizer.class)
+				.hasSingleBean(RetryAfterInterceptor.class));
+	}
+
+	@Test
+	void shouldAddInterceptorFirstToBootBuiltRestClientBuilder() {
+		this.clientsContextRunner.withUserConfiguration(UserInterceptorConfiguration.class).run((context) -> {
+			List<ClientHttpRequestInterceptor> interceptors = new ArrayList<>();
+			context.getBean(RestClient.Builder.class)
+				.requestInterceptor((request, body, execution) -> execution.execute(request, body))
+				.requestInterceptors(interceptors::addAll);
+			assertThat(interceptors).hasSize(2).first().isSameAs(context.getBean("userInterceptor"));
+		});
+	}
+
+	@Test
+	void shouldAddInterceptorFirstToBootBuiltRestTemplate() {
+		this.clientsContextRunner.withUserConfiguration(UserInterceptorConfiguration.class)
+			.run((context) -> assertThat(context.getBean(RestTemplateBuilder.class)
+				.additionalInterceptors((request, body, execution) -> execution.execute(request, body))
+				.build()
+				.getInterceptors()).hasSize(2).first().isSameAs(context.getBean("userInterceptor")));
+	}
+
+	@Test
+	void shouldBeListedInAutoConfigurationImports() {
+		assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader()))
+			.contains(RetryAfterAutoConfiguration.class.getName());
+	}
+
+	@Test
+	void shouldBeOrderedBeforeBootClientAutoConfigurationsThatExist() {
+		AutoConfiguration annotation = RetryAfterAutoConfiguration.class.getAnnotation(AutoConfiguration.class);
+		assertThat(annotation.beforeName()).containsExactlyInAnyOrder(
+				ImperativeHttpClientAutoConfiguration.class.getName(), RestClientAutoConfiguration.class.getName(),
+				RestTemplateAutoConfiguration.class.getName(), HttpServiceClientAutoConfiguration.class.getName());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserRetryClientsConfiguration {
+
+		@Bean
+		RetryClients userRetryClients() {
+			return RetryClients.of(RetrySettings.defaults().withMaxAttempts(7));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserInterceptorConfiguration {
+
+		@Bean
+		RetryAfterInterceptor userInterceptor() {
+			return new RetryAfterInterceptor(RetryClients.of(RetrySettings.defaults()), RetryListener.NONE);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserRestClientCustomizerConfiguration {
+
+		@Bean
+		RetryAfterRestClientCustomizer userRestClientCustomizer() {
+			return new RetryAfterRestClientCustomizer(
+					new RetryAfterInterceptor(RetryClients.of(RetrySettings.defaults()), RetryListener.NONE));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserRestTemplateCustomizerConfiguration {
+
+		@Bean
+		RetryAfterRestTemplateCustomizer userRestTemplateCustomizer() {
+			return new RetryAfterRestTemplateCustomizer(
+					new RetryAfterInterceptor(RetryClients.of(RetrySettings.defaults()), RetryListener.NONE));
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserBackOffPolicyConfiguration {
+
+		@Bean
+		FixedBackOffPolicy userBackOffPolicy() {
+			return new FixedBackOffPolicy();
+		}
+
+	}
+
+}

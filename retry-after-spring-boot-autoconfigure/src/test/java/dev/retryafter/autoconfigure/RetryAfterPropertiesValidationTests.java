@@ -1,0 +1,189 @@
+package dev.retryafter.autoconfigure;
+
+import java.util.stream.Stream;
+
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.DateReference;
+import dev.retryafter.core.OnInvalidRetryAfter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.convert.ConversionFailedException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+/**
+ * Start-up validation of {@link RetryAfterProperties}: each bad value fails the context with a
+ * message naming the property and the value.
+ */
+class RetryAfterPropertiesValidationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class));
+
+	static Stream<Arguments> invalidValues() {
+		return Stream.of(
+				arguments("retry-after.max-attempts=0", "retry-after.max-attempts", "0", "must be at least 1"),
+				arguments("retry-after.max-attempts=-3", "retry-after.max-attempts", "-3", "must be at least 1"),
+				arguments("retry-after.total-budget=-1s", "retry-after.total-budget", "PT-1S", "must not be negative"),
+				arguments("retry-after.attempt-reserve=-1ms", "retry-after.attempt-reserve", "PT-0.001S",
+						"must not be negative"),
+				arguments("retry-after.backoff.initial=-2s", "retry-after.backoff.initial", "PT-2S",
+						"must not be negative"),
+				arguments("retry-after.backoff.max=-8s", "retry-after.backoff.max", "PT-8S", "must not be negative"),
+				arguments("retry-after.backoff.multiplier=0.5", "retry-after.backoff.multiplier", "0.5",
+						"must be a finite number of at least 1"),
+				arguments("retry-after.backoff.multiplier=Infinity", "retry-after.backoff.multiplier", "Infinity",
+						"must be a finite number of at least 1"),
+				arguments("retry-after.backoff.multiplier=NaN", "retry-after.backoff.multiplier", "NaN",
+						"must be a finite number of at least 1"),
+				arguments("retry-after.jitter=1.5", "retry-after.jitter", "1.5", "must be between 0 and 1"),
+				arguments("retry-after.jitter=-0.1", "retry-after.jitter", "-0.1", "must be between 0 and 1"),
+				arguments("retry-after.jitter=NaN", "retry-after.jitter", "NaN", "must be between 0 and 1"),
+				arguments("retry-after.header.max-wait=-1s", "retry-after.header.max-wait", "PT-1S",
+						"must not be negative"),
+				arguments("retry-after.header.max-wait=36500d", "retry-after.header.max-wait", "PT876000H",
+						"must be less than 36500 days"),
+				arguments("retry-after.retryable-statuses=429,600", "retry-after.retryable-statuses", "600",
+						"each status must be between 100 and 599"),
+				arguments("retry-after.retryable-statuses=99,503", "retry-after.retryable-statuses", "99",
+						"each status must be between 100 and 599"),
+				arguments("retry-after.retryable-methods=GET,,PUT", "retry-after.retryable-methods", "",
+						"each method must be a non-blank HTTP method name"),
+				arguments("retry-after.retryable-methods[0]=GET PUT", "retry-after.retryable-methods", "GET PUT",
+						"each method must be a non-blank HTTP method name"),
+				arguments("retry-after.idempotency-key-header=Idempotency Key", "retry-after.idempotency-key-header",
+						"Idempotency Key", "must be empty or a valid HTTP header name"),
+				arguments("retry-after.budget.ratio=-0.1", "retry-after.budget.ratio", "-0.1",
+						"must be a finite number of at least 0"),
+				arguments("retry-after.budget.min-per-second=-1", "retry-after.budget.min-per-second", "-1",
+						"must not be negative"),
+				arguments("retry-after.budget.window=0s", "retry-after.budget.window", "PT0S", "must be positive"),
+				arguments("retry-after.budget.window=-10s", "retry-after.budget.window", "PT-10S", "must be positive"),
+				arguments("retry-after.cooldown.max-hosts=0", "retry-after.cooldown.max-hosts", "0",
+						"must be at least 1"));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("invalidValues")
+	void whenValueIsInvalidShouldFailNamingPropertyAndValue(String property, String name, String value,
+			String reason) {
+		this.contextRunner.withPropertyValues(property)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessage("Property %s with value '%s' is invalid: %s", name, value, reason));
+	}
+
+	static Stream<Arguments> invalidClientValues() {
+		return Stream.of(
+				arguments("jitter=2", "jitter", "2.0", "must be between 0 and 1"),
+				arguments("max-attempts=0", "max-attempts", "0", "must be at least 1"),
+				arguments("total-budget=-1s", "total-budget", "PT-1S", "must not be negative"),
+				arguments("attempt-reserve=-1s", "attempt-reserve", "PT-1S", "must not be negative"),
+				arguments("backoff.initial=-1s", "backoff.initial", "PT-1S", "must not be negative"),
+				arguments("backoff.multiplier=0.9", "backoff.multiplier", "0.9",
+						"must be a finite number of at least 1"),
+				arguments("backoff.max=-1s", "backoff.max", "PT-1S", "must not be negative"),
+				arguments("header.max-wait=40000d", "header.max-wait", "PT960000H", "must be less than 36500 days"),
+				arguments("retryable-statuses=1000", "retryable-statuses", "1000",
+						"each status must be between 100 and 599"),
+				arguments("retryable-methods[0]= ", "retryable-methods", "",
+						"each method must be a non-blank HTTP method name"),
+				arguments("idempotency-key-header=Key:", "idempotency-key-header", "Key:",
+						"must be empty or a valid HTTP header name"),
+				arguments("budget.ratio=-1", "budget.ratio", "-1.0", "must be a finite number of at least 0"),
+				arguments("budget.min-per-second=-5", "budget.min-per-second", "-5", "must not be negative"),
+				arguments("budget.window=0ms", "budget.window", "PT0S", "must be positive"));
+	}
+
+	@ParameterizedTest(name = "clients.payments.{0}")
+	@MethodSource("invalidClientValues")
+	void whenClientValueIsInvalidShouldFailNamingClientProperty(String property, String key, String value,
+			String reason) {
+		this.contextRunner
+			.withPropertyValues("retry-after.clients.payments.hosts=pay.example.com",
+					"retry-after.clients.payments." + property)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessage("Property retry-after.clients.payments.%s with value '%s' is invalid: %s", key, value,
+						reason));
+	}
+
+	@Test
+	void whenClientListsNoHostsShouldFail() {
+		this.contextRunner.withPropertyValues("retry-after.clients.payments.max-attempts=2")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessage("Property retry-after.clients.payments.hosts with value '[]' is invalid: "
+						+ "a named client must list at least one host"));
+	}
+
+	@Test
+	void whenTwoClientsListTheSameHostShouldFail() {
+		this.contextRunner
+			.withPropertyValues("retry-after.clients.alpha.hosts=api.example.com",
+					"retry-after.clients.beta.hosts=API.example.com")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessage("Property retry-after.clients.beta.hosts with value 'API.example.com' is invalid: "
+						+ "host is also listed by client 'alpha'; a host may belong to one client only"));
+	}
+
+	@Test
+	void whenHostHasSpacesShouldFail() {
+		this.contextRunner.withPropertyValues("retry-after.clients.alpha.hosts[0]=api example.com")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessage("Property retry-after.clients.alpha.hosts with value 'api example.com' is invalid: "
+						+ "must be a host name or a host and port, without spaces"));
+	}
+
+	static Stream<Arguments> unknownEnumValues() {
+		return Stream.of(arguments("retry-after.header.on-invalid", "sideways", OnInvalidRetryAfter.class),
+				arguments("retry-after.header.date-reference", "sundial", DateReference.class),
+				arguments("retry-after.cooldown.mode", "sometimes", CooldownMode.class),
+				arguments("retry-after.store", "memcached", RetryAfterProperties.Store.class),
+				arguments("retry-after.clients.payments.header.on-invalid", "shrug", OnInvalidRetryAfter.class),
+				arguments("retry-after.clients.payments.cooldown.mode", "later", CooldownMode.class));
+	}
+
+	@ParameterizedTest(name = "{0}={1}")
+	@MethodSource("unknownEnumValues")
+	void whenEnumValueIsUnknownShouldFailBindingNamingPropertyAndValue(String name, String value, Class<?> type) {
+		this.contextRunner.withPropertyValues("retry-after.clients.payments.hosts=pay.example.com", name + "=" + value)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				BindException bindFailure = findCause(context.getStartupFailure(), BindException.class);
+				assertThat(bindFailure)
+					.hasMessage("Failed to bind properties under '%s' to %s", name, type.getName())
+					.cause()
+					.isInstanceOf(ConversionFailedException.class)
+					.hasMessage("Failed to convert from type [java.lang.String] to type [%s] for value [%s]",
+							type.getName(), value);
+			});
+	}
+
+	private static <T extends Throwable> T findCause(Throwable failure, Class<T> type) {
+		for (Throwable candidate = failure; candidate != null; candidate = candidate.getCause()) {
+			if (type.isInstance(candidate)) {
+				return type.cast(candidate);
+			}
+		}
+		throw new AssertionError("No " + type.getName() + " in the causes of " + failure);
+	}
+
+}

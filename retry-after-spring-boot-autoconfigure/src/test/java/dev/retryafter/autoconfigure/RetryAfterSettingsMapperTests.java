@@ -1,0 +1,168 @@
+package dev.retryafter.autoconfigure;
+
+import java.time.Duration;
+import java.util.Set;
+
+import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.DateReference;
+import dev.retryafter.core.OnInvalidRetryAfter;
+import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.RetrySettings;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link RetryAfterSettingsMapper}: bound properties become the settings the core
+ * runs on, named clients inheriting what they do not override.
+ */
+class RetryAfterSettingsMapperTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class));
+
+	@Test
+	void shouldMapEveryTopLevelProperty() {
+		this.contextRunner
+			.withPropertyValues("retry-after.max-attempts=5", "retry-after.total-budget=30s",
+					"retry-after.attempt-reserve=250ms", "retry-after.retryable-statuses=429,502,503",
+					"retry-after.retryable-methods=get,post", "retry-after.idempotency-key-header=X-Request-Key",
+					"retry-after.backoff.initial=200ms", "retry-after.backoff.multiplier=3",
+					"retry-after.backoff.max=5s", "retry-after.jitter=0.5", "retry-after.header.max-wait=2m",
+					"retry-after.header.on-invalid=abandon", "retry-after.header.date-reference=local-clock",
+					"retry-after.io-errors.connect=false", "retry-after.io-errors.read=false",
+					"retry-after.cooldown.enabled=false", "retry-after.cooldown.mode=fail-fast",
+					"retry-after.budget.enabled=false", "retry-after.budget.ratio=0.5",
+					"retry-after.budget.min-per-second=2", "retry-after.budget.window=1m")
+			.run((context) -> assertThat(context.getBean(RetryClients.class).defaults().settings())
+				.isEqualTo(new RetrySettings(5, Duration.ofSeconds(30), Duration.ofMillis(250), Set.of(429, 502, 503),
+						Set.of("GET", "POST"), "X-Request-Key",
+						new RetrySettings.Backoff(Duration.ofMillis(200), 3.0, Duration.ofSeconds(5)), 0.5,
+						new RetrySettings.Header(Duration.ofMinutes(2), OnInvalidRetryAfter.ABANDON,
+								DateReference.LOCAL_CLOCK),
+						new RetrySettings.IoErrors(false, false), new RetrySettings.Cooldown(false, CooldownMode.FAIL_FAST),
+						new RetrySettings.Budget(false, 0.5, 2, Duration.ofMinutes(1)))));
+	}
+
+	@Test
+	void whenIdempotencyKeyHeaderIsEmptyShouldDisableIt() {
+		this.contextRunner.withPropertyValues("retry-after.idempotency-key-header=")
+			.run((context) -> assertThat(
+					context.getBean(RetryClients.class).defaults().settings().idempotencyKeyHeader())
+				.isEmpty());
+	}
+
+	@Test
+	void whenRetryableStatusesAreEmptyShouldRetryNoStatus() {
+		this.contextRunner.withPropertyValues("retry-after.retryable-statuses=")
+			.run((context) -> assertThat(context.getBean(RetryClients.class).defaults().settings().retryableStatuses())
+				.isEmpty());
+	}
+
+	@Test
+	void namedClientShouldOverrideOnlyWhatItSets() {
+		this.contextRunner
+			.withPropertyValues("retry-after.max-attempts=4", "retry-after.clients.payments.hosts=pay.example.com",
+					"retry-after.clients.payments.backoff.initial=2s")
+			.run((context) -> {
+				RetrySettings defaults = RetrySettings.defaults().withMaxAttempts(4);
+				assertThat(context.getBean(RetryClients.class).resolve("pay.example.com", 443))
+					.isEqualTo(new ClientSettings("payments", defaults.withBackoff(
+							new RetrySettings.Backoff(Duration.ofSeconds(2), 2.0, Duration.ofSeconds(8)))));
+			});
+	}
+
+	@Test
+	void namedClientShouldOverrideEveryPerRequestSetting() {
+		this.contextRunner.withPropertyValues("retry-after.clients.payments.hosts=pay.example.com",
+				"retry-after.clients.payments.max-attempts=2", "retry-after.clients.payments.total-budget=3s",
+				"retry-after.clients.payments.attempt-reserve=100ms",
+				"retry-after.clients.payments.retryable-statuses=503",
+				"retry-after.clients.payments.retryable-methods=GET",
+				"retry-after.clients.payments.idempotency-key-header=",
+				"retry-after.clients.payments.backoff.initial=50ms",
+				"retry-after.clients.payments.backoff.multiplier=1.5",
+				"retry-after.clients.payments.backoff.max=400ms", "retry-after.clients.payments.jitter=0",
+				"retry-after.clients.payments.header.max-wait=5s",
+				"retry-after.clients.payments.header.on-invalid=abandon",
+				"retry-after.clients.payments.header.date-reference=local-clock",
+				"retry-after.clients.payments.io-errors.connect=false",
+				"retry-after.clients.payments.io-errors.read=false",
+				"retry-after.clients.payments.cooldown.enabled=false",
+				"retry-after.clients.payments.cooldown.mode=fail-fast",
+				"retry-after.clients.payments.budget.enabled=false", "retry-after.clients.payments.budget.ratio=1",
+				"retry-after.clients.payments.budget.min-per-second=0",
+				"retry-after.clients.payments.budget.window=30s")
+			.run((context) -> {
+				RetryClients clients = context.getBean(RetryClients.class);
+				assertThat(clients.defaults().settings()).isEqualTo(RetrySettings.defaults());
+				assertThat(clients.resolve("pay.example.com", 443).settings())
+					.isEqualTo(new RetrySettings(2, Duration.ofSeconds(3), Duration.ofMillis(100), Set.of(503),
+							Set.of("GET"), "",
+							new RetrySettings.Backoff(Duration.ofMillis(50), 1.5, Duration.ofMillis(400)), 0.0,
+							new RetrySettings.Header(Duration.ofSeconds(5), OnInvalidRetryAfter.ABANDON,
+									DateReference.LOCAL_CLOCK),
+							new RetrySettings.IoErrors(false, false),
+							new RetrySettings.Cooldown(false, CooldownMode.FAIL_FAST),
+							new RetrySettings.Budget(false, 1.0, 0, Duration.ofSeconds(30))));
+			});
+	}
+
+	@Test
+	void namedClientShouldInheritChangedTopLevelValues() {
+		this.contextRunner
+			.withPropertyValues("retry-after.jitter=0.1", "retry-after.header.max-wait=90s",
+					"retry-after.budget.ratio=0.3", "retry-after.clients.search.hosts=search.example.com",
+					"retry-after.clients.search.budget.window=20s")
+			.run((context) -> {
+				RetrySettings settings = context.getBean(RetryClients.class).resolve("search.example.com", 80).settings();
+				assertThat(settings).isEqualTo(RetrySettings.defaults()
+					.withJitter(0.1)
+					.withHeader(new RetrySettings.Header(Duration.ofSeconds(90), OnInvalidRetryAfter.BACKOFF,
+							DateReference.SERVER_DATE))
+					.withBudget(new RetrySettings.Budget(true, 0.3, 10, Duration.ofSeconds(20))));
+			});
+	}
+
+	@Test
+	void hostsWithoutNamedClientShouldResolveToDefault() {
+		this.contextRunner
+			.withPropertyValues("retry-after.max-attempts=6", "retry-after.clients.payments.hosts=pay.example.com",
+					"retry-after.clients.payments.max-attempts=2")
+			.run((context) -> assertThat(context.getBean(RetryClients.class).resolve("other.example.com", 443))
+				.isEqualTo(new ClientSettings("default", RetrySettings.defaults().withMaxAttempts(6))));
+	}
+
+	@Test
+	void hostAndPortEntryShouldSelectClientForThatPortOnly() {
+		this.contextRunner
+			.withPropertyValues("retry-after.clients.admin.hosts=api.example.com:8443",
+					"retry-after.clients.admin.max-attempts=1")
+			.run((context) -> {
+				RetryClients clients = context.getBean(RetryClients.class);
+				assertThat(clients.resolve("api.example.com", 8443).name()).isEqualTo("admin");
+				assertThat(clients.resolve("api.example.com", 443).name()).isEqualTo("default");
+			});
+	}
+
+	@Test
+	void hostListedTwiceByOneClientInDifferentCaseShouldBeAccepted() {
+		this.contextRunner.withPropertyValues("retry-after.clients.payments.hosts=pay.example.com,PAY.example.com")
+			.run((context) -> assertThat(context.getBean(RetryClients.class).resolve("Pay.Example.com", 443).name())
+				.isEqualTo("payments"));
+	}
+
+	@Test
+	void namedClientsShouldKeepConfigurationOrder() {
+		this.contextRunner
+			.withPropertyValues("retry-after.clients.zeta.hosts=z.example.com",
+					"retry-after.clients.alpha.hosts=a.example.com")
+			.run((context) -> assertThat(context.getBean(RetryClients.class).all()).extracting(ClientSettings::name)
+				.containsExactly("default", "zeta", "alpha"));
+	}
+
+}

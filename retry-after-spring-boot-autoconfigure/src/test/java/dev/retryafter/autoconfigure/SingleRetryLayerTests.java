@@ -1,0 +1,78 @@
+package dev.retryafter.autoconfigure;
+
+import dev.retryafter.testsupport.ScriptedLoopbackOrigin;
+import dev.retryafter.testsupport.ScriptedLoopbackOrigin.Reply;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.JdkClientHttpRequestFactoryBuilder;
+import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.web.client.RestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The transport under the interceptor must not retry on its own (SPEC section 3, "Retry at
+ * one layer only"). These tests send one request through the request factory Spring Boot
+ * builds, without the retry interceptor, and count what reaches a real loopback origin.
+ */
+class SingleRetryLayerTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(RetryAfterAutoConfiguration.class, HttpClientAutoConfiguration.class,
+					ImperativeHttpClientAutoConfiguration.class));
+
+	private final ScriptedLoopbackOrigin origin = ScriptedLoopbackOrigin.answering(Reply.retryAfter(503, "0"));
+
+	@AfterEach
+	void stopOrigin() {
+		this.origin.close();
+	}
+
+	@Test
+	void httpClient5ShouldBeTheDetectedFactory() {
+		this.contextRunner.run((context) -> assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class))
+			.isInstanceOf(HttpComponentsClientHttpRequestFactoryBuilder.class));
+	}
+
+	@Test
+	void withoutStarterHttpClient5RetriesA503Itself() {
+		this.contextRunner.withPropertyValues("retry-after.enabled=false").run((context) -> {
+			assertThat(sendOnce(context)).isEqualTo(503);
+			assertThat(this.origin.requestCount()).isEqualTo(2);
+		});
+	}
+
+	@Test
+	void withStarterHttpClient5SendsEachRequestOnce() {
+		this.contextRunner.run((context) -> {
+			assertThat(sendOnce(context)).isEqualTo(503);
+			assertThat(this.origin.requestCount()).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void withStarterJdkHttpClientSendsEachRequestOnce() {
+		this.contextRunner.withPropertyValues("spring.http.clients.imperative.factory=jdk").run((context) -> {
+			assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class))
+				.isInstanceOf(JdkClientHttpRequestFactoryBuilder.class);
+			assertThat(sendOnce(context)).isEqualTo(503);
+			assertThat(this.origin.requestCount()).isEqualTo(1);
+		});
+	}
+
+	private int sendOnce(AssertableApplicationContext context) {
+		RestClient client = RestClient.builder().requestFactory(context.getBean(ClientHttpRequestFactory.class)).build();
+		return client.get()
+			.uri(this.origin.url("/flaky"))
+			.exchange((request, response) -> response.getStatusCode().value());
+	}
+
+}

@@ -1,0 +1,131 @@
+package dev.retryafter.client;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.mock.http.client.MockClientHttpResponse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link ResponseCopy}.
+ */
+class ResponseCopyTests {
+
+	@Test
+	void whenBodyFitsThenCopiedWholeWithStatusAndHeadersAndTheOriginalClosed() throws IOException {
+		ClosingResponse original = new ClosingResponse(new ByteArrayInputStream(bytes("slow down")), 429);
+		original.getHeaders().add("Retry-After", "3");
+		original.getHeaders().add("Retry-After", "4");
+
+		ResponseCopy copy = ResponseCopy.of(original, 64);
+
+		assertThat(original.closed).isTrue();
+		assertThat(copy.isComplete()).isTrue();
+		assertThat(copy.getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
+		assertThat(copy.getStatusText()).isEqualTo("Too Many Requests");
+		assertThat(copy.getHeaders().get("Retry-After")).containsExactly("3", "4");
+		assertThat(copy.getBody().readAllBytes()).isEqualTo(bytes("slow down"));
+		assertThat(copy.getBody().readAllBytes()).as("readable again").isEqualTo(bytes("slow down"));
+	}
+
+	@Test
+	void whenBodyIsExactlyTheLimitThenComplete() throws IOException {
+		ResponseCopy copy = ResponseCopy.of(new ClosingResponse(new ByteArrayInputStream(new byte[64]), 503), 64);
+
+		assertThat(copy.isComplete()).isTrue();
+		assertThat(copy.getBody().readAllBytes()).hasSize(64);
+	}
+
+	@Test
+	void whenBodyIsLongerThanTheLimitThenIncompleteAndReadingStopsAtTheLimit() throws IOException {
+		CountingStream body = new CountingStream(new byte[10_000]);
+		ClosingResponse original = new ClosingResponse(body, 503);
+
+		ResponseCopy copy = ResponseCopy.of(original, 64);
+
+		assertThat(copy.isComplete()).isFalse();
+		assertThat(body.read).isEqualTo(65);
+		assertThat(original.closed).isTrue();
+	}
+
+	@Test
+	void whenBodyCannotBeReadThenIncompleteAndTheOriginalClosed() throws IOException {
+		InputStream failing = new InputStream() {
+
+			@Override
+			public int read() throws IOException {
+				throw new IOException("Connection reset");
+			}
+
+		};
+		ClosingResponse original = new ClosingResponse(failing, 503);
+
+		ResponseCopy copy = ResponseCopy.of(original, 64);
+
+		assertThat(copy.isComplete()).isFalse();
+		assertThat(copy.getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+		assertThat(original.closed).isTrue();
+	}
+
+	@Test
+	void whenTheOriginalHeadersChangeLaterThenTheCopyKeepsItsOwn() throws IOException {
+		ClosingResponse original = new ClosingResponse(new ByteArrayInputStream(new byte[0]), 503);
+		original.getHeaders().add("Retry-After", "3");
+
+		ResponseCopy copy = ResponseCopy.of(original, 64);
+		original.getHeaders().set("Retry-After", "9");
+
+		assertThat(copy.getHeaders().get("Retry-After")).containsExactly("3");
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static final class ClosingResponse extends MockClientHttpResponse {
+
+		private boolean closed;
+
+		ClosingResponse(InputStream body, int status) {
+			super(body, status);
+		}
+
+		@Override
+		public void close() {
+			this.closed = true;
+			super.close();
+		}
+
+	}
+
+	private static final class CountingStream extends ByteArrayInputStream {
+
+		private int read;
+
+		CountingStream(byte[] bytes) {
+			super(bytes);
+		}
+
+		@Override
+		public synchronized int read() {
+			int value = super.read();
+			this.read += (value != -1) ? 1 : 0;
+			return value;
+		}
+
+		@Override
+		public synchronized int read(byte[] buffer, int offset, int length) {
+			int count = super.read(buffer, offset, length);
+			this.read += Math.max(count, 0);
+			return count;
+		}
+
+	}
+
+}
