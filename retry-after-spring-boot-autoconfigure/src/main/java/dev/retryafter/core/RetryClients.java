@@ -24,6 +24,8 @@ public final class RetryClients {
 
 	private final Map<String, ClientSettings> byHost;
 
+	private final Map<String, Set<String>> hostsByClient;
+
 	/**
 	 * Creates the set of clients.
 	 * @param defaults the settings for hosts no named client lists
@@ -36,9 +38,11 @@ public final class RetryClients {
 		this.defaults = new ClientSettings(ClientSettings.DEFAULT_NAME, defaults);
 		Map<String, ClientSettings> clients = new LinkedHashMap<>();
 		Map<String, ClientSettings> hosts = new HashMap<>();
+		Map<String, Set<String>> hostsByClient = new HashMap<>();
 		named.forEach((name, client) -> {
 			ClientSettings settings = new ClientSettings(name, client.settings());
 			clients.put(name, settings);
+			hostsByClient.put(name, client.hosts());
 			for (String host : client.hosts()) {
 				ClientSettings previous = hosts.put(host.toLowerCase(Locale.ROOT), settings);
 				// One client may spell its own host twice (hosts match case-insensitively).
@@ -50,6 +54,7 @@ public final class RetryClients {
 		});
 		this.named = Collections.unmodifiableMap(clients);
 		this.byHost = Map.copyOf(hosts);
+		this.hostsByClient = Map.copyOf(hostsByClient);
 	}
 
 	/**
@@ -97,6 +102,15 @@ public final class RetryClients {
 		all.add(this.defaults);
 		all.addAll(this.named.values());
 		return all;
+	}
+
+	/**
+	 * The hosts a named client applies to, as configured.
+	 * @param name the client's name
+	 * @return its hosts; empty for {@link ClientSettings#DEFAULT_NAME} and unknown names
+	 */
+	public Set<String> hosts(String name) {
+		return this.hostsByClient.getOrDefault(name, Set.of());
 	}
 
 	/**

@@ -2,11 +2,13 @@ package dev.retryafter.sample;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 
 /**
  * A Boot web application that shows the retry-after starter at work.
  */
 @SpringBootApplication
+@EnableConfigurationProperties(SampleProperties.class)
 public class SampleApplication {
 
 	/**

@@ -1,0 +1,112 @@
+package dev.retryafter.client;
+
+import java.time.Duration;
+import java.util.Locale;
+
+import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.RetryDecision;
+import dev.retryafter.core.RetryListener;
+import dev.retryafter.core.StopReason;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Logs one DEBUG line per retry decision, for example:
+ * <pre>
+ * retry decision: client=default method=GET attempt=1 status=429 retry-after=1000ms
+ *     -&gt; retry wait=1137ms base=1000ms source=retry-after-seconds
+ * retry decision: client=default method=GET attempt=3 status=429 retry-after=1000ms -&gt; stop reason=max-attempts
+ * retry decision: client=payments method=POST attempt=1 failure=read-timeout -&gt; stop reason=non-idempotent
+ * retry decision: client=default method=GET no attempt sent -&gt; stop reason=cooldown
+ * </pre>
+ * (the first line is one line in the log).
+ * and the time actually waited at TRACE.
+ * <p>
+ * A line holds only the client name, the method, the attempt number, the status or failure
+ * kind, the delay derived from {@code Retry-After}, and the decision. It never holds URIs or
+ * query strings, other header values, or bodies: they may carry credentials or personal data.
+ *
+ * @since 0.1.0
+ */
+public class LoggingRetryListener implements RetryListener {
+
+	private final Log logger;
+
+	/**
+	 * Creates a listener logging to {@code dev.retryafter.client.LoggingRetryListener}.
+	 */
+	public LoggingRetryListener() {
+		this(LogFactory.getLog(LoggingRetryListener.class));
+	}
+
+	LoggingRetryListener(Log logger) {
+		this.logger = logger;
+	}
+
+	@Override
+	public void attemptCompleted(String client, String method, int attempt, AttemptOutcome outcome,
+			RetryDecision decision) {
+		if (!this.logger.isDebugEnabled()) {
+			return;
+		}
+		StringBuilder line = new StringBuilder(160).append("retry decision: client=")
+			.append(client)
+			.append(" method=")
+			.append(method)
+			.append(" attempt=")
+			.append(attempt);
+		if (outcome instanceof AttemptOutcome.Response response) {
+			line.append(" status=").append(response.status());
+			appendRetryAfter(line, response.retryAfter());
+		}
+		else if (outcome instanceof AttemptOutcome.IoFailure failure) {
+			line.append(" failure=").append(failure.kind().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+		}
+		if (decision instanceof RetryDecision.Retry retry) {
+			line.append(" -> retry wait=")
+				.append(millis(retry.delay()))
+				.append(" base=")
+				.append(millis(retry.base()))
+				.append(" source=")
+				.append(retry.source().tagValue());
+		}
+		else if (decision instanceof RetryDecision.Stop stop) {
+			line.append(" -> stop reason=").append(stop.reason().tagValue());
+		}
+		this.logger.debug(line.toString());
+	}
+
+	@Override
+	public void waited(String client, Duration planned, Duration actual) {
+		if (this.logger.isTraceEnabled()) {
+			this.logger.trace("retry waited: client=" + client + " planned=" + millis(planned) + " actual="
+					+ millis(actual));
+		}
+	}
+
+	@Override
+	public void stoppedWithoutAttempt(String client, String method, StopReason reason) {
+		if (this.logger.isDebugEnabled()) {
+			this.logger.debug("retry decision: client=" + client + " method=" + method
+					+ " no attempt sent -> stop reason=" + reason.tagValue());
+		}
+	}
+
+	private static void appendRetryAfter(StringBuilder line, RetryAfter retryAfter) {
+		// Only the parsed delay (or why it was unusable) is logged, never the raw field value.
+		if (retryAfter instanceof RetryAfter.Delay delay) {
+			line.append(" retry-after=").append(millis(delay.delay()));
+		}
+		else if (retryAfter instanceof RetryAfter.Invalid invalid) {
+			line.append(" retry-after=invalid(").append(invalid.why()).append(')');
+		}
+	}
+
+	private static String millis(Duration duration) {
+		// One unit for every value keeps lines comparable and easy to grep; sub-millisecond
+		// jitter is noise at this level.
+		return duration.toMillis() + "ms";
+	}
+
+}

@@ -1,0 +1,35 @@
+package dev.retryafter.metrics;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Records the {@code http.client.retry.*} meters when Micrometer is on the classpath and a
+ * {@link MeterRegistry} bean exists. The main auto-configuration hands every
+ * {@link dev.retryafter.core.RetryListener} bean to the interceptor, so declaring the bean is
+ * all it takes.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class },
+		afterName = "dev.retryafter.autoconfigure.RetryAfterAutoConfiguration")
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean(MeterRegistry.class)
+@ConditionalOnBooleanProperty(name = "retry-after.enabled", matchIfMissing = true)
+public final class RetryAfterMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RetryAfterMetrics retryAfterMetrics(MeterRegistry meterRegistry) {
+		return new RetryAfterMetrics(meterRegistry);
+	}
+
+}

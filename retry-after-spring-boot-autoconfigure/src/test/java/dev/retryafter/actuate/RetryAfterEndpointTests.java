@@ -1,0 +1,90 @@
+package dev.retryafter.actuate;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.retryafter.actuate.RetryAfterEndpoint.ClientDescriptor;
+import dev.retryafter.actuate.RetryAfterEndpoint.RetryAfterDescriptor;
+import dev.retryafter.actuate.RetryAfterEndpoint.SettingsDescriptor;
+import dev.retryafter.actuate.RetryAfterRuntimeState.BudgetDescriptor;
+import dev.retryafter.actuate.RetryAfterRuntimeState.CooldownDescriptor;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.DateReference;
+import dev.retryafter.core.OnInvalidRetryAfter;
+import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.RetrySettings;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link RetryAfterEndpoint}.
+ */
+class RetryAfterEndpointTests {
+
+	@Test
+	void shouldDescribeDefaultSettingsReadably() {
+		RetryAfterDescriptor descriptor = new RetryAfterEndpoint(RetryClients.of(RetrySettings.defaults()),
+				RetryAfterRuntimeState.NONE)
+			.retryAfter();
+		assertThat(descriptor.clients()).containsOnlyKeys("default");
+		ClientDescriptor client = descriptor.clients().get("default");
+		assertThat(client.hosts()).isEmpty();
+		assertThat(client.settings()).isEqualTo(new SettingsDescriptor(3, "10s", "500ms", List.of(429, 503),
+				List.of("DELETE", "GET", "HEAD", "OPTIONS", "PUT", "TRACE"), "Idempotency-Key",
+				new SettingsDescriptor.Backoff("1s", 2.0, "8s"), 0.2,
+				new SettingsDescriptor.Header("1m", "backoff", "server-date"),
+				new SettingsDescriptor.IoErrors(true, true),
+				new SettingsDescriptor.Cooldown(true, "wait"), new SettingsDescriptor.Budget(true, 0.2, 10, "10s")));
+		assertThat(descriptor.cooldowns()).isEmpty();
+		assertThat(descriptor.budgets()).isEmpty();
+	}
+
+	@Test
+	void shouldDescribeNamedClientsWithTheirHostsAfterDefault() {
+		RetrySettings payments = RetrySettings.defaults()
+			.withMaxAttempts(5)
+			.withTotalBudget(Duration.ofMillis(2500))
+			.withHeader(new RetrySettings.Header(Duration.ofSeconds(30), OnInvalidRetryAfter.ABANDON,
+					DateReference.LOCAL_CLOCK))
+			.withCooldown(new RetrySettings.Cooldown(false, CooldownMode.FAIL_FAST));
+		RetryClients clients = new RetryClients(RetrySettings.defaults(),
+				Map.of("payments", new RetryClients.NamedClient(Set.of("pay.example.com", "api.pay.example.com:8443"),
+						payments)));
+		RetryAfterDescriptor descriptor = new RetryAfterEndpoint(clients, RetryAfterRuntimeState.NONE).retryAfter();
+		assertThat(descriptor.clients()).containsOnlyKeys("default", "payments");
+		assertThat(descriptor.clients().keySet()).first().isEqualTo("default");
+		ClientDescriptor client = descriptor.clients().get("payments");
+		assertThat(client.hosts()).containsExactly("api.pay.example.com:8443", "pay.example.com");
+		assertThat(client.settings().maxAttempts()).isEqualTo(5);
+		assertThat(client.settings().totalBudget()).isEqualTo("2500ms");
+		assertThat(client.settings().header())
+			.isEqualTo(new SettingsDescriptor.Header("30s", "abandon", "local-clock"));
+		assertThat(client.settings().cooldown()).isEqualTo(new SettingsDescriptor.Cooldown(false, "fail-fast"));
+	}
+
+	@Test
+	void shouldShowRuntimeStateFromProvider() {
+		RetryAfterRuntimeState state = new RetryAfterRuntimeState() {
+
+			@Override
+			public List<CooldownDescriptor> cooldowns() {
+				return List.of(new CooldownDescriptor("default", "https://api.example.com:443", "1500ms"));
+			}
+
+			@Override
+			public Map<String, BudgetDescriptor> budgets() {
+				return Map.of("default", new BudgetDescriptor(40, 3, 105));
+			}
+
+		};
+		RetryAfterDescriptor descriptor = new RetryAfterEndpoint(RetryClients.of(RetrySettings.defaults()), state)
+			.retryAfter();
+		assertThat(descriptor.cooldowns())
+			.containsExactly(new CooldownDescriptor("default", "https://api.example.com:443", "1500ms"));
+		assertThat(descriptor.budgets()).containsExactly(Map.entry("default", new BudgetDescriptor(40, 3, 105)));
+	}
+
+}

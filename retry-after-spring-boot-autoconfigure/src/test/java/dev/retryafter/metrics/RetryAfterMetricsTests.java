@@ -1,0 +1,226 @@
+package dev.retryafter.metrics;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.DelaySource;
+import dev.retryafter.core.IoFailureKind;
+import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.RetryDecision;
+import dev.retryafter.core.StopReason;
+import io.micrometer.core.instrument.MockClock;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleConfig;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link RetryAfterMetrics}.
+ */
+class RetryAfterMetricsTests {
+
+	private static final AttemptOutcome TOO_MANY = new AttemptOutcome.Response(429,
+			new RetryAfter.Delay(Duration.ofSeconds(2), RetryAfter.Form.SECONDS));
+
+	private static final AttemptOutcome OK = new AttemptOutcome.Response(200, RetryAfter.ABSENT);
+
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry(SimpleConfig.DEFAULT, new MockClock());
+
+	private final RetryAfterMetrics metrics = new RetryAfterMetrics(this.registry);
+
+	@Test
+	void whenRetryPlannedThenAttemptCountedAsRetriedAndPlannedDelayRecorded() {
+		this.metrics.attemptCompleted("default", "GET", 1, TOO_MANY, new RetryDecision.Retry(Duration.ofMillis(2300),
+				Duration.ofSeconds(2), DelaySource.RETRY_AFTER_SECONDS));
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "default", "method", "GET", "status", "429", "outcome", "retried")
+			.counter()
+			.count()).isEqualTo(1.0);
+		Timer planned = this.registry.get("http.client.retry.delay.planned")
+			.tags("client", "default", "source", "retry-after-seconds")
+			.timer();
+		assertThat(planned.count()).isEqualTo(1);
+		assertThat(planned.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(2300.0);
+		assertThat(this.registry.find("http.client.retry.abandoned").meters()).isEmpty();
+	}
+
+	@Test
+	void whenSuccessThenAttemptCountedAsSuccessAndNothingAbandoned() {
+		this.metrics.attemptCompleted("payments", "POST", 2, OK, new RetryDecision.Stop(StopReason.SUCCESS));
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "payments", "method", "POST", "status", "200", "outcome", "success")
+			.counter()
+			.count()).isEqualTo(1.0);
+		assertThat(this.registry.find("http.client.retry.abandoned").meters()).isEmpty();
+		assertThat(this.registry.find("http.client.retry.delay.planned").meters()).isEmpty();
+	}
+
+	@Test
+	void whenNotRetryableThenAttemptCountedAsNotRetryableAndNothingAbandoned() {
+		this.metrics.attemptCompleted("default", "GET", 1, new AttemptOutcome.Response(500, RetryAfter.ABSENT),
+				new RetryDecision.Stop(StopReason.NOT_RETRYABLE));
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "default", "method", "GET", "status", "500", "outcome", "not-retryable")
+			.counter()
+			.count()).isEqualTo(1.0);
+		assertThat(this.registry.find("http.client.retry.abandoned").meters()).isEmpty();
+	}
+
+	@Test
+	void whenIoFailureThenStatusTagIsIoError() {
+		this.metrics.attemptCompleted("default", "GET", 1, new AttemptOutcome.IoFailure(IoFailureKind.CONNECT_REFUSED),
+				new RetryDecision.Retry(Duration.ofSeconds(1), Duration.ofSeconds(1), DelaySource.BACKOFF));
+		this.metrics.attemptCompleted("default", "GET", 2, new AttemptOutcome.IoFailure(IoFailureKind.UNKNOWN_HOST),
+				new RetryDecision.Stop(StopReason.NOT_RETRYABLE));
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "default", "method", "GET", "status", "IO_ERROR", "outcome", "retried")
+			.counter()
+			.count()).isEqualTo(1.0);
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "default", "method", "GET", "status", "IO_ERROR", "outcome", "not-retryable")
+			.counter()
+			.count()).isEqualTo(1.0);
+		assertThat(this.registry.get("http.client.retry.delay.planned")
+			.tags("client", "default", "source", "backoff")
+			.timer()
+			.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(1000.0);
+	}
+
+	@ParameterizedTest
+	@MethodSource("abandonments")
+	void whenAttemptAbandonedThenAttemptAndReasonCounted(StopReason reason) {
+		this.metrics.attemptCompleted("default", "GET", 3, TOO_MANY, new RetryDecision.Stop(reason));
+		this.metrics.attemptCompleted("default", "GET", 3, TOO_MANY, new RetryDecision.Stop(reason));
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "default", "method", "GET", "status", "429", "outcome", "abandoned")
+			.counter()
+			.count()).isEqualTo(2.0);
+		assertThat(this.registry.get("http.client.retry.abandoned")
+			.tags("client", "default", "reason", reason.tagValue())
+			.counter()
+			.count()).isEqualTo(2.0);
+		assertThat(this.registry.find("http.client.retry.abandoned").meters()).hasSize(1);
+	}
+
+	@ParameterizedTest
+	@MethodSource("abandonments")
+	void whenStoppedWithoutAttemptThenOnlyReasonCounted(StopReason reason) {
+		this.metrics.stoppedWithoutAttempt("catalog", "DELETE", reason);
+		assertThat(this.registry.get("http.client.retry.abandoned")
+			.tags("client", "catalog", "reason", reason.tagValue())
+			.counter()
+			.count()).isEqualTo(1.0);
+		assertThat(this.registry.find("http.client.retry.attempts").meters()).isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = StopReason.class, names = { "SUCCESS", "NOT_RETRYABLE" })
+	void whenStoppedWithoutAttemptForNormalEndThenNothingCounted(StopReason reason) {
+		this.metrics.stoppedWithoutAttempt("default", "GET", reason);
+		assertThat(this.registry.getMeters()).isEmpty();
+	}
+
+	@Test
+	void shouldTagEveryAbandonmentReasonWithTheSpecValue() {
+		for (StopReason reason : abandonments().toList()) {
+			this.metrics.stoppedWithoutAttempt("default", "GET", reason);
+		}
+		assertThat(this.registry.find("http.client.retry.abandoned").counters()).map((counter) -> counter.getId()
+			.getTag("reason"))
+			.containsExactlyInAnyOrder("max-attempts", "budget-exhausted", "retry-after-exceeds-budget",
+					"retry-after-too-long", "invalid-retry-after", "non-idempotent", "retry-budget", "interrupted",
+					"cooldown");
+	}
+
+	@Test
+	void whenWaitedThenActualDelayRecordedPerClient() {
+		this.metrics.waited("default", Duration.ofMillis(1200), Duration.ofMillis(1203));
+		this.metrics.waited("default", Duration.ofMillis(500), Duration.ofMillis(501));
+		this.metrics.waited("payments", Duration.ofSeconds(1), Duration.ofMillis(1004));
+		Timer defaultActual = this.registry.get("http.client.retry.delay.actual").tags("client", "default").timer();
+		assertThat(defaultActual.count()).isEqualTo(2);
+		assertThat(defaultActual.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(1704.0);
+		assertThat(defaultActual.max(TimeUnit.MILLISECONDS)).isEqualTo(1203.0);
+		assertThat(this.registry.get("http.client.retry.delay.actual")
+			.tags("client", "payments")
+			.timer()
+			.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(1004.0);
+	}
+
+	@Test
+	void shouldRecordEachPlannedSourceSeparately() {
+		for (DelaySource source : DelaySource.values()) {
+			this.metrics.attemptCompleted("default", "GET", 1, TOO_MANY,
+					new RetryDecision.Retry(Duration.ofSeconds(3), Duration.ofSeconds(3), source));
+		}
+		assertThat(this.registry.find("http.client.retry.delay.planned").timers()).map((timer) -> timer.getId()
+			.getTag("source")).containsExactlyInAnyOrder("retry-after-seconds", "retry-after-date", "backoff");
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "default", "method", "GET", "status", "429", "outcome", "retried")
+			.counter()
+			.count()).isEqualTo(3.0);
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "GET,GET", "get,GET", "HEAD,HEAD", "POST,POST", "PUT,PUT", "PATCH,PATCH", "DELETE,DELETE",
+			"OPTIONS,OPTIONS", "TRACE,TRACE", "PROPFIND,OTHER", "CONNECT,OTHER", "X-ANYTHING-123,OTHER" })
+	void shouldBoundMethodTag(String method, String tag) {
+		this.metrics.attemptCompleted("default", method, 1, OK, new RetryDecision.Stop(StopReason.SUCCESS));
+		assertThat(this.registry.get("http.client.retry.attempts").counter().getId().getTag("method")).isEqualTo(tag);
+	}
+
+	@Test
+	void shouldUseExactlyTheSpecTagKeys() {
+		this.metrics.attemptCompleted("default", "GET", 1, TOO_MANY,
+				new RetryDecision.Retry(Duration.ofSeconds(2), Duration.ofSeconds(2), DelaySource.RETRY_AFTER_DATE));
+		this.metrics.attemptCompleted("default", "GET", 2, TOO_MANY, new RetryDecision.Stop(StopReason.MAX_ATTEMPTS));
+		this.metrics.waited("default", Duration.ofSeconds(2), Duration.ofSeconds(2));
+		assertThat(tagKeys("http.client.retry.attempts")).containsExactly("client", "method", "outcome", "status");
+		assertThat(tagKeys("http.client.retry.delay.planned")).containsExactly("client", "source");
+		assertThat(tagKeys("http.client.retry.delay.actual")).containsExactly("client");
+		assertThat(tagKeys("http.client.retry.abandoned")).containsExactly("client", "reason");
+	}
+
+	@Test
+	void shouldDescribeEveryMeterAndUseTheSpecTypes() {
+		this.metrics.attemptCompleted("default", "GET", 1, TOO_MANY,
+				new RetryDecision.Retry(Duration.ofSeconds(2), Duration.ofSeconds(2), DelaySource.BACKOFF));
+		this.metrics.attemptCompleted("default", "GET", 2, TOO_MANY, new RetryDecision.Stop(StopReason.MAX_ATTEMPTS));
+		this.metrics.waited("default", Duration.ofSeconds(2), Duration.ofSeconds(2));
+		String attempts = "http.client.retry.attempts COUNTER "
+				+ "HTTP client attempts seen by the retry policy, by what the policy did next";
+		assertThat(this.registry.getMeters()).map((meter) -> meter.getId().getName() + " " + meter.getId().getType()
+				+ " " + meter.getId().getDescription())
+			.containsExactlyInAnyOrder(attempts, attempts,
+					"http.client.retry.delay.planned TIMER Waits planned before a retry, by the term that set the wait",
+					"http.client.retry.delay.actual TIMER "
+							+ "Time actually waited before a retry, measured on the monotonic clock",
+					"http.client.retry.abandoned COUNTER Requests whose retrying was given up, by reason");
+	}
+
+	private String[] tagKeys(String name) {
+		return this.registry.get(name)
+			.meter()
+			.getId()
+			.getTags()
+			.stream()
+			.map(Tag::getKey)
+			.sorted()
+			.toArray(String[]::new);
+	}
+
+	static Stream<StopReason> abandonments() {
+		return Arrays.stream(StopReason.values()).filter(StopReason::isAbandonment);
+	}
+
+}

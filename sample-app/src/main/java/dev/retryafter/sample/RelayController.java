@@ -1,0 +1,134 @@
+package dev.retryafter.sample;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.List;
+
+import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.restclient.RestTemplateBuilder;
+import org.springframework.core.env.Environment;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.client.ClientHttpResponse;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.client.NoOpResponseErrorHandler;
+import org.springframework.web.client.ResourceAccessException;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestTemplate;
+
+/**
+ * Forwards {@code /relay/**} through a {@link RestClient} and {@code /relay-template/**}
+ * through a {@link RestTemplate}, both built from the builders Spring Boot auto-configures, so
+ * they retry exactly as a user's clients would. The upstream's final status, body,
+ * {@code Content-Type} and {@code Retry-After} are passed back unchanged (a final 429 stays a
+ * 429); an I/O failure answers 502 with a JSON body naming the reason.
+ */
+@RestController
+class RelayController {
+
+	private static final String RELAY = "/relay";
+
+	private static final String RELAY_TEMPLATE = "/relay-template";
+
+	private static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+
+	/** Response headers passed back: the ones that tell the caller what the upstream said. */
+	private static final List<String> MIRRORED_HEADERS = List.of(HttpHeaders.CONTENT_TYPE, HttpHeaders.RETRY_AFTER);
+
+	private final RestClient restClient;
+
+	private final RestTemplate restTemplate;
+
+	private final SampleProperties properties;
+
+	private final Environment environment;
+
+	RelayController(RestClient.Builder restClientBuilder, RestTemplateBuilder restTemplateBuilder,
+			SampleProperties properties, Environment environment) {
+		this.restClient = restClientBuilder.build();
+		// The relay mirrors error statuses instead of turning them into exceptions.
+		this.restTemplate = restTemplateBuilder.errorHandler(new NoOpResponseErrorHandler()).build();
+		this.properties = properties;
+		this.environment = environment;
+	}
+
+	@GetMapping(RELAY + "/{*path}")
+	ResponseEntity<byte[]> get(HttpServletRequest request) {
+		return this.restClient.get()
+			.uri(target(request, RELAY))
+			.exchange((clientRequest, response) -> mirror(response));
+	}
+
+	@PostMapping(RELAY + "/{*path}")
+	ResponseEntity<byte[]> post(HttpServletRequest request, @RequestBody(required = false) byte @Nullable [] body,
+			@RequestHeader(name = HttpHeaders.CONTENT_TYPE, required = false) @Nullable MediaType contentType,
+			@RequestHeader(name = IDEMPOTENCY_KEY, required = false) @Nullable String idempotencyKey) {
+		RestClient.RequestBodySpec spec = this.restClient.post().uri(target(request, RELAY));
+		if (contentType != null) {
+			spec.contentType(contentType);
+		}
+		if (idempotencyKey != null) {
+			spec.header(IDEMPOTENCY_KEY, idempotencyKey);
+		}
+		if (body != null) {
+			spec.body(body);
+		}
+		return spec.exchange((clientRequest, response) -> mirror(response));
+	}
+
+	@GetMapping(RELAY_TEMPLATE + "/{*path}")
+	@Nullable ResponseEntity<byte[]> getWithTemplate(HttpServletRequest request) {
+		return this.restTemplate.execute(target(request, RELAY_TEMPLATE), HttpMethod.GET, null, this::mirror);
+	}
+
+	@ExceptionHandler(ResourceAccessException.class)
+	ResponseEntity<RelayFailure> ioFailure(ResourceAccessException ex) {
+		return ResponseEntity.status(502).contentType(MediaType.APPLICATION_JSON).body(RelayFailure.of(ex));
+	}
+
+	private ResponseEntity<byte[]> mirror(ClientHttpResponse response) throws IOException {
+		HttpHeaders headers = new HttpHeaders();
+		for (String name : MIRRORED_HEADERS) {
+			List<String> values = response.getHeaders().get(name);
+			if (values != null) {
+				headers.put(name, values);
+			}
+		}
+		return ResponseEntity.status(response.getStatusCode())
+			.headers(headers)
+			.body(response.getBody().readAllBytes());
+	}
+
+	/**
+	 * The upstream URI: the root, then the path after the relay prefix exactly as received
+	 * (still percent-encoded), then the raw query string.
+	 */
+	private URI target(HttpServletRequest request, String prefix) {
+		String path = request.getRequestURI().substring(request.getContextPath().length() + prefix.length());
+		String query = request.getQueryString();
+		return URI.create(upstreamRoot() + path + ((query != null) ? "?" + query : ""));
+	}
+
+	private String upstreamRoot() {
+		URI configured = this.properties.getUpstreamUrl();
+		if (configured != null) {
+			String root = configured.toString();
+			return root.endsWith("/") ? root.substring(0, root.length() - 1) : root;
+		}
+		// Resolved per request: with server.port=0 the real port is only known once the
+		// server has started (Boot publishes it as local.server.port).
+		String port = this.environment.getProperty("local.server.port",
+				this.environment.getProperty("server.port", "8080"));
+		return "http://localhost:" + port;
+	}
+
+}
