@@ -280,7 +280,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 						RetryAfterInterceptor.this.monotonicClock.nanoTime(), timeLeft(), this.settings.attemptReserve(),
 						this.settings.cooldown().mode(), this.settings.jitter(), RetryAfterInterceptor.this.random);
 				if (admission instanceof Admission.Wait wait) {
-					sleep(wait.delay());
+					sleep(wait.delay(), true);
 				}
 				else if (admission instanceof Admission.Refuse refuse) {
 					listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(), StopReason.COOLDOWN);
@@ -353,20 +353,26 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		private void pause(Duration planned) throws InterruptedIOException {
 			MonotonicClock clock = RetryAfterInterceptor.this.monotonicClock;
 			long before = clock.nanoTime();
-			sleep(planned);
+			sleep(planned, false);
 			listener().waited(this.client.name(), planned, Duration.ofNanos(clock.nanoTime() - before));
 		}
 
-		private void sleep(Duration planned) throws InterruptedIOException {
+		/**
+		 * Waits {@code planned}: a retry's planned wait, or a hold for the origin's cooldown.
+		 */
+		private void sleep(Duration planned, boolean cooldownHold) throws InterruptedIOException {
 			try {
 				RetryAfterInterceptor.this.sleeper.sleep(planned);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 				listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(), StopReason.INTERRUPTED);
-				InterruptedIOException interrupted = new InterruptedIOException("Retry of " + this.facts.method()
-						+ " request to " + origin() + " interrupted while waiting "
-						+ RetryRefusedException.format(planned) + " before the next attempt");
+				String wait = RetryRefusedException.format(planned);
+				InterruptedIOException interrupted = new InterruptedIOException(cooldownHold
+						? this.facts.method() + " request to " + origin() + " interrupted while held " + wait
+								+ " for the origin's cooldown"
+						: "Retry of " + this.facts.method() + " request to " + origin() + " interrupted while waiting "
+								+ wait + " before the next attempt");
 				interrupted.initCause(ex);
 				throw interrupted;
 			}

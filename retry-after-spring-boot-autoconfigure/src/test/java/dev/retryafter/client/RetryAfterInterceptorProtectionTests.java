@@ -1,6 +1,7 @@
 package dev.retryafter.client;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -104,6 +105,45 @@ class RetryAfterInterceptorProtectionTests {
 
 		// 3 s + 0.5 x 0.2 x 3 s
 		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofMillis(3300));
+	}
+
+	@Test
+	void whenInterruptedWhileHeldThenNotSentAndTheFlagRestored() {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "3"), Reply.status(200));
+		Sleeper interrupted = (duration) -> {
+			throw new InterruptedException("stop");
+		};
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(SINGLE_ATTEMPT, interrupted));
+		caller.get(this.server.uri("/report"));
+
+		assertThatExceptionOfType(ResourceAccessException.class).isThrownBy(() -> caller.get(this.server.uri("/report")))
+			.havingRootCause()
+			.isInstanceOf(InterruptedException.class);
+		assertThat(Thread.interrupted()).isTrue();
+		assertThat(this.server.requests()).hasSize(1);
+		assertThat(this.listener.events()).endsWith(new StoppedWithoutAttempt("default", "GET", StopReason.INTERRUPTED));
+	}
+
+	@Test
+	void whenInterruptedWhileHeldThenTheExceptionSaysItWasAHold() {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "3"), Reply.status(200));
+		Sleeper interrupted = (duration) -> {
+			throw new InterruptedException("stop");
+		};
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(SINGLE_ATTEMPT, interrupted));
+		caller.get(this.server.uri("/report"));
+
+		try {
+			assertThatExceptionOfType(ResourceAccessException.class)
+				.isThrownBy(() -> caller.get(this.server.uri("/report")))
+				.withCauseInstanceOf(InterruptedIOException.class)
+				.havingCause()
+				.withMessage("GET request to http://127.0.0.1:" + this.server.port()
+						+ " interrupted while held 3.0s for the origin's cooldown");
+		}
+		finally {
+			Thread.interrupted();
+		}
 	}
 
 	@Test
