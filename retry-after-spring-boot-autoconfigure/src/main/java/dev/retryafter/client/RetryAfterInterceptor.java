@@ -276,9 +276,10 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				return null;
 			}
 			while (true) {
-				Admission admission = RetryAfterInterceptor.this.cooldowns.admit(this.origin,
-						RetryAfterInterceptor.this.monotonicClock.nanoTime(), timeLeft(), this.settings.attemptReserve(),
-						this.settings.cooldown().mode(), this.settings.jitter(), RetryAfterInterceptor.this.random);
+				long now = RetryAfterInterceptor.this.monotonicClock.nanoTime();
+				Admission admission = RetryAfterInterceptor.this.cooldowns.admit(this.origin, now, timeLeft(),
+						this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(),
+						RetryAfterInterceptor.this.random);
 				if (admission instanceof Admission.Wait wait) {
 					sleep(wait.delay(), true);
 				}

@@ -68,7 +68,8 @@ public final class RetryBudget {
 			throw new IllegalArgumentException("budget min-per-second must not be negative: " + minPerSecond);
 		}
 		if (window.isNegative() || window.isZero() || window.compareTo(MAX_WINDOW) > 0) {
-			throw new IllegalArgumentException("budget window must be positive and at most " + MAX_WINDOW + ": " + window);
+			throw new IllegalArgumentException(
+					"budget window must be positive and at most " + MAX_WINDOW + ": " + window);
 		}
 		this.clock = clock;
 		this.window = window;

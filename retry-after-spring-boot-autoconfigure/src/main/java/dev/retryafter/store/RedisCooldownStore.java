@@ -298,7 +298,10 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		this.readThroughScheduled.set(false);
 		List<String> keys = new ArrayList<>();
 		int limit = this.cooldowns.maxHosts();
-		ScanOptions options = ScanOptions.scanOptions().match(escapeGlob(this.keyPrefix) + "*").count(SCAN_COUNT).build();
+		ScanOptions options = ScanOptions.scanOptions()
+			.match(escapeGlob(this.keyPrefix) + "*")
+			.count(SCAN_COUNT)
+			.build();
 		try {
 			try (Cursor<String> cursor = this.redis.scan(options)) {
 				while (keys.size() < limit && cursor.hasNext()) {

@@ -270,7 +270,10 @@ class OriginProtectionEndToEndTests {
 
 		/** When each request after the first arrived, measured from the first reply's sending. */
 		synchronized List<Duration> arrivalsAfterFirstReply() {
-			return this.arrivals.stream().skip(1).map((arrival) -> Duration.ofNanos(arrival - this.firstReplySent)).toList();
+			return this.arrivals.stream()
+				.skip(1)
+				.map((arrival) -> Duration.ofNanos(arrival - this.firstReplySent))
+				.toList();
 		}
 
 		@Override

@@ -167,8 +167,9 @@ class RetryAfterProtectionAutoConfigurationTests {
 					store.record(Origin.of("https", "api.example.com", -1), Duration.ofSeconds(30), System.nanoTime(),
 							now);
 					StringRedisTemplate redis = new StringRedisTemplate(context.getBean(RedisConnectionFactory.class));
+					String key = "shop:cooldown:https://api.example.com:443";
 					await().atMost(Duration.ofSeconds(10))
-						.untilAsserted(() -> assertThat(redis.opsForValue().get("shop:cooldown:https://api.example.com:443"))
+						.untilAsserted(() -> assertThat(redis.opsForValue().get(key))
 							.isEqualTo(Long.toString(now.toEpochMilli() + 30_000)));
 				});
 		}

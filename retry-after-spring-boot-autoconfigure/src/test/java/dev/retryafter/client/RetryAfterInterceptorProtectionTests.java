@@ -116,12 +116,14 @@ class RetryAfterInterceptorProtectionTests {
 		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(SINGLE_ATTEMPT, interrupted));
 		caller.get(this.server.uri("/report"));
 
-		assertThatExceptionOfType(ResourceAccessException.class).isThrownBy(() -> caller.get(this.server.uri("/report")))
+		assertThatExceptionOfType(ResourceAccessException.class)
+			.isThrownBy(() -> caller.get(this.server.uri("/report")))
 			.havingRootCause()
 			.isInstanceOf(InterruptedException.class);
 		assertThat(Thread.interrupted()).isTrue();
 		assertThat(this.server.requests()).hasSize(1);
-		assertThat(this.listener.events()).endsWith(new StoppedWithoutAttempt("default", "GET", StopReason.INTERRUPTED));
+		assertThat(this.listener.events())
+			.endsWith(new StoppedWithoutAttempt("default", "GET", StopReason.INTERRUPTED));
 	}
 
 	@Test
@@ -166,7 +168,8 @@ class RetryAfterInterceptorProtectionTests {
 		HttpCaller caller = kind.create(interceptor(SINGLE_ATTEMPT));
 		caller.get(this.server.uri("/report"));
 
-		assertThatExceptionOfType(ResourceAccessException.class).isThrownBy(() -> caller.get(this.server.uri("/report")))
+		assertThatExceptionOfType(ResourceAccessException.class)
+			.isThrownBy(() -> caller.get(this.server.uri("/report")))
 			.havingRootCause()
 			.isInstanceOf(RetryRefusedException.class)
 			.withMessage("Request to http://127.0.0.1:" + this.server.port() + " not sent: cooldown, 30.0s left");
@@ -202,7 +205,8 @@ class RetryAfterInterceptorProtectionTests {
 		caller.get(this.server.uri("/report"));
 		this.clock.advance(Duration.ofMillis(500));
 
-		assertThatExceptionOfType(ResourceAccessException.class).isThrownBy(() -> caller.get(this.server.uri("/report")))
+		assertThatExceptionOfType(ResourceAccessException.class)
+			.isThrownBy(() -> caller.get(this.server.uri("/report")))
 			.havingRootCause()
 			.isInstanceOfSatisfying(RetryRefusedException.class, (refused) -> {
 				assertThat(refused.getReason()).isEqualTo(StopReason.COOLDOWN);

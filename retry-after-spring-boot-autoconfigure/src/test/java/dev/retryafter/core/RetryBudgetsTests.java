@@ -16,12 +16,14 @@ class RetryBudgetsTests {
 	private final RetrySettings defaults = RetrySettings.defaults();
 
 	private final RetryBudgets budgets = new RetryBudgets(new RetryClients(this.defaults,
-			Map.of("billing",
-					new RetryClients.NamedClient(Set.of("billing.example"),
-							this.defaults.withBudget(new RetrySettings.Budget(true, 0.5, 0, Duration.ofSeconds(10)))),
-					"unguarded", new RetryClients.NamedClient(Set.of("free.example"),
-							this.defaults.withBudget(new RetrySettings.Budget(false, 0.2, 10, Duration.ofSeconds(10)))))),
+			Map.of("billing", client("billing.example", new RetrySettings.Budget(true, 0.5, 0, Duration.ofSeconds(10))),
+					"unguarded",
+					client("free.example", new RetrySettings.Budget(false, 0.2, 10, Duration.ofSeconds(10))))),
 			this.clock);
+
+	private static RetryClients.NamedClient client(String host, RetrySettings.Budget budget) {
+		return new RetryClients.NamedClient(Set.of(host), RetrySettings.defaults().withBudget(budget));
+	}
 
 	@Test
 	void whenClientsHaveBudgetsThenEachHasItsOwn() {

@@ -80,8 +80,10 @@ class CooldownStoreMetricsTests {
 			.run((context) -> {
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				assertThat(registry.get("http.client.retry.cooldown.hosts").gauge().value()).isEqualTo(0.0);
-				assertThat(registry.get("http.client.retry.store.errors").tag("store", "local").functionCounter().count())
-					.isEqualTo(0.0);
+				assertThat(registry.get("http.client.retry.store.errors")
+					.tag("store", "local")
+					.functionCounter()
+					.count()).isEqualTo(0.0);
 			});
 	}
 

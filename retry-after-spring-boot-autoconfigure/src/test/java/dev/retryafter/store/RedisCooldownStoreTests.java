@@ -40,6 +40,8 @@ class RedisCooldownStoreTests {
 
 	private static final Duration AWAIT = Duration.ofSeconds(20);
 
+	private static final String UNAVAILABLE = "Redis is unavailable for shared host cooldowns";
+
 	// Far below the 50 ms bound of SPEC section 5; what a request may spend on the store.
 	private static final Duration CALLER_BOUND = Duration.ofMillis(50);
 
@@ -164,7 +166,7 @@ class RedisCooldownStoreTests {
 		await().atMost(AWAIT).until(() -> first.errorCount() == 2);
 		assertThat(callbackErrors.sum()).isEqualTo(2);
 		assertThat(messages(Level.WARN)).hasSize(1);
-		assertThat(messages(Level.WARN).get(0)).startsWith("Redis is unavailable for shared host cooldowns (write failed");
+		assertThat(messages(Level.WARN).get(0)).startsWith(UNAVAILABLE + " (write failed");
 
 		this.redis.server().start();
 		Origin afterRestart = Origin.of("http", "after-restart", -1);
@@ -188,7 +190,7 @@ class RedisCooldownStoreTests {
 		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
 		assertThat(remaining(first, ORIGIN)).isBetween(Duration.ofSeconds(25), Duration.ofSeconds(30));
 		assertThat(messages(Level.WARN)).hasSize(1);
-		assertThat(messages(Level.WARN).get(0)).startsWith("Redis is unavailable for shared host cooldowns (subscribe failed");
+		assertThat(messages(Level.WARN).get(0)).startsWith(UNAVAILABLE + " (subscribe failed");
 
 		this.redis.server().start();
 		RedisCooldownStore second = store(new HostCooldowns(100), new LongAdder());

@@ -19,7 +19,8 @@ public final class RedisServerExtension implements ExecutionCondition, BeforeEac
 	@Override
 	public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
 		if ("off".equals(System.getProperty(RedisServer.SWITCH_PROPERTY))) {
-			return ConditionEvaluationResult.disabled("Redis tests switched off with -D" + RedisServer.SWITCH_PROPERTY + "=off");
+			return ConditionEvaluationResult
+				.disabled("Redis tests switched off with -D" + RedisServer.SWITCH_PROPERTY + "=off");
 		}
 		return ConditionEvaluationResult.enabled("Redis tests run against a real redis-server");
 	}
