@@ -1,6 +1,8 @@
 package dev.retryafter.actuate;
 
+import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
+import dev.retryafter.store.CooldownStore;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -32,6 +34,15 @@ public final class RetryAfterEndpointAutoConfiguration {
 	@ConditionalOnBean(RetryClients.class)
 	RetryAfterEndpoint retryAfterEndpoint(RetryClients retryClients, ObjectProvider<RetryAfterRuntimeState> state) {
 		return new RetryAfterEndpoint(retryClients, state.getIfAvailable(() -> RetryAfterRuntimeState.NONE));
+	}
+
+	@Bean
+	@ConditionalOnAvailableEndpoint(RetryAfterEndpoint.class)
+	@ConditionalOnMissingBean(RetryAfterRuntimeState.class)
+	@ConditionalOnBean({ RetryClients.class, CooldownStore.class, RetryBudgets.class })
+	OriginProtectionState originProtectionState(RetryClients retryClients, CooldownStore cooldownStore,
+			RetryBudgets retryBudgets) {
+		return new OriginProtectionState(retryClients, cooldownStore, retryBudgets);
 	}
 
 }

@@ -3,9 +3,16 @@ package dev.retryafter.autoconfigure;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.client.RetryAfterRestClientCustomizer;
 import dev.retryafter.client.RetryAfterRestTemplateCustomizer;
+import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.springretry.RetryAfterBackOffPolicy;
+import dev.retryafter.store.CooldownStore;
+import dev.retryafter.store.LocalCooldownStore;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -27,7 +34,9 @@ import org.springframework.web.client.RestTemplate;
  * Auto-configuration of the Retry-After aware retries: contributes the retry interceptor to
  * every {@code RestClient.Builder} and {@code RestTemplateBuilder} Spring Boot builds (and so to
  * its HTTP service clients), switches off the transport's own retries, and offers a
- * spring-retry back-off policy on the same settings.
+ * spring-retry back-off policy on the same settings. Origin protection comes with it: a
+ * {@link CooldownStore} (in this instance, unless {@link RetryAfterRedisAutoConfiguration}
+ * shares it through Redis) and one retry budget per named client.
  * <p>
  * Ordered before Boot's HTTP client auto-configurations so that its customizers are defined
  * when those build their factories and builders.
@@ -44,6 +53,8 @@ import org.springframework.web.client.RestTemplate;
 @EnableConfigurationProperties(RetryAfterProperties.class)
 public final class RetryAfterAutoConfiguration {
 
+	private static final Log logger = LogFactory.getLog(RetryAfterAutoConfiguration.class);
+
 	@Bean
 	@ConditionalOnMissingBean
 	RetryClients retryClients(RetryAfterProperties properties) {
@@ -52,8 +63,30 @@ public final class RetryAfterAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RetryAfterInterceptor retryAfterInterceptor(RetryClients retryClients, ObjectProvider<RetryListener> listeners) {
-		return new RetryAfterInterceptor(retryClients, RetryListener.composite(listeners.orderedStream().toList()));
+	RetryBudgets retryBudgets(RetryClients retryClients) {
+		return new RetryBudgets(retryClients, MonotonicClock.SYSTEM);
+	}
+
+	/**
+	 * Takes {@code retryClients} only so that the properties are validated (with messages
+	 * naming them) before {@code max-hosts} is used here.
+	 */
+	@Bean
+	@ConditionalOnMissingBean(CooldownStore.class)
+	LocalCooldownStore localCooldownStore(RetryAfterProperties properties, RetryClients retryClients) {
+		if (properties.getStore() == RetryAfterProperties.Store.REDIS) {
+			logger.warn("retry-after.store is 'redis' but Spring Data Redis or a RedisConnectionFactory bean is "
+					+ "missing: host cooldowns are kept in this instance only");
+		}
+		return new LocalCooldownStore(new HostCooldowns(properties.getCooldown().getMaxHosts()));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RetryAfterInterceptor retryAfterInterceptor(RetryClients retryClients, ObjectProvider<RetryListener> listeners,
+			CooldownStore cooldownStore, RetryBudgets retryBudgets) {
+		return new RetryAfterInterceptor(retryClients, RetryListener.composite(listeners.orderedStream().toList()),
+				cooldownStore, retryBudgets);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -11,12 +11,16 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
+import dev.retryafter.core.Admission;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.core.Origin;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryAfterParser;
+import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
@@ -25,6 +29,8 @@ import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.Sleeper;
 import dev.retryafter.core.StopReason;
+import dev.retryafter.store.CooldownStore;
+import dev.retryafter.store.LocalCooldownStore;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
@@ -51,6 +57,14 @@ import org.springframework.http.client.ClientHttpResponse;
  * a {@link RetryRefusedException} if that response's body was too long to keep. An interrupt
  * during a wait stops at once (reason {@code interrupted}), restores the thread's interrupt
  * flag and throws an {@link InterruptedIOException}.
+ * <p>
+ * It also protects the origin (SPEC section 5). Every retryable response with a valid
+ * {@code Retry-After} sets its origin's cooldown in the {@link CooldownStore}, even when
+ * this request gives up. Before each attempt, first or retry, the store admits the request,
+ * holds it until the cooldown ends (plus jitter) if that fits the budget, or refuses it
+ * (reason {@code cooldown}): a refused first attempt throws a {@link RetryRefusedException},
+ * a refused retry returns the last response. Each request counts towards its client's
+ * {@link RetryBudgets retry budget}, which the planner asks before every retry.
  * <p>
  * It must be the outermost interceptor: re-executing re-runs every interceptor after it
  * (authentication, tracing) once per attempt, which Spring Framework 7 guarantees (its
@@ -82,6 +96,10 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 
 	private final RandomGenerator random;
 
+	private final CooldownStore cooldowns;
+
+	private final RetryBudgets budgets;
+
 	private final RequestFactsResolver factsResolver = new RequestFactsResolver();
 
 	/**
@@ -90,9 +108,22 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 * @param listener notified at each decision point
 	 */
 	public RetryAfterInterceptor(RetryClients clients, RetryListener listener) {
+		this(clients, listener, localCooldowns(), new RetryBudgets(clients, MonotonicClock.SYSTEM));
+	}
+
+	/**
+	 * Creates an interceptor on the system clocks, sleeping the calling thread, with the
+	 * given origin protection.
+	 * @param clients the settings per named client
+	 * @param listener notified at each decision point
+	 * @param cooldowns the host cooldowns consulted before and recorded after each attempt
+	 * @param budgets the retry budget of each client
+	 */
+	public RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+			RetryBudgets budgets) {
 		// ThreadLocalRandom.current() is looked up per call: the interceptor is shared by
 		// every calling thread, and the per-thread generator avoids contention.
-		this(clients, listener, new ThreadSleeper(), MonotonicClock.SYSTEM, Clock.systemUTC(),
+		this(clients, listener, cooldowns, budgets, new ThreadSleeper(), MonotonicClock.SYSTEM, Clock.systemUTC(),
 				() -> ThreadLocalRandom.current().nextLong());
 	}
 
@@ -107,12 +138,26 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 */
 	RetryAfterInterceptor(RetryClients clients, RetryListener listener, Sleeper sleeper,
 			MonotonicClock monotonicClock, Clock wallClock, RandomGenerator random) {
+		this(clients, listener, localCooldowns(), new RetryBudgets(clients, monotonicClock), sleeper, monotonicClock,
+				wallClock, random);
+	}
+
+	RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+			RetryBudgets budgets, Sleeper sleeper, MonotonicClock monotonicClock, Clock wallClock,
+			RandomGenerator random) {
+		this.cooldowns = Objects.requireNonNull(cooldowns, "cooldowns");
+		this.budgets = Objects.requireNonNull(budgets, "budgets");
 		this.clients = Objects.requireNonNull(clients, "clients");
 		this.listener = Objects.requireNonNull(listener, "listener");
 		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
 		this.monotonicClock = Objects.requireNonNull(monotonicClock, "monotonicClock");
 		this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
 		this.random = Objects.requireNonNull(random, "random");
+	}
+
+	// SPEC section 4 default of retry-after.cooldown.max-hosts.
+	private static CooldownStore localCooldowns() {
+		return new LocalCooldownStore(new HostCooldowns(10_000));
 	}
 
 	@Override
@@ -152,6 +197,8 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 
 		private final RetryPermits permits;
 
+		private final @Nullable Origin origin;
+
 		private final long startNanos;
 
 		Exchange(ClientSettings client, RequestFacts facts, HttpRequest request, byte[] body,
@@ -163,12 +210,16 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			this.body = body;
 			this.execution = execution;
 			this.permits = permits();
+			this.origin = cooldownOrigin();
 			this.startNanos = RetryAfterInterceptor.this.monotonicClock.nanoTime();
 		}
 
 		ClientHttpResponse run() throws IOException {
+			Admission.Refuse refused = admit();
+			if (refused != null) {
+				throw new RetryRefusedException(origin(), StopReason.COOLDOWN, refused.timeLeft());
+			}
 			for (int attempt = 1;; attempt++) {
-				admit();
 				Attempt result = send();
 				RetryDecision decision = decide(result, attempt);
 				if (!(decision instanceof RetryDecision.Retry retry)) {
@@ -179,25 +230,79 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				if (!deadlineAllowsAnotherAttempt()) {
 					listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(),
 							StopReason.BUDGET_EXHAUSTED);
-					return kept.deliverInsteadOfRetry(origin(), timeLeft());
+					return kept.deliverInsteadOfRetry(origin(), StopReason.BUDGET_EXHAUSTED, timeLeft());
+				}
+				refused = admit();
+				if (refused != null) {
+					return kept.deliverInsteadOfRetry(origin(), StopReason.COOLDOWN, refused.timeLeft());
 				}
 			}
 		}
 
 		/**
-		 * The retry budget as the planner sees it (SPEC rule 4). None is enforced yet, so
-		 * every retry is permitted.
+		 * The retry budget as the planner sees it (SPEC rule 4): this request counts towards
+		 * its client's budget, and each retry takes from it.
 		 */
 		private RetryPermits permits() {
-			return RetryPermits.UNLIMITED;
+			RetryAfterInterceptor.this.budgets.recordRequest(this.client.name());
+			return RetryAfterInterceptor.this.budgets.permits(this.client.name());
 		}
 
 		/**
-		 * Admission before each send (the host cooldown of SPEC section 5 belongs here: wait
-		 * for or refuse an origin that asked to be left alone). Every attempt is admitted
-		 * for now.
+		 * The origin whose cooldown this request honours and sets, or {@code null} when the
+		 * client's cooldown is off (or the URI has no usable origin).
 		 */
-		private void admit() {
+		private @Nullable Origin cooldownOrigin() {
+			URI uri = this.request.getURI();
+			if (!this.settings.cooldown().enabled() || uri.getScheme() == null || uri.getHost() == null) {
+				return null;
+			}
+			try {
+				return Origin.of(uri.getScheme(), uri.getHost(), uri.getPort());
+			}
+			catch (IllegalArgumentException ex) {
+				return null;
+			}
+		}
+
+		/**
+		 * Admission before each send (SPEC section 5): an origin cooling down holds the
+		 * request (plus jitter) when that fits the budget, as often as the cooldown is
+		 * extended meanwhile, or refuses it.
+		 * @return the refusal, already reported to the listener, or {@code null} to send
+		 */
+		private Admission.@Nullable Refuse admit() throws InterruptedIOException {
+			if (this.origin == null) {
+				return null;
+			}
+			while (true) {
+				long now = RetryAfterInterceptor.this.monotonicClock.nanoTime();
+				Admission admission = RetryAfterInterceptor.this.cooldowns.admit(this.origin, now, timeLeft(),
+						this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(),
+						RetryAfterInterceptor.this.random);
+				if (admission instanceof Admission.Wait wait) {
+					sleep(wait.delay(), true);
+				}
+				else if (admission instanceof Admission.Refuse refuse) {
+					listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(), StopReason.COOLDOWN);
+					return refuse;
+				}
+				else {
+					return null;
+				}
+			}
+		}
+
+		/**
+		 * Sets the origin's cooldown from a retryable response's valid {@code Retry-After},
+		 * whatever this request does next.
+		 */
+		private void recordCooldown(int status, RetryAfter retryAfter, Instant receivedAt) {
+			if (this.origin != null && retryAfter instanceof RetryAfter.Delay delay
+					&& this.settings.retryableStatuses().contains(status)) {
+				RetryAfterInterceptor.this.cooldowns.record(this.origin, delay.delay(),
+						RetryAfterInterceptor.this.monotonicClock.nanoTime(), receivedAt);
+			}
 		}
 
 		private Attempt send() throws IOException {
@@ -217,6 +322,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				List<String> fieldLines = headers.get(RETRY_AFTER);
 				RetryAfter retryAfter = RetryAfterParser.parse((fieldLines != null) ? fieldLines : List.of(),
 						receivedAt, headers.getFirst(HttpHeaders.DATE), this.settings.header().dateReference());
+				recordCooldown(status, retryAfter, receivedAt);
 				return Attempt.responded(response, new AttemptOutcome.Response(status, retryAfter));
 			}
 			catch (IOException ex) {
@@ -248,19 +354,29 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		private void pause(Duration planned) throws InterruptedIOException {
 			MonotonicClock clock = RetryAfterInterceptor.this.monotonicClock;
 			long before = clock.nanoTime();
+			sleep(planned, false);
+			listener().waited(this.client.name(), planned, Duration.ofNanos(clock.nanoTime() - before));
+		}
+
+		/**
+		 * Waits {@code planned}: a retry's planned wait, or a hold for the origin's cooldown.
+		 */
+		private void sleep(Duration planned, boolean cooldownHold) throws InterruptedIOException {
 			try {
 				RetryAfterInterceptor.this.sleeper.sleep(planned);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 				listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(), StopReason.INTERRUPTED);
-				InterruptedIOException interrupted = new InterruptedIOException("Retry of " + this.facts.method()
-						+ " request to " + origin() + " interrupted while waiting "
-						+ RetryRefusedException.format(planned) + " before the next attempt");
+				String wait = RetryRefusedException.format(planned);
+				InterruptedIOException interrupted = new InterruptedIOException(cooldownHold
+						? this.facts.method() + " request to " + origin() + " interrupted while held " + wait
+								+ " for the origin's cooldown"
+						: "Retry of " + this.facts.method() + " request to " + origin() + " interrupted while waiting "
+								+ wait + " before the next attempt");
 				interrupted.initCause(ex);
 				throw interrupted;
 			}
-			listener().waited(this.client.name(), planned, Duration.ofNanos(clock.nanoTime() - before));
 		}
 
 		/**
@@ -346,9 +462,10 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		 * whose body was too long to keep cannot be handed back, so the caller learns why
 		 * nothing more was sent instead.
 		 */
-		ClientHttpResponse deliverInsteadOfRetry(String origin, Duration timeLeft) throws IOException {
+		ClientHttpResponse deliverInsteadOfRetry(String origin, StopReason reason, Duration timeLeft)
+				throws IOException {
 			if (this.response instanceof ResponseCopy copy && !copy.isComplete()) {
-				throw new RetryRefusedException(origin, StopReason.BUDGET_EXHAUSTED, timeLeft);
+				throw new RetryRefusedException(origin, reason, timeLeft);
 			}
 			return deliver();
 		}

@@ -1,5 +1,6 @@
 package dev.retryafter.metrics;
 
+import dev.retryafter.store.CooldownStore;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -15,7 +16,8 @@ import org.springframework.context.annotation.Bean;
  * Records the {@code http.client.retry.*} meters when Micrometer is on the classpath and a
  * {@link MeterRegistry} bean exists. The main auto-configuration hands every
  * {@link dev.retryafter.core.RetryListener} bean to the interceptor, so declaring the bean is
- * all it takes.
+ * all it takes. The cooldown gauge and the store error counter come from the
+ * {@link CooldownStore}, bound like any other {@code MeterBinder}.
  *
  * @since 0.1.0
  */
@@ -30,6 +32,13 @@ public final class RetryAfterMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	RetryAfterMetrics retryAfterMetrics(MeterRegistry meterRegistry) {
 		return new RetryAfterMetrics(meterRegistry);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(CooldownStore.class)
+	CooldownStoreMetrics cooldownStoreMetrics(CooldownStore cooldownStore) {
+		return new CooldownStoreMetrics(cooldownStore);
 	}
 
 }

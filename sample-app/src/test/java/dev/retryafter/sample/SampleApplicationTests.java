@@ -98,7 +98,12 @@ class SampleApplicationTests {
 		assertThat(JsonPath.<Double>read(json, "$.clients.default.settings.jitter")).isEqualTo(0.0);
 		assertThat(JsonPath.<String>read(json, "$.clients.default.settings.header.onInvalid")).isEqualTo("backoff");
 		assertThat(JsonPath.<List<Object>>read(json, "$.cooldowns")).isEmpty();
-		assertThat(JsonPath.<Map<String, Object>>read(json, "$.budgets")).isEmpty();
+		// One retry budget (default): 10 per second over 10 s, plus 0.2 per request made in the window.
+		assertThat(JsonPath.<Map<String, Object>>read(json, "$.budgets")).containsOnlyKeys("default");
+		int requests = JsonPath.read(json, "$.budgets.default.requests");
+		int retries = JsonPath.read(json, "$.budgets.default.retries");
+		assertThat(JsonPath.<Integer>read(json, "$.budgets.default.available"))
+			.isEqualTo(100 + requests / 5 - retries);
 	}
 
 	@Test

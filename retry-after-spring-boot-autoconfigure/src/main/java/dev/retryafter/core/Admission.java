@@ -1,0 +1,58 @@
+package dev.retryafter.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Whether a request may be sent to an origin now (SPEC section 5, host cooldown):
+ * {@link Proceed}, {@link Wait} first, or {@link Refuse} without sending.
+ *
+ * @since 0.1.0
+ * @see HostCooldowns#admit
+ */
+public sealed interface Admission permits Admission.Proceed, Admission.Wait, Admission.Refuse {
+
+	/** The origin is not cooling down: send now. */
+	Proceed PROCEED = new Proceed();
+
+	/**
+	 * The origin is not cooling down.
+	 */
+	record Proceed() implements Admission {
+	}
+
+	/**
+	 * The origin is cooling down and the wait fits the request's budget: wait, then send.
+	 *
+	 * @param delay the wait: the time left until the origin's not-before instant plus jitter,
+	 * positive
+	 */
+	record Wait(Duration delay) implements Admission {
+
+		public Wait {
+			Objects.requireNonNull(delay, "delay");
+			if (delay.isNegative() || delay.isZero()) {
+				throw new IllegalArgumentException("delay must be positive: " + delay);
+			}
+		}
+
+	}
+
+	/**
+	 * The origin is cooling down and the request must not be sent: the mode is fail-fast, or
+	 * the wait does not fit the request's budget.
+	 *
+	 * @param timeLeft the time left until the origin's not-before instant, positive
+	 */
+	record Refuse(Duration timeLeft) implements Admission {
+
+		public Refuse {
+			Objects.requireNonNull(timeLeft, "timeLeft");
+			if (timeLeft.isNegative() || timeLeft.isZero()) {
+				throw new IllegalArgumentException("timeLeft must be positive: " + timeLeft);
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,278 @@
+package dev.retryafter.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.random.RandomGenerator;
+
+/**
+ * Per-origin cooldowns (SPEC section 5): each origin's "not before" instant on the monotonic
+ * clock, set by a retryable response's {@code Retry-After} and kept at the later of old and
+ * new. Thread-safe without a global lock: {@link #admit} is one lock-free map read, and
+ * {@link #record} updates a single map entry atomically.
+ * <p>
+ * Bounded by {@code maxHosts}: expired entries are purged from time to time, and when the
+ * map is still too large the cooldowns that end soonest are forgotten first (they protect
+ * the least). The bound is exact for one writer and may be exceeded by the number of threads
+ * recording at the same moment.
+ * <p>
+ * Times are monotonic nanosecond readings passed in by the caller and compared only as
+ * differences, as {@link System#nanoTime()} requires. Delays saturate at
+ * {@link RetryAfter#MAX_DELAY}, so no arithmetic here can overflow.
+ *
+ * @since 0.1.0
+ */
+public final class HostCooldowns {
+
+	private static final long MAX_DELAY_NANOS = RetryAfter.MAX_DELAY.toNanos();
+
+	// Budget and reserve are clamped to about 146 years: with a wait of at most MAX_DELAY,
+	// budget - wait then stays inside the range of a long.
+	private static final long DURATION_LIMIT_NANOS = 1L << 62;
+
+	// Expired entries are purged every this many records even while the map is small, so a
+	// map that never reaches its bound does not keep dead entries for ever.
+	private static final int PURGE_EVERY = 256;
+
+	private final int maxHosts;
+
+	private final ConcurrentHashMap<Origin, Long> notBefore = new ConcurrentHashMap<>();
+
+	private final AtomicInteger recordsSincePurge = new AtomicInteger();
+
+	private final AtomicBoolean maintaining = new AtomicBoolean();
+
+	/**
+	 * Creates an empty map.
+	 * @param maxHosts how many origins to remember at most, at least 1
+	 * @throws IllegalArgumentException if {@code maxHosts} is below 1
+	 */
+	public HostCooldowns(int maxHosts) {
+		if (maxHosts < 1) {
+			throw new IllegalArgumentException("maxHosts must be at least 1: " + maxHosts);
+		}
+		this.maxHosts = maxHosts;
+	}
+
+	/**
+	 * Records that {@code origin} asked for {@code delay} (from now) before the next request.
+	 * The later of the held and the new not-before instant wins.
+	 * @param origin the origin
+	 * @param nowNanos the current monotonic reading
+	 * @param delay the delay; zero or negative records nothing, more than
+	 * {@link RetryAfter#MAX_DELAY} counts as {@code MAX_DELAY}
+	 * @return whether the origin's not-before instant is now the one this call asked for
+	 */
+	public boolean record(Origin origin, long nowNanos, Duration delay) {
+		Objects.requireNonNull(origin, "origin");
+		long delayNanos = saturatedNanos(delay, MAX_DELAY_NANOS);
+		if (delayNanos <= 0) {
+			return false;
+		}
+		// May wrap, as nanoTime readings do; only differences are ever compared.
+		long until = nowNanos + delayNanos;
+		Long held = this.notBefore.merge(origin, until, (old, candidate) -> (candidate - old > 0) ? candidate : old);
+		if (this.notBefore.size() > this.maxHosts || this.recordsSincePurge.incrementAndGet() >= PURGE_EVERY) {
+			maintain(origin, nowNanos);
+		}
+		return held == until;
+	}
+
+	/**
+	 * Records an absolute wall-clock not-before instant, e.g. one learned from another
+	 * instance through a shared store. It is turned into a monotonic instant with a pair of
+	 * readings taken together, after which the wall clock plays no part.
+	 * @param origin the origin
+	 * @param notBefore the wall-clock instant before which no request should be sent
+	 * @param wallNow the current wall-clock instant
+	 * @param nowNanos the monotonic reading taken with {@code wallNow}
+	 * @return whether the origin's not-before instant is now the one this call asked for
+	 * (false too when {@code notBefore} is not after {@code wallNow})
+	 */
+	public boolean recordUntil(Origin origin, Instant notBefore, Instant wallNow, long nowNanos) {
+		Objects.requireNonNull(notBefore, "notBefore");
+		Objects.requireNonNull(wallNow, "wallNow");
+		if (!notBefore.isAfter(wallNow)) {
+			return false;
+		}
+		return record(origin, nowNanos, Duration.between(wallNow, notBefore));
+	}
+
+	/**
+	 * Decides whether a request to {@code origin} may be sent now. A cooling origin makes the
+	 * request wait until its not-before instant plus jitter uniform in
+	 * {@code [0, jitter x time left]} (as SPEC rule 8 does for retries, so held requests do
+	 * not all leave together), the jitter trimmed so that the wait plus the reserve fits the
+	 * budget; if even the bare wait does not fit, or in fail-fast mode, it is refused.
+	 * @param origin the request's origin
+	 * @param nowNanos the current monotonic reading
+	 * @param remainingBudget the request's remaining total budget (may be negative)
+	 * @param attemptReserve the time kept back for the attempt itself
+	 * @param mode what a held request does
+	 * @param jitter the jitter factor, between 0 and 1
+	 * @param random the random source for jitter
+	 * @return the admission
+	 * @throws IllegalArgumentException if {@code jitter} is not between 0 and 1
+	 */
+	public Admission admit(Origin origin, long nowNanos, Duration remainingBudget, Duration attemptReserve,
+			CooldownMode mode, double jitter, RandomGenerator random) {
+		Objects.requireNonNull(mode, "mode");
+		Objects.requireNonNull(random, "random");
+		if (!(jitter >= 0 && jitter <= 1)) {
+			throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
+		}
+		long left = remainingNanos(origin, nowNanos);
+		if (left <= 0) {
+			return Admission.PROCEED;
+		}
+		Duration timeLeft = Duration.ofNanos(left);
+		if (mode == CooldownMode.FAIL_FAST) {
+			return new Admission.Refuse(timeLeft);
+		}
+		long budget = saturatedNanos(remainingBudget, DURATION_LIMIT_NANOS);
+		long reserve = Math.max(0, saturatedNanos(attemptReserve, DURATION_LIMIT_NANOS));
+		long afterWait = budget - left;
+		if (afterWait < reserve) {
+			return new Admission.Refuse(timeLeft);
+		}
+		// The same jitter as a retry's wait (SPEC rule 8), trimmed to what the budget leaves.
+		Duration limit = timeLeft.plusNanos(afterWait - reserve);
+		return new Admission.Wait(Jitter.apply(timeLeft, jitter, random, limit));
+	}
+
+	/**
+	 * The time left until {@code origin}'s not-before instant.
+	 * @param origin the origin
+	 * @param nowNanos the current monotonic reading
+	 * @return the time left, or {@link Duration#ZERO} if the origin is not cooling down
+	 */
+	public Duration remaining(Origin origin, long nowNanos) {
+		return Duration.ofNanos(Math.max(0, remainingNanos(origin, nowNanos)));
+	}
+
+	/**
+	 * How many origins are cooling down now (the {@code http.client.retry.cooldown.hosts}
+	 * gauge). Purges the expired entries it passes.
+	 * @param nowNanos the current monotonic reading
+	 * @return the number of origins with time left
+	 */
+	public int activeCount(long nowNanos) {
+		purgeExpired(nowNanos);
+		int count = 0;
+		for (Long until : this.notBefore.values()) {
+			if (until - nowNanos > 0) {
+				count++;
+			}
+		}
+		return count;
+	}
+
+	/**
+	 * The origins cooling down now with their time left, ordered by origin text (for the
+	 * actuator endpoint). Purges the expired entries it passes.
+	 * @param nowNanos the current monotonic reading
+	 * @return an unmodifiable map from origin to time left, positive
+	 */
+	public Map<Origin, Duration> snapshot(long nowNanos) {
+		purgeExpired(nowNanos);
+		List<Map.Entry<Origin, Long>> active = new ArrayList<>();
+		this.notBefore.forEach((origin, until) -> {
+			if (until - nowNanos > 0) {
+				active.add(Map.entry(origin, until));
+			}
+		});
+		active.sort(Comparator.comparing((Map.Entry<Origin, Long> entry) -> entry.getKey().toString()));
+		Map<Origin, Duration> snapshot = new LinkedHashMap<>();
+		for (Map.Entry<Origin, Long> entry : active) {
+			snapshot.put(entry.getKey(), Duration.ofNanos(entry.getValue() - nowNanos));
+		}
+		return Collections.unmodifiableMap(snapshot);
+	}
+
+	/**
+	 * How many entries are held, expired ones not yet purged included.
+	 * @return the number of entries
+	 */
+	public int size() {
+		return this.notBefore.size();
+	}
+
+	/**
+	 * The bound on remembered origins.
+	 * @return the maximum number of origins
+	 */
+	public int maxHosts() {
+		return this.maxHosts;
+	}
+
+	private long remainingNanos(Origin origin, long nowNanos) {
+		Long until = this.notBefore.get(origin);
+		if (until == null) {
+			return 0;
+		}
+		long left = until - nowNanos;
+		if (left <= 0) {
+			this.notBefore.remove(origin, until);
+		}
+		return left;
+	}
+
+	// One thread at a time; the others carry on (the bound is approximate under contention).
+	private void maintain(Origin justRecorded, long nowNanos) {
+		if (!this.maintaining.compareAndSet(false, true)) {
+			return;
+		}
+		try {
+			this.recordsSincePurge.set(0);
+			purgeExpired(nowNanos);
+			int excess = this.notBefore.size() - this.maxHosts;
+			if (excess > 0) {
+				// Evicting a little below the bound spares a full scan on every following record.
+				evictSoonestEnding(justRecorded, nowNanos, excess + this.maxHosts / 16);
+			}
+		}
+		finally {
+			this.maintaining.set(false);
+		}
+	}
+
+	private void purgeExpired(long nowNanos) {
+		// A conditional remove per entry: a not-before renewed meanwhile is kept.
+		this.notBefore.entrySet().removeIf((entry) -> entry.getValue() - nowNanos <= 0);
+	}
+
+	private void evictSoonestEnding(Origin justRecorded, long nowNanos, int count) {
+		List<Map.Entry<Origin, Long>> candidates = new ArrayList<>(this.notBefore.size());
+		this.notBefore.forEach((origin, until) -> {
+			if (!origin.equals(justRecorded)) {
+				candidates.add(Map.entry(origin, until));
+			}
+		});
+		candidates.sort(Comparator.comparingLong((Map.Entry<Origin, Long> entry) -> entry.getValue() - nowNanos));
+		for (int i = 0; i < count && i < candidates.size(); i++) {
+			Map.Entry<Origin, Long> entry = candidates.get(i);
+			this.notBefore.remove(entry.getKey(), entry.getValue());
+		}
+	}
+
+	private static long saturatedNanos(Duration duration, long limit) {
+		Objects.requireNonNull(duration, "duration");
+		if (duration.compareTo(Duration.ofNanos(limit)) >= 0) {
+			return limit;
+		}
+		if (duration.compareTo(Duration.ofNanos(-limit)) <= 0) {
+			return -limit;
+		}
+		return duration.toNanos();
+	}
+
+}

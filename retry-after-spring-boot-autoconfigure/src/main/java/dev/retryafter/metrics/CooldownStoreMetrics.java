@@ -1,0 +1,61 @@
+package dev.retryafter.metrics;
+
+import java.util.Objects;
+
+import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.store.CooldownStore;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+/**
+ * The SPEC section 6 meters of origin protection, read from the {@link CooldownStore} when a
+ * registry asks:
+ * <ul>
+ * <li>{@code http.client.retry.cooldown.hosts} (gauge, no tags): origins cooling down now;</li>
+ * <li>{@code http.client.retry.store.errors} (function counter; {@code store}, the store's
+ * name, {@code local} or {@code redis}): failed store operations, each of which fell back to
+ * this instance's cooldowns.</li>
+ * </ul>
+ *
+ * @since 0.1.0
+ */
+public class CooldownStoreMetrics implements MeterBinder {
+
+	/** Name of the gauge of origins cooling down. */
+	public static final String COOLDOWN_HOSTS = "http.client.retry.cooldown.hosts";
+
+	/** Name of the counter of failed cooldown store operations. */
+	public static final String STORE_ERRORS = "http.client.retry.store.errors";
+
+	private final CooldownStore store;
+
+	private final MonotonicClock clock;
+
+	/**
+	 * Creates the binder on the system's monotonic clock (the interceptor's).
+	 * @param store the cooldown store
+	 */
+	public CooldownStoreMetrics(CooldownStore store) {
+		this(store, MonotonicClock.SYSTEM);
+	}
+
+	CooldownStoreMetrics(CooldownStore store, MonotonicClock clock) {
+		this.store = Objects.requireNonNull(store, "store");
+		this.clock = Objects.requireNonNull(clock, "clock");
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		Gauge.builder(COOLDOWN_HOSTS, this.store, (store) -> store.cooldowns().activeCount(this.clock.nanoTime()))
+			.description("Origins currently cooling down after a Retry-After; requests to them are held or refused")
+			.strongReference(true)
+			.register(registry);
+		FunctionCounter.builder(STORE_ERRORS, this.store, CooldownStore::errorCount)
+			.tag("store", this.store.name())
+			.description("Failed operations of the cooldown store; each fell back to this instance's cooldowns")
+			.register(registry);
+	}
+
+}

@@ -1,0 +1,95 @@
+package dev.retryafter.store;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+
+import dev.retryafter.core.Admission;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.Origin;
+
+/**
+ * Holds the host cooldowns (SPEC section 5) a client consults before each attempt. Every
+ * read is answered from the local {@link HostCooldowns} map, so deciding whether a request
+ * may go never waits for a network round trip; a shared store only adds background
+ * propagation of the cooldowns it records.
+ * <p>
+ * Times come from the caller (a monotonic reading and the wall-clock instant taken with
+ * it), so the client's clocks are the only ones a decision depends on.
+ *
+ * @since 0.1.0
+ */
+public interface CooldownStore {
+
+	/**
+	 * The store's name, used as the {@code store} tag of
+	 * {@code http.client.retry.store.errors} and in the actuator endpoint.
+	 * @return {@code local} or {@code redis}
+	 */
+	String name();
+
+	/**
+	 * Records that {@code origin} answered with a retryable status and a valid
+	 * {@code Retry-After} of {@code delay}; the later not-before instant wins. Returns
+	 * promptly: a shared store propagates in the background.
+	 * @param origin the origin
+	 * @param delay the server's delay, from now
+	 * @param nowNanos the current monotonic reading
+	 * @param wallNow the wall-clock instant read with {@code nowNanos}
+	 */
+	void record(Origin origin, Duration delay, long nowNanos, Instant wallNow);
+
+	/**
+	 * The local map every decision reads.
+	 * @return the host cooldowns
+	 */
+	HostCooldowns cooldowns();
+
+	/**
+	 * Decides whether a request to {@code origin} may be sent now; see
+	 * {@link HostCooldowns#admit}.
+	 * @param origin the request's origin
+	 * @param nowNanos the current monotonic reading
+	 * @param remainingBudget the request's remaining total budget
+	 * @param attemptReserve the time kept back for the attempt itself
+	 * @param mode what a held request does
+	 * @param jitter the jitter factor, between 0 and 1
+	 * @param random the random source for jitter
+	 * @return the admission
+	 */
+	default Admission admit(Origin origin, long nowNanos, Duration remainingBudget, Duration attemptReserve,
+			CooldownMode mode, double jitter, RandomGenerator random) {
+		return cooldowns().admit(origin, nowNanos, remainingBudget, attemptReserve, mode, jitter, random);
+	}
+
+	/**
+	 * The time left until {@code origin}'s not-before instant.
+	 * @param origin the origin
+	 * @param nowNanos the current monotonic reading
+	 * @return the time left, or {@link Duration#ZERO}
+	 */
+	default Duration remaining(Origin origin, long nowNanos) {
+		return cooldowns().remaining(origin, nowNanos);
+	}
+
+	/**
+	 * The origins cooling down now, with their time left.
+	 * @param nowNanos the current monotonic reading
+	 * @return an unmodifiable map from origin to time left
+	 */
+	default Map<Origin, Duration> snapshot(long nowNanos) {
+		return cooldowns().snapshot(nowNanos);
+	}
+
+	/**
+	 * How many store operations have failed so far (the
+	 * {@code http.client.retry.store.errors} counter).
+	 * @return the number of failed operations; always zero for a local store
+	 */
+	default long errorCount() {
+		return 0;
+	}
+
+}

@@ -1,0 +1,45 @@
+package dev.retryafter.store;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.Origin;
+
+/**
+ * Host cooldowns kept in this JVM only ({@code retry-after.store=local}, the default).
+ *
+ * @since 0.1.0
+ */
+public final class LocalCooldownStore implements CooldownStore {
+
+	/** The value of {@link #name()}. */
+	public static final String NAME = "local";
+
+	private final HostCooldowns cooldowns;
+
+	/**
+	 * Creates a store over a map.
+	 * @param cooldowns the map
+	 */
+	public LocalCooldownStore(HostCooldowns cooldowns) {
+		this.cooldowns = Objects.requireNonNull(cooldowns, "cooldowns");
+	}
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	@Override
+	public void record(Origin origin, Duration delay, long nowNanos, Instant wallNow) {
+		this.cooldowns.record(origin, nowNanos, delay);
+	}
+
+	@Override
+	public HostCooldowns cooldowns() {
+		return this.cooldowns;
+	}
+
+}

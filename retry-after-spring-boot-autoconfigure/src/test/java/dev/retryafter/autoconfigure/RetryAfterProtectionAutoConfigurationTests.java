@@ -1,0 +1,179 @@
+package dev.retryafter.autoconfigure;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import dev.retryafter.actuate.RetryAfterEndpoint;
+import dev.retryafter.actuate.RetryAfterEndpointAutoConfiguration;
+import dev.retryafter.actuate.RetryAfterRuntimeState.BudgetDescriptor;
+import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.Origin;
+import dev.retryafter.core.RetryBudget;
+import dev.retryafter.core.RetryBudgets;
+import dev.retryafter.store.CooldownStore;
+import dev.retryafter.store.LocalCooldownStore;
+import dev.retryafter.store.RedisCooldownStore;
+import dev.retryafter.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for the origin-protection beans of {@link RetryAfterAutoConfiguration} and
+ * {@link RetryAfterRedisAutoConfiguration}.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class RetryAfterProtectionAutoConfigurationTests {
+
+	private static final String REDIS_MISSING = "retry-after.store is 'redis' but Spring Data Redis or a "
+			+ "RedisConnectionFactory bean is missing: host cooldowns are kept in this instance only";
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(RetryAfterAutoConfiguration.class, RetryAfterRedisAutoConfiguration.class));
+
+	@Test
+	void shouldProvideALocalCooldownStoreAndBudgetsByDefault(CapturedOutput output) {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(CooldownStore.class).hasSingleBean(RetryBudgets.class);
+			CooldownStore store = context.getBean(CooldownStore.class);
+			assertThat(store).isInstanceOf(LocalCooldownStore.class);
+			assertThat(store.cooldowns().maxHosts()).isEqualTo(10_000);
+			assertThat(context.getBean(RetryBudgets.class).snapshots())
+				.containsExactly(entry("default", new RetryBudget.Snapshot(0, 0, 100, Duration.ofSeconds(10))));
+		});
+		assertThat(output).doesNotContain("retry-after.store");
+	}
+
+	@Test
+	void whenMaxHostsIsSetThenTheMapIsBoundedByIt() {
+		this.contextRunner.withPropertyValues("retry-after.cooldown.max-hosts=5")
+			.run((context) -> assertThat(context.getBean(CooldownStore.class).cooldowns().maxHosts()).isEqualTo(5));
+	}
+
+	@Test
+	void whenMaxHostsIsInvalidThenStartUpFailsNamingTheProperty() {
+		this.contextRunner.withPropertyValues("retry-after.cooldown.max-hosts=0")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessageContaining("retry-after.cooldown.max-hosts"));
+	}
+
+	@Test
+	void whenNamedClientsHaveBudgetsThenEachHasItsOwn() {
+		this.contextRunner
+			.withPropertyValues("retry-after.clients.billing.hosts=billing.example",
+					"retry-after.clients.billing.budget.min-per-second=1",
+					"retry-after.clients.free.hosts=free.example", "retry-after.clients.free.budget.enabled=false")
+			.run((context) -> assertThat(context.getBean(RetryBudgets.class).snapshots()).containsExactly(
+					entry("default", new RetryBudget.Snapshot(0, 0, 100, Duration.ofSeconds(10))),
+					entry("billing", new RetryBudget.Snapshot(0, 0, 10, Duration.ofSeconds(10)))));
+	}
+
+	@Test
+	void shouldBackOffIfTheUserDefinesACooldownStore() {
+		LocalCooldownStore own = new LocalCooldownStore(new HostCooldowns(3));
+		this.contextRunner.withBean(CooldownStore.class, () -> own)
+			.run((context) -> assertThat(context.getBean(CooldownStore.class)).isSameAs(own));
+	}
+
+	@Test
+	void whenStoreIsRedisButSpringDataRedisIsMissingThenLocalAndSaysSo(CapturedOutput output) {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(RedisConnectionFactory.class))
+			.withPropertyValues("retry-after.store=redis")
+			.run((context) -> assertThat(context.getBean(CooldownStore.class)).isInstanceOf(LocalCooldownStore.class));
+		assertThat(output).contains(REDIS_MISSING);
+	}
+
+	@Test
+	void whenStoreIsRedisButNoConnectionFactoryThenLocalAndSaysSo(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("retry-after.store=redis")
+			.run((context) -> assertThat(context.getBean(CooldownStore.class)).isInstanceOf(LocalCooldownStore.class));
+		assertThat(output).contains(REDIS_MISSING);
+	}
+
+	@Test
+	void whenTheEndpointIsExposedThenItShowsTheCooldownsAndBudgets() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(RetryAfterEndpointAutoConfiguration.class))
+			.withPropertyValues("management.endpoints.web.exposure.include=retryafter")
+			.run((context) -> {
+				context.getBean(CooldownStore.class)
+					.record(Origin.of("http", "127.0.0.1", 8080), Duration.ofMinutes(5), System.nanoTime(),
+							Instant.now());
+				RetryAfterEndpoint.RetryAfterDescriptor described = context.getBean(RetryAfterEndpoint.class)
+					.retryAfter();
+				assertThat(described.cooldowns()).singleElement().satisfies((cooldown) -> {
+					assertThat(cooldown.client()).isEqualTo("default");
+					assertThat(cooldown.origin()).isEqualTo("http://127.0.0.1:8080");
+				});
+				assertThat(described.budgets()).containsExactly(entry("default", new BudgetDescriptor(0, 0, 100)));
+			});
+	}
+
+	@Test
+	void whenDisabledThenNoProtectionBeans() {
+		this.contextRunner.withPropertyValues("retry-after.enabled=false", "retry-after.store=redis")
+			.run((context) -> assertThat(context).doesNotHaveBean(CooldownStore.class)
+				.doesNotHaveBean(RetryBudgets.class));
+	}
+
+	@Nested
+	class WithRedis {
+
+		@RegisterExtension
+		final RedisServerExtension redis = new RedisServerExtension();
+
+		private ApplicationContextRunner withRedis() {
+			return RetryAfterProtectionAutoConfigurationTests.this.contextRunner
+				.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+				.withPropertyValues("spring.data.redis.host=127.0.0.1",
+						"spring.data.redis.port=" + this.redis.server().port());
+		}
+
+		@Test
+		void whenStoreIsLocalThenRedisIsNotUsed() {
+			withRedis().run((context) -> {
+				assertThat(context).hasSingleBean(RedisConnectionFactory.class);
+				assertThat(context.getBean(CooldownStore.class)).isInstanceOf(LocalCooldownStore.class);
+			});
+		}
+
+		@Test
+		void whenStoreIsRedisThenCooldownsAreWrittenUnderTheKeyPrefix() {
+			withRedis()
+				.withPropertyValues("retry-after.store=redis", "retry-after.redis.key-prefix=shop:cooldown:",
+						"retry-after.cooldown.max-hosts=7")
+				.run((context) -> {
+					CooldownStore store = context.getBean(CooldownStore.class);
+					assertThat(store).isInstanceOf(RedisCooldownStore.class);
+					assertThat(store.name()).isEqualTo("redis");
+					assertThat(store.cooldowns().maxHosts()).isEqualTo(7);
+					Instant now = Instant.now();
+					store.record(Origin.of("https", "api.example.com", -1), Duration.ofSeconds(30), System.nanoTime(),
+							now);
+					StringRedisTemplate redis = new StringRedisTemplate(context.getBean(RedisConnectionFactory.class));
+					String key = "shop:cooldown:https://api.example.com:443";
+					await().atMost(Duration.ofSeconds(10))
+						.untilAsserted(() -> assertThat(redis.opsForValue().get(key))
+							.isEqualTo(Long.toString(now.toEpochMilli() + 30_000)));
+				});
+		}
+
+	}
+
+}

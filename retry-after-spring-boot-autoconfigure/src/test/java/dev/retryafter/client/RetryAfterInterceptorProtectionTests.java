@@ -1,0 +1,337 @@
+package dev.retryafter.client;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+
+import dev.retryafter.client.HttpCaller.Kind;
+import dev.retryafter.client.HttpCaller.Result;
+import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.DelaySource;
+import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.Origin;
+import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.RetryBudget;
+import dev.retryafter.core.RetryBudgets;
+import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.RetryDecision;
+import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.Sleeper;
+import dev.retryafter.core.StopReason;
+import dev.retryafter.store.CooldownStore;
+import dev.retryafter.store.LocalCooldownStore;
+import dev.retryafter.testsupport.FakeClock;
+import dev.retryafter.testsupport.LoopbackHttpServer;
+import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
+import dev.retryafter.testsupport.RecordingListener;
+import dev.retryafter.testsupport.RecordingListener.AttemptCompleted;
+import dev.retryafter.testsupport.RecordingListener.StoppedWithoutAttempt;
+import dev.retryafter.testsupport.RecordingListener.Waited;
+import dev.retryafter.testsupport.RecordingSleeper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import org.springframework.web.client.ResourceAccessException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.entry;
+
+/**
+ * Origin protection in {@link RetryAfterInterceptor} (SPEC section 5): host cooldowns held or
+ * refused before each attempt, recorded from every retryable response, and the retry budget.
+ * Real requests to a loopback server, with a fake clock and a recording sleeper.
+ */
+class RetryAfterInterceptorProtectionTests {
+
+	private static final RetrySettings NO_JITTER = RetrySettings.defaults().withJitter(0);
+
+	/** One attempt only: a 429 comes straight back, leaving its cooldown behind. */
+	private static final RetrySettings SINGLE_ATTEMPT = NO_JITTER.withMaxAttempts(1);
+
+	/** Always the middle of the range: {@code nextDouble()} is 0.5. */
+	private static final RandomGenerator MIDDLE = () -> Long.MIN_VALUE;
+
+	private final FakeClock clock = new FakeClock();
+
+	private final RecordingSleeper sleeper = new RecordingSleeper(this.clock);
+
+	private final RecordingListener listener = new RecordingListener();
+
+	private final CooldownStore cooldowns = new LocalCooldownStore(new HostCooldowns(100));
+
+	private LoopbackHttpServer server;
+
+	@BeforeEach
+	void startServer() throws IOException {
+		this.server = LoopbackHttpServer.start();
+	}
+
+	@AfterEach
+	void stopServer() throws IOException {
+		this.server.close();
+	}
+
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void whenAnOriginAsksToWaitThenTheNextRequestIsHeldUntilTheCooldownEnds(Kind kind) {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "3"), Reply.status(200).body("ready"));
+		HttpCaller caller = kind.create(interceptor(SINGLE_ATTEMPT));
+
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
+		Result second = caller.get(this.server.uri("/report"));
+
+		assertThat(second.status()).isEqualTo(200);
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(3));
+		assertThat(this.server.requests()).hasSize(2);
+		// A hold is not a planned retry wait: no waited event, so the delay meters stay paired.
+		assertThat(this.listener.events()).noneMatch(Waited.class::isInstance);
+	}
+
+	@Test
+	void whenJitterIsOnThenAHeldRequestLeavesAtTheBoundaryPlusJitter() {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "3"), Reply.status(200));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(RetrySettings.defaults().withMaxAttempts(1)));
+
+		caller.get(this.server.uri("/report"));
+		caller.get(this.server.uri("/report"));
+
+		// 3 s + 0.5 x 0.2 x 3 s
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofMillis(3300));
+	}
+
+	@Test
+	void whenInterruptedWhileHeldThenNotSentAndTheFlagRestored() {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "3"), Reply.status(200));
+		Sleeper interrupted = (duration) -> {
+			throw new InterruptedException("stop");
+		};
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(SINGLE_ATTEMPT, interrupted));
+		caller.get(this.server.uri("/report"));
+
+		assertThatExceptionOfType(ResourceAccessException.class)
+			.isThrownBy(() -> caller.get(this.server.uri("/report")))
+			.havingRootCause()
+			.isInstanceOf(InterruptedException.class);
+		assertThat(Thread.interrupted()).isTrue();
+		assertThat(this.server.requests()).hasSize(1);
+		assertThat(this.listener.events())
+			.endsWith(new StoppedWithoutAttempt("default", "GET", StopReason.INTERRUPTED));
+	}
+
+	@Test
+	void whenInterruptedWhileHeldThenTheExceptionSaysItWasAHold() {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "3"), Reply.status(200));
+		Sleeper interrupted = (duration) -> {
+			throw new InterruptedException("stop");
+		};
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(SINGLE_ATTEMPT, interrupted));
+		caller.get(this.server.uri("/report"));
+
+		try {
+			assertThatExceptionOfType(ResourceAccessException.class)
+				.isThrownBy(() -> caller.get(this.server.uri("/report")))
+				.withCauseInstanceOf(InterruptedIOException.class)
+				.havingCause()
+				.withMessage("GET request to http://127.0.0.1:" + this.server.port()
+						+ " interrupted while held 3.0s for the origin's cooldown");
+		}
+		finally {
+			Thread.interrupted();
+		}
+	}
+
+	@Test
+	void whenAnotherOriginIsCoolingDownThenTheRequestIsNotHeld() throws IOException {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "3"));
+		try (LoopbackHttpServer other = LoopbackHttpServer.start()) {
+			other.on("/report", Reply.status(200));
+			HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(SINGLE_ATTEMPT));
+
+			caller.get(this.server.uri("/report"));
+			assertThat(caller.get(other.uri("/report")).status()).isEqualTo(200);
+		}
+		assertThat(this.sleeper.sleeps()).isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void whenTheHoldDoesNotFitTheBudgetThenRefusedWithoutSending(Kind kind) {
+		this.server.on("/report", Reply.status(503).header("Retry-After", "30"));
+		HttpCaller caller = kind.create(interceptor(SINGLE_ATTEMPT));
+		caller.get(this.server.uri("/report"));
+
+		assertThatExceptionOfType(ResourceAccessException.class)
+			.isThrownBy(() -> caller.get(this.server.uri("/report")))
+			.havingRootCause()
+			.isInstanceOf(RetryRefusedException.class)
+			.withMessage("Request to http://127.0.0.1:" + this.server.port() + " not sent: cooldown, 30.0s left");
+		assertThat(this.server.requests()).hasSize(1);
+		assertThat(this.sleeper.sleeps()).isEmpty();
+		assertThat(this.listener.events()).endsWith(new StoppedWithoutAttempt("default", "GET", StopReason.COOLDOWN));
+	}
+
+	@Test
+	void whenRetryAfterIsHugeThenLaterRequestsFailFastWithoutReachingTheServer() {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "9".repeat(40)));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER));
+
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
+		for (int i = 0; i < 3; i++) {
+			assertThatExceptionOfType(ResourceAccessException.class)
+				.isThrownBy(() -> caller.get(this.server.uri("/report")))
+				.havingRootCause()
+				.isInstanceOfSatisfying(RetryRefusedException.class,
+						(refused) -> assertThat(refused.getTimeLeft()).isEqualTo(RetryAfter.MAX_DELAY));
+		}
+		assertThat(this.server.requests()).hasSize(1);
+		assertThat(this.listener.attempts()).extracting(AttemptCompleted::decision)
+			.containsExactly(new RetryDecision.Stop(StopReason.RETRY_AFTER_TOO_LONG));
+	}
+
+	@Test
+	void whenModeIsFailFastThenRefusedAtOnceEvenIfTheWaitWouldFit() {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "2"));
+		RetrySettings failFast = SINGLE_ATTEMPT
+			.withCooldown(new RetrySettings.Cooldown(true, CooldownMode.FAIL_FAST));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(failFast));
+		caller.get(this.server.uri("/report"));
+		this.clock.advance(Duration.ofMillis(500));
+
+		assertThatExceptionOfType(ResourceAccessException.class)
+			.isThrownBy(() -> caller.get(this.server.uri("/report")))
+			.havingRootCause()
+			.isInstanceOfSatisfying(RetryRefusedException.class, (refused) -> {
+				assertThat(refused.getReason()).isEqualTo(StopReason.COOLDOWN);
+				assertThat(refused.getTimeLeft()).isEqualTo(Duration.ofMillis(1500));
+			});
+		assertThat(this.server.requests()).hasSize(1);
+	}
+
+	@Test
+	void whenAConcurrentCooldownOutlastsARetrysOwnPlanThenTheRetryWaitsForIt() {
+		this.server.on("/report", Reply.status(503), Reply.status(200).body("ready"));
+		Origin origin = Origin.of("http", "127.0.0.1", this.server.port());
+		// While this request backs off, another one to the origin gets a 429 with 4 s.
+		Sleeper meanwhile = (duration) -> {
+			this.sleeper.sleep(duration);
+			if (this.sleeper.sleeps().size() == 1) {
+				this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime(), this.clock.instant());
+			}
+		};
+		Result result = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER, meanwhile)).get(this.server.uri("/report"));
+
+		assertThat(result.body()).isEqualTo("ready");
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(4));
+		assertThat(this.server.requests()).hasSize(2);
+	}
+
+	@Test
+	void whenARetryIsRefusedByACooldownThenTheLastResponseIsReturned() {
+		this.server.on("/report", Reply.status(503).body("busy"), Reply.status(200));
+		Origin origin = Origin.of("http", "127.0.0.1", this.server.port());
+		Sleeper meanwhile = (duration) -> {
+			this.sleeper.sleep(duration);
+			this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime(), this.clock.instant());
+		};
+		RetrySettings failFast = NO_JITTER.withCooldown(new RetrySettings.Cooldown(true, CooldownMode.FAIL_FAST));
+		Result result = Kind.REST_CLIENT_JDK.create(interceptor(failFast, meanwhile)).get(this.server.uri("/report"));
+
+		assertThat(result.status()).isEqualTo(503);
+		assertThat(result.body()).isEqualTo("busy");
+		assertThat(this.server.requests()).hasSize(1);
+		assertThat(this.listener.events()).endsWith(new StoppedWithoutAttempt("default", "GET", StopReason.COOLDOWN));
+	}
+
+	@Test
+	void whenTheRequestGivesUpThenItsRetryAfterStillSetsTheCooldown() {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "45"));
+		Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER.withTotalBudget(Duration.ofSeconds(5))))
+			.get(this.server.uri("/report"));
+
+		assertThat(this.listener.attempts()).extracting(AttemptCompleted::decision)
+			.containsExactly(new RetryDecision.Stop(StopReason.RETRY_AFTER_EXCEEDS_BUDGET));
+		assertThat(this.cooldowns.snapshot(this.clock.nanoTime()))
+			.containsExactly(entry(Origin.of("http", "127.0.0.1", this.server.port()), Duration.ofSeconds(45)));
+	}
+
+	@Test
+	void whenTheStatusIsNotRetryableOrTheHeaderUnusableThenNoCooldown() {
+		this.server.on("/error", Reply.status(500).header("Retry-After", "5"));
+		this.server.on("/ok", Reply.status(200).header("Retry-After", "5"));
+		this.server.on("/invalid", Reply.status(503).header("Retry-After", "soon"));
+		this.server.on("/zero", Reply.status(429).header("Retry-After", "0"));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(SINGLE_ATTEMPT));
+
+		for (String path : new String[] { "/error", "/ok", "/invalid", "/zero" }) {
+			caller.get(this.server.uri(path));
+		}
+		assertThat(this.cooldowns.snapshot(this.clock.nanoTime())).isEmpty();
+	}
+
+	@Test
+	void whenCooldownIsDisabledThenNeitherRecordedNorHeld() {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "3"), Reply.status(200));
+		RetrySettings off = SINGLE_ATTEMPT.withCooldown(new RetrySettings.Cooldown(false, CooldownMode.WAIT));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(off));
+
+		caller.get(this.server.uri("/report"));
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		assertThat(this.sleeper.sleeps()).isEmpty();
+		assertThat(this.cooldowns.snapshot(this.clock.nanoTime())).isEmpty();
+	}
+
+	@Test
+	void whenTheRetryBudgetIsSpentThenTheLastResponseIsReturnedWithReasonRetryBudget() {
+		this.server.on("/report", Reply.status(503).body("busy"), Reply.status(200));
+		RetrySettings stingy = NO_JITTER.withBudget(new RetrySettings.Budget(true, 0, 0, Duration.ofSeconds(10)));
+
+		Result result = Kind.REST_CLIENT_JDK.create(interceptor(stingy)).get(this.server.uri("/report"));
+
+		assertThat(result.status()).isEqualTo(503);
+		assertThat(this.server.requests()).hasSize(1);
+		assertThat(this.listener.events()).containsExactly(new AttemptCompleted("default", "GET", 1,
+				new AttemptOutcome.Response(503, RetryAfter.ABSENT), new RetryDecision.Stop(StopReason.RETRY_BUDGET)));
+	}
+
+	@Test
+	void whenRequestsAreMadeThenEachCountsTowardsItsClientsBudgetAndRetriesSpendIt() {
+		// ratio 0.5 and no reserve: the first request alone does not pay for a retry, two do
+		this.server.on("/report", Reply.status(200), Reply.status(503), Reply.status(200));
+		RetrySettings billing = NO_JITTER.withBudget(new RetrySettings.Budget(true, 0.5, 0, Duration.ofSeconds(10)));
+		RetryClients clients = new RetryClients(NO_JITTER,
+				Map.of("billing", new RetryClients.NamedClient(Set.of("127.0.0.1"), billing)));
+		RetryBudgets budgets = new RetryBudgets(clients, this.clock);
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(new RetryAfterInterceptor(clients, this.listener,
+				this.cooldowns, budgets, this.sleeper, this.clock, this.clock, MIDDLE));
+
+		caller.get(this.server.uri("/report"));
+		caller.get(this.server.uri("/report"));
+
+		assertThat(this.listener.attempts()).extracting(AttemptCompleted::decision)
+			.containsExactly(new RetryDecision.Stop(StopReason.SUCCESS),
+					new RetryDecision.Retry(Duration.ofSeconds(1), Duration.ofSeconds(1), DelaySource.BACKOFF),
+					new RetryDecision.Stop(StopReason.SUCCESS));
+		assertThat(budgets.snapshots())
+			.containsExactly(entry("default", new RetryBudget.Snapshot(0, 0, 100, Duration.ofSeconds(10))),
+					entry("billing", new RetryBudget.Snapshot(2, 1, 0, Duration.ofSeconds(10))));
+	}
+
+	private RetryAfterInterceptor interceptor(RetrySettings settings) {
+		return interceptor(settings, this.sleeper);
+	}
+
+	private RetryAfterInterceptor interceptor(RetrySettings settings, Sleeper sleeper) {
+		RetryClients clients = RetryClients.of(settings);
+		return new RetryAfterInterceptor(clients, this.listener, this.cooldowns, new RetryBudgets(clients, this.clock),
+				sleeper, this.clock, this.clock, MIDDLE);
+	}
+
+}

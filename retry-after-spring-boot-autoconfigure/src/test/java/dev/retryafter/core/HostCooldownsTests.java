@@ -1,0 +1,298 @@
+package dev.retryafter.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import dev.retryafter.testsupport.FakeClock;
+import dev.retryafter.testsupport.FixedRandom;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.entry;
+
+class HostCooldownsTests {
+
+	private static final Origin A = Origin.of("http", "a.example", -1);
+
+	private static final Origin B = Origin.of("http", "b.example", -1);
+
+	private static final Origin C = Origin.of("https", "c.example", -1);
+
+	private static final Duration BUDGET = Duration.ofSeconds(10);
+
+	private static final Duration RESERVE = Duration.ofMillis(500);
+
+	private final FakeClock clock = new FakeClock();
+
+	private final HostCooldowns cooldowns = new HostCooldowns(100);
+
+	@Test
+	void whenNothingRecordedThenProceed() {
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
+		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ZERO);
+	}
+
+	@Test
+	void whenLaterDelayRecordedThenLaterWins() {
+		assertThat(this.cooldowns.record(A, now(), Duration.ofSeconds(2))).isTrue();
+		assertThat(this.cooldowns.record(A, now(), Duration.ofSeconds(5))).isTrue();
+		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void whenEarlierDelayRecordedThenHeldOneStays() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(5));
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(this.cooldowns.record(A, now(), Duration.ofSeconds(3))).isFalse();
+		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ofSeconds(4));
+	}
+
+	@Test
+	void whenDelayIsZeroOrNegativeThenNothingRecorded() {
+		assertThat(this.cooldowns.record(A, now(), Duration.ZERO)).isFalse();
+		assertThat(this.cooldowns.record(A, now(), Duration.ofSeconds(-3))).isFalse();
+		assertThat(this.cooldowns.size()).isZero();
+	}
+
+	@Test
+	void whenCooldownEndsThenProceedAndEntryPurged() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.clock.advance(Duration.ofSeconds(2));
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
+		assertThat(this.cooldowns.size()).isZero();
+	}
+
+	@Test
+	void whenWaitModeThenWaitUntilNotBeforePlusJitter() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.clock.advance(Duration.ofMillis(500));
+		// time left 1.5 s; jitter 0.5 x 0.2 x 1.5 s = 150 ms
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(1650)));
+	}
+
+	@Test
+	void whenJitterIsZeroThenWaitExactlyUntilNotBefore() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		assertThat(admit(A, CooldownMode.WAIT, 0.0, 0.9)).isEqualTo(new Admission.Wait(Duration.ofSeconds(2)));
+	}
+
+	@Test
+	void whenJitterWouldOverrunBudgetThenItIsTrimmedButWaitNeverBelowNotBefore() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(9));
+		// 9 s + 0.5 s reserve leaves 0.5 s of 10 s for jitter, not the 0.9 x 0.2 x 9 s = 1.62 s drawn
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.9)).isEqualTo(new Admission.Wait(Duration.ofMillis(9500)));
+	}
+
+	@Test
+	void whenWaitPlusReserveExactlyFitsThenWait() {
+		this.cooldowns.record(A, now(), Duration.ofMillis(9500));
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(9500)));
+	}
+
+	@Test
+	void whenWaitDoesNotFitBudgetThenRefuseWithTimeLeft() {
+		this.cooldowns.record(A, now(), Duration.ofMillis(9501));
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Refuse(Duration.ofMillis(9501)));
+	}
+
+	@Test
+	void whenBudgetAlreadyNegativeThenRefuse() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		assertThat(this.cooldowns.admit(A, now(), Duration.ofSeconds(-1), RESERVE, CooldownMode.WAIT, 0.2,
+				new FixedRandom(0.5)))
+			.isEqualTo(new Admission.Refuse(Duration.ofSeconds(1)));
+	}
+
+	@Test
+	void whenFailFastModeThenRefuseWithTimeLeftEvenIfItWouldFit() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.clock.advance(Duration.ofMillis(250));
+		assertThat(admit(A, CooldownMode.FAIL_FAST, 0.2, 0.5))
+			.isEqualTo(new Admission.Refuse(Duration.ofMillis(1750)));
+	}
+
+	@Test
+	void whenAnotherOriginIsCoolingThenProceed() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		assertThat(admit(B, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
+		assertThat(admit(Origin.of("https", "a.example", -1), CooldownMode.WAIT, 0.2, 0.5))
+			.isEqualTo(Admission.PROCEED);
+	}
+
+	@Test
+	void whenDelayIsHugeThenItSaturatesWithoutOverflow() {
+		Duration huge = Duration.ofSeconds(Long.MAX_VALUE);
+		assertThat(this.cooldowns.record(A, now(), huge)).isTrue();
+		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(RetryAfter.MAX_DELAY);
+		assertThat(admit(A, CooldownMode.WAIT, 1.0, 0.999_999))
+			.isEqualTo(new Admission.Refuse(RetryAfter.MAX_DELAY));
+		assertThat(this.cooldowns.admit(A, now(), Duration.ofSeconds(Long.MAX_VALUE), Duration.ZERO,
+				CooldownMode.WAIT, 0.2, new FixedRandom(0.0)))
+			.isEqualTo(new Admission.Wait(RetryAfter.MAX_DELAY));
+		this.clock.advance(Duration.ofDays(36_499));
+		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ofDays(1));
+	}
+
+	@Test
+	void whenMonotonicReadingsWrapThenDifferencesStillHold() {
+		long nearWrap = Long.MAX_VALUE - 1_000_000_000L;
+		this.cooldowns.record(A, nearWrap, Duration.ofSeconds(5));
+		long twoSecondsLater = nearWrap + 2_000_000_000L;
+		assertThat(twoSecondsLater).isNegative();
+		assertThat(this.cooldowns.remaining(A, twoSecondsLater)).isEqualTo(Duration.ofSeconds(3));
+		this.cooldowns.record(A, twoSecondsLater, Duration.ofSeconds(1));
+		assertThat(this.cooldowns.remaining(A, twoSecondsLater)).isEqualTo(Duration.ofSeconds(3));
+	}
+
+	@Test
+	void whenWallClockNotBeforeRecordedThenConvertedToMonotonic() {
+		Instant wallNow = this.clock.instant();
+		assertThat(this.cooldowns.recordUntil(A, wallNow.plusSeconds(30), wallNow, now())).isTrue();
+		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ofSeconds(30));
+		assertThat(this.cooldowns.recordUntil(B, wallNow.minusSeconds(1), wallNow, now())).isFalse();
+		assertThat(this.cooldowns.recordUntil(B, wallNow, wallNow, now())).isFalse();
+		assertThat(this.cooldowns.recordUntil(C, Instant.MAX, Instant.MIN, now())).isTrue();
+		assertThat(this.cooldowns.remaining(C, now())).isEqualTo(RetryAfter.MAX_DELAY);
+		assertThat(this.cooldowns.size()).isEqualTo(2);
+	}
+
+	@Test
+	void whenExpiredThenPurgedByActiveCountAndSnapshot() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(B, now(), Duration.ofSeconds(5));
+		this.cooldowns.record(C, now(), Duration.ofSeconds(3));
+		this.clock.advance(Duration.ofSeconds(2));
+		assertThat(this.cooldowns.size()).isEqualTo(3);
+		assertThat(this.cooldowns.activeCount(now())).isEqualTo(2);
+		assertThat(this.cooldowns.size()).isEqualTo(2);
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(this.cooldowns.snapshot(now())).containsExactly(entry(B, Duration.ofSeconds(2)));
+		assertThat(this.cooldowns.size()).isEqualTo(1);
+	}
+
+	@Test
+	void whenSnapshotThenOrderedByOriginWithTimeLeft() {
+		this.cooldowns.record(C, now(), Duration.ofSeconds(3));
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(B, now(), Duration.ofMillis(2500));
+		assertThat(this.cooldowns.snapshot(now())).containsExactly(entry(A, Duration.ofSeconds(1)),
+				entry(B, Duration.ofMillis(2500)), entry(C, Duration.ofSeconds(3)));
+	}
+
+	@Test
+	void whenRecordsRepeatThenExpiredEntriesArePurgedWithoutAnyRead() {
+		HostCooldowns small = new HostCooldowns(10_000);
+		for (int i = 0; i < 200; i++) {
+			small.record(Origin.of("http", "h" + i, -1), now(), Duration.ofSeconds(1));
+		}
+		this.clock.advance(Duration.ofSeconds(1));
+		for (int i = 0; i < 56; i++) {
+			small.record(A, now(), Duration.ofSeconds(1));
+		}
+		assertThat(small.size()).isEqualTo(1);
+	}
+
+	@Test
+	void whenOverBoundThenExpiredEvictedFirst() {
+		HostCooldowns bounded = new HostCooldowns(2);
+		bounded.record(A, now(), Duration.ofSeconds(1));
+		bounded.record(B, now(), Duration.ofSeconds(10));
+		this.clock.advance(Duration.ofSeconds(2));
+		bounded.record(C, now(), Duration.ofSeconds(1));
+		assertThat(bounded.snapshot(now())).containsExactly(entry(B, Duration.ofSeconds(8)),
+				entry(C, Duration.ofSeconds(1)));
+	}
+
+	@Test
+	void whenOverBoundThenSoonestEndingEvictedButNeverTheOneJustRecorded() {
+		HostCooldowns bounded = new HostCooldowns(3);
+		Origin d = Origin.of("http", "d.example", -1);
+		bounded.record(A, now(), Duration.ofSeconds(30));
+		bounded.record(B, now(), Duration.ofSeconds(10));
+		bounded.record(C, now(), Duration.ofSeconds(20));
+		bounded.record(d, now(), Duration.ofSeconds(1));
+		assertThat(bounded.snapshot(now())).containsExactly(entry(A, Duration.ofSeconds(30)),
+				entry(d, Duration.ofSeconds(1)), entry(C, Duration.ofSeconds(20)));
+	}
+
+	@Test
+	void whenManyOriginsThenSizeNeverExceedsBoundForOneWriter() {
+		HostCooldowns bounded = new HostCooldowns(1000);
+		SplittableRandom random = new SplittableRandom(42);
+		int largest = 0;
+		for (int i = 0; i < 20_000; i++) {
+			bounded.record(Origin.of("http", "h" + random.nextInt(5_000), -1), now(),
+					Duration.ofMillis(1 + random.nextInt(60_000)));
+			largest = Math.max(largest, bounded.size());
+			this.clock.advance(Duration.ofMillis(random.nextInt(3)));
+		}
+		assertThat(largest).isEqualTo(1000);
+	}
+
+	@Test
+	void whenManyThreadsRecordThenLaterWinsAndBoundHolds() throws Exception {
+		HostCooldowns bounded = new HostCooldowns(64);
+		int threads = 8;
+		long start = now();
+		CountDownLatch go = new CountDownLatch(1);
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		try {
+			List<Future<?>> futures = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				int thread = t;
+				futures.add(pool.submit(() -> {
+					go.await();
+					for (int i = 0; i < 2_000; i++) {
+						bounded.record(A, start, Duration.ofMillis(1 + i * threads + thread));
+						bounded.record(Origin.of("http", "t" + thread + "-" + i, -1), start, Duration.ofSeconds(1));
+					}
+					return null;
+				}));
+			}
+			go.countDown();
+			for (Future<?> future : futures) {
+				future.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(bounded.size()).isLessThanOrEqualTo(64 + threads);
+		bounded.record(B, start, Duration.ofSeconds(1));
+		assertThat(bounded.size()).isLessThanOrEqualTo(64);
+		// A ends last of all, so eviction (soonest ending first) never removed its highest value.
+		assertThat(bounded.remaining(A, start)).isEqualTo(Duration.ofMillis(16_000));
+	}
+
+	@Test
+	void whenArgumentsAreInvalidThenClearErrors() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new HostCooldowns(0))
+			.withMessage("maxHosts must be at least 1: 0");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.cooldowns.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 1.5,
+					new FixedRandom(0.5)))
+			.withMessage("jitter must be between 0 and 1: 1.5");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.cooldowns.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, Double.NaN,
+					new FixedRandom(0.5)))
+			.withMessage("jitter must be between 0 and 1: NaN");
+	}
+
+	private Admission admit(Origin origin, CooldownMode mode, double jitter, double random) {
+		return this.cooldowns.admit(origin, now(), BUDGET, RESERVE, mode, jitter, new FixedRandom(random));
+	}
+
+	private long now() {
+		return this.clock.nanoTime();
+	}
+
+}

@@ -1,0 +1,41 @@
+package dev.retryafter.store;
+
+import java.time.Duration;
+
+import dev.retryafter.core.Admission;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.Origin;
+import dev.retryafter.testsupport.FakeClock;
+import dev.retryafter.testsupport.FixedRandom;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+class LocalCooldownStoreTests {
+
+	private static final Origin ORIGIN = Origin.of("http", "127.0.0.1", 8080);
+
+	private final FakeClock clock = new FakeClock();
+
+	private final LocalCooldownStore store = new LocalCooldownStore(new HostCooldowns(10));
+
+	@Test
+	void whenRecordedThenReadBackFromTheLocalMap() {
+		this.store.record(ORIGIN, Duration.ofSeconds(2), this.clock.nanoTime(), this.clock.instant());
+		this.clock.advance(Duration.ofMillis(500));
+		assertThat(this.store.remaining(ORIGIN, this.clock.nanoTime())).isEqualTo(Duration.ofMillis(1500));
+		assertThat(this.store.snapshot(this.clock.nanoTime())).containsExactly(entry(ORIGIN, Duration.ofMillis(1500)));
+		assertThat(this.store.admit(ORIGIN, this.clock.nanoTime(), Duration.ofSeconds(10), Duration.ofMillis(500),
+				CooldownMode.WAIT, 0.0, new FixedRandom(0.5)))
+			.isEqualTo(new Admission.Wait(Duration.ofMillis(1500)));
+	}
+
+	@Test
+	void whenAskedThenNameIsLocalAndThereAreNoErrors() {
+		assertThat(this.store.name()).isEqualTo("local");
+		assertThat(this.store.errorCount()).isZero();
+	}
+
+}

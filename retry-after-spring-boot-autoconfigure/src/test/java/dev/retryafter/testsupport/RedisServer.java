@@ -1,0 +1,193 @@
+package dev.retryafter.testsupport;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real {@code redis-server} child process on a random loopback port, for tests: no
+ * persistence, killed (not shut down) by {@link #kill()} to simulate an outage, and started
+ * again on the same port by {@link #start()}.
+ */
+public final class RedisServer implements AutoCloseable {
+
+	/** System property that switches the Redis tests off ({@code -Dretryafter.redis.tests=off}). */
+	public static final String SWITCH_PROPERTY = "retryafter.redis.tests";
+
+	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(10);
+
+	private final Path executable;
+
+	private final int port;
+
+	private final Path directory;
+
+	private Process process;
+
+	private RedisServer(Path executable, int port, Path directory) {
+		this.executable = executable;
+		this.port = port;
+		this.directory = directory;
+	}
+
+	/**
+	 * Creates a server on a free loopback port, not yet started.
+	 * @return the server
+	 * @throws IllegalStateException if {@code redis-server} is not on the {@code PATH}
+	 */
+	public static RedisServer onFreePort() {
+		return onFreePort(System.getenv("PATH"));
+	}
+
+	static RedisServer onFreePort(String searchPath) {
+		Path executable = findExecutable(searchPath).orElseThrow(() -> new IllegalStateException(
+				"redis-server is not on the PATH, so the Redis tests cannot run. Install it "
+						+ "(apt-get install -y redis-server) or switch these tests off with -D" + SWITCH_PROPERTY
+						+ "=off"));
+		try {
+			return new RedisServer(executable, freePort(), Files.createTempDirectory("redis-test"));
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot prepare a directory for redis-server", ex);
+		}
+	}
+
+	/**
+	 * The loopback port the server listens on, the same across restarts.
+	 * @return the port
+	 */
+	public int port() {
+		return this.port;
+	}
+
+	/**
+	 * Starts the server and waits until it answers {@code PING}.
+	 * @throws IllegalStateException if it does not start in time
+	 */
+	public synchronized void start() {
+		if (this.process != null && this.process.isAlive()) {
+			throw new IllegalStateException("redis-server is already running on port " + this.port);
+		}
+		try {
+			this.process = new ProcessBuilder(List.of(this.executable.toString(), "--port", Integer.toString(this.port),
+					"--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.directory.toString()))
+				.redirectErrorStream(true)
+				.redirectOutput(this.directory.resolve("redis.log").toFile())
+				.start();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot start " + this.executable, ex);
+		}
+		long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+		while (!answersPing()) {
+			if (!this.process.isAlive() || System.nanoTime() - deadline > 0) {
+				kill();
+				throw new IllegalStateException("redis-server did not start on port " + this.port + ": " + log());
+			}
+			sleepBriefly();
+		}
+	}
+
+	/**
+	 * Kills the server process at once (SIGKILL), as a crash or a network cut would end it.
+	 */
+	public synchronized void kill() {
+		if (this.process == null) {
+			return;
+		}
+		this.process.destroyForcibly();
+		try {
+			if (!this.process.waitFor(10, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("redis-server on port " + this.port + " did not die");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		this.process = null;
+	}
+
+	@Override
+	public void close() {
+		kill();
+		try (var files = Files.list(this.directory)) {
+			for (Path file : files.toList()) {
+				Files.deleteIfExists(file);
+			}
+			Files.deleteIfExists(this.directory);
+		}
+		catch (IOException ex) {
+			// a temporary directory left behind is harmless
+		}
+	}
+
+	private boolean answersPing() {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 200);
+			socket.setSoTimeout(500);
+			OutputStream out = socket.getOutputStream();
+			out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+			InputStream in = socket.getInputStream();
+			byte[] reply = in.readNBytes(7);
+			return new String(reply, StandardCharsets.US_ASCII).equals("+PONG\r\n");
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	private String log() {
+		try {
+			return Files.readString(this.directory.resolve("redis.log"));
+		}
+		catch (IOException ex) {
+			return "(no log)";
+		}
+	}
+
+	private static void sleepBriefly() {
+		try {
+			Thread.sleep(20);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while waiting for redis-server", ex);
+		}
+	}
+
+	private static Optional<Path> findExecutable(String searchPath) {
+		if (searchPath == null) {
+			return Optional.empty();
+		}
+		for (String directory : searchPath.split(File.pathSeparator)) {
+			if (directory.isEmpty()) {
+				continue;
+			}
+			Path candidate = Path.of(directory, "redis-server");
+			if (Files.isExecutable(candidate)) {
+				return Optional.of(candidate);
+			}
+		}
+		return Optional.empty();
+	}
+
+	private static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+	}
+
+}
