@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>
  * Run: {@code java -cp benchmarks/target/benchmarks.jar dev.retryafter.benchmarks.HerdBenchmark}
- * with options {@code --callers=50,200,1000 --clients=ours,hc5,resilience4j,spring-retry
+ * with options {@code --callers=50,200,1000 --clients=ours,ours-no-budget,ours-no-cooldown,hc5,resilience4j,spring-retry
  * --out=benchmarks/results --png=docs/herd.png}.
  */
 public final class HerdBenchmark {
@@ -59,7 +59,7 @@ public final class HerdBenchmark {
 		Options options = Options.parse(args);
 		List<Integer> sizes = options.integers("callers", "50,200,1000");
 		List<Contender> contenders = Contender
-			.select(options.list("clients", "ours,hc5,resilience4j,spring-retry"));
+			.select(options.list("clients", "ours,ours-no-budget,ours-no-cooldown,hc5,resilience4j,spring-retry"));
 		Path out = Path.of(options.string("out", "benchmarks/results"));
 		Path png = Path.of(options.string("png", "docs/herd.png"));
 		int chartSize = options.integer("chart-callers", sizes.stream().mapToInt(Integer::intValue).max().orElse(0));

@@ -91,7 +91,7 @@ final class HerdChart {
 			if (parent != null) {
 				Files.createDirectories(parent);
 			}
-			ChartUtils.saveChartAsPNG(file.toFile(), chart, 1100, 180 * Math.max(1, timelines.size()) + 120);
+			ChartUtils.saveChartAsPNG(file.toFile(), chart, 1100, 150 * Math.max(1, timelines.size()) + 110);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
