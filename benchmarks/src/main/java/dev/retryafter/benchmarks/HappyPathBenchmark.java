@@ -1,12 +1,8 @@
 package dev.retryafter.benchmarks;
 
-import java.net.URI;
 import java.util.concurrent.TimeUnit;
 
 import dev.retryafter.client.RetryAfterInterceptor;
-import dev.retryafter.core.RetryClients;
-import dev.retryafter.core.RetryListener;
-import dev.retryafter.core.RetrySettings;
 import dev.retryafter.metrics.RetryAfterMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -33,33 +29,14 @@ import org.springframework.web.client.RestClient;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class HappyPathBenchmark {
 
-	private static final URI URI_ = URI.create("http://origin.test/items/42");
-
-	private RestClient plain;
-
-	private RestClient noOp;
-
-	private RestClient retryAfter;
-
-	private RestClient retryAfterWithMeters;
+	private HappyPathClients clients;
 
 	/**
 	 * Builds the clients once: building is not what is measured.
 	 */
 	@Setup
 	public void setUp() {
-		InMemoryRequestFactory transport = new InMemoryRequestFactory();
-		this.plain = RestClient.builder().requestFactory(transport).build();
-		this.noOp = RestClient.builder().requestFactory(transport).requestInterceptor(new NoOpInterceptor()).build();
-		RetryClients clients = RetryClients.of(RetrySettings.defaults());
-		this.retryAfter = RestClient.builder()
-			.requestFactory(transport)
-			.requestInterceptor(new RetryAfterInterceptor(clients, RetryListener.NONE))
-			.build();
-		this.retryAfterWithMeters = RestClient.builder()
-			.requestFactory(transport)
-			.requestInterceptor(new RetryAfterInterceptor(clients, new RetryAfterMetrics(new SimpleMeterRegistry())))
-			.build();
+		this.clients = HappyPathClients.create();
 	}
 
 	/**
@@ -68,7 +45,7 @@ public class HappyPathBenchmark {
 	 */
 	@Benchmark
 	public String a_noInterceptor() {
-		return this.plain.get().uri(URI_).retrieve().body(String.class);
+		return HappyPathClients.get(this.clients.a());
 	}
 
 	/**
@@ -77,7 +54,7 @@ public class HappyPathBenchmark {
 	 */
 	@Benchmark
 	public String b_noOpInterceptor() {
-		return this.noOp.get().uri(URI_).retrieve().body(String.class);
+		return HappyPathClients.get(this.clients.b());
 	}
 
 	/**
@@ -86,17 +63,16 @@ public class HappyPathBenchmark {
 	 */
 	@Benchmark
 	public String c_retryAfterInterceptor() {
-		return this.retryAfter.get().uri(URI_).retrieve().body(String.class);
+		return HappyPathClients.get(this.clients.c());
 	}
 
 	/**
-	 * (d) the retry interceptor with its meters on a {@link SimpleMeterRegistry}: what the
-	 * starter runs with Actuator present.
+	 * (d) the retry interceptor with its meters: what the starter runs with Actuator present.
 	 * @return the body, consumed by JMH
 	 */
 	@Benchmark
 	public String d_retryAfterInterceptorWithMeters() {
-		return this.retryAfterWithMeters.get().uri(URI_).retrieve().body(String.class);
+		return HappyPathClients.get(this.clients.d());
 	}
 
 }

@@ -1,23 +1,28 @@
 package dev.retryafter.benchmarks;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+
 /**
- * Turns a JMH CSV result file ({@code -rf csv -rff FILE}, with {@code -prof gc}) into a
- * markdown table with ratios: for the happy path, each variant against (a) and (b); for the
- * parser, each peer against ours on the same form.
+ * Runs JMH benchmarks in this JVM (JMH's own command-line options, forks included) and writes a
+ * markdown table with mean and median ns/op, B/op and ratios of medians: for the happy path,
+ * each variant against (a) and (b); for the parser, each peer against ours on the same form.
+ * Medians of the iterations are what the ratios use, as this shared machine throws the odd
+ * slow iteration.
  *
  * <p>
  * Run: {@code java -cp benchmarks/target/benchmarks.jar dev.retryafter.benchmarks.JmhReport
- * --csv=benchmarks/results/jmh-happy-path.csv --out=benchmarks/results/happy-path.md}.
+ * --out=benchmarks/results/happy-path.md HappyPathBenchmark -f 1 -wi 8 -i 5 -w 1s -r 1s -prof gc}.
  */
 public final class JmhReport {
 
@@ -31,92 +36,51 @@ public final class JmhReport {
 	 *
 	 * @param name the method name
 	 * @param score mean ns/op
-	 * @param error the 99.9% error of the score
+	 * @param error the 99.9% error of the mean
+	 * @param median median ns/op over the measured iterations
 	 * @param bytes bytes allocated per op, NaN without {@code -prof gc}
 	 */
-	record Row(String name, double score, double error, double bytes) {
+	record Row(String name, double score, double error, double median, double bytes) {
 	}
 
 	/**
-	 * Writes the table.
-	 * @param args {@code --csv=FILE --out=FILE}
-	 * @throws IOException if a file cannot be read or written
+	 * Runs the benchmarks and writes the table.
+	 * @param args {@code --out=FILE} then JMH's options
+	 * @throws Exception if JMH fails or the table cannot be written
 	 */
-	public static void main(String[] args) throws IOException {
-		Options options = Options.parse(args);
-		Path csv = Path.of(options.string("csv", "benchmarks/results/jmh-happy-path.csv"));
-		Path out = Path.of(options.string("out", "benchmarks/results/happy-path.md"));
-		Map<String, Row> rows = read(csv);
+	public static void main(String[] args) throws Exception {
+		List<String> jmhArgs = new ArrayList<>(List.of(args));
+		Path out = Path.of("benchmarks/results/jmh.md");
+		if (!jmhArgs.isEmpty() && jmhArgs.get(0).startsWith("--out=")) {
+			out = Path.of(jmhArgs.remove(0).substring("--out=".length()));
+		}
+		Collection<RunResult> results = new Runner(new CommandLineOptions(jmhArgs.toArray(new String[0]))).run();
+		Map<String, Row> rows = new LinkedHashMap<>();
+		for (RunResult result : results) {
+			String benchmark = result.getParams().getBenchmark();
+			String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
+			Result<?> primary = result.getPrimaryResult();
+			Result<?> bytes = result.getSecondaryResults().get("gc.alloc.rate.norm");
+			rows.put(method, new Row(method, primary.getScore(), primary.getScoreError(),
+					primary.getStatistics().getPercentile(50), (bytes != null) ? bytes.getScore() : Double.NaN));
+		}
 		boolean parser = rows.keySet().stream().anyMatch((name) -> name.endsWith("_ours"));
-		String table = parser ? parserTable(rows) : happyPathTable(rows);
+		String table = (parser ? parserTable(rows) : happyPathTable(rows)) + "\nJMH options: `"
+				+ String.join(" ", jmhArgs) + "`. " + ResultFiles.environment() + ".\n";
 		System.out.println(table);
 		ResultFiles.write(out, table);
-	}
-
-	static Map<String, Row> read(Path csv) throws IOException {
-		Map<String, double[]> scores = new LinkedHashMap<>();
-		Map<String, Double> bytes = new LinkedHashMap<>();
-		List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
-		for (String line : lines.subList(1, lines.size())) {
-			List<String> cells = cells(line);
-			String benchmark = cells.get(0);
-			int secondary = secondaryStart(benchmark);
-			String primary = (secondary < 0) ? benchmark : benchmark.substring(0, secondary);
-			String method = primary.substring(primary.lastIndexOf('.') + 1);
-			double score = Double.parseDouble(cells.get(4));
-			double error = cells.get(5).isEmpty() ? Double.NaN : Double.parseDouble(cells.get(5));
-			if (secondary < 0) {
-				scores.put(method, new double[] { score, error });
-			}
-			else if (benchmark.endsWith("gc.alloc.rate.norm")) {
-				bytes.put(method, score);
-			}
-		}
-		Map<String, Row> rows = new LinkedHashMap<>();
-		scores.forEach((method, score) -> rows.put(method,
-				new Row(method, score[0], score[1], bytes.getOrDefault(method, Double.NaN))));
-		return rows;
-	}
-
-	/** Where a secondary result's suffix starts ({@code :gc.alloc.rate.norm}), or -1. */
-	private static int secondaryStart(String benchmark) {
-		int colon = benchmark.indexOf(':');
-		int dot = benchmark.indexOf('\u00b7');
-		if (colon < 0 || dot < 0) {
-			return Math.max(colon, dot);
-		}
-		return Math.min(colon, dot);
-	}
-
-	private static List<String> cells(String line) {
-		List<String> cells = new ArrayList<>();
-		StringBuilder cell = new StringBuilder();
-		boolean quoted = false;
-		for (char c : line.toCharArray()) {
-			if (c == '"') {
-				quoted = !quoted;
-			}
-			else if (c == ',' && !quoted) {
-				cells.add(cell.toString());
-				cell.setLength(0);
-			}
-			else {
-				cell.append(c);
-			}
-		}
-		cells.add(cell.toString());
-		return cells;
 	}
 
 	static String happyPathTable(Map<String, Row> rows) {
 		Row a = find(rows, "a_");
 		Row b = find(rows, "b_");
 		StringBuilder md = new StringBuilder();
-		md.append("| variant | ns/op | \u00b1 (99.9%) | B/op | \u00f7 (a) time | \u00f7 (b) time | B/op \u2212 (b) |\n");
-		md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+		md.append("| variant | mean ns/op | \u00b1 (99.9%) | median ns/op | B/op | median \u00f7 (a) | median \u00f7 (b) | B/op \u2212 (b) |\n");
+		md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 		for (Row row : rows.values()) {
 			md.append("| ").append(row.name()).append(" | ").append(Stats.format(row.score())).append(" | ")
-				.append(Stats.format(row.error())).append(" | ").append(Stats.format(row.bytes())).append(" | ")
+				.append(Stats.format(row.error())).append(" | ").append(Stats.format(row.median())).append(" | ")
+				.append(Stats.format(row.bytes())).append(" | ")
 				.append(ratio(row, a)).append(" | ").append(ratio(row, b)).append(" | ")
 				.append((b != null) ? Stats.format(row.bytes() - b.bytes()) : "-").append(" |\n");
 		}
@@ -125,8 +89,8 @@ public final class JmhReport {
 
 	static String parserTable(Map<String, Row> rows) {
 		StringBuilder md = new StringBuilder();
-		md.append("| form | parser | ns/op | \u00b1 (99.9%) | B/op | time \u00f7 ours |\n");
-		md.append("| --- | --- | ---: | ---: | ---: | ---: |\n");
+		md.append("| form | parser | mean ns/op | \u00b1 (99.9%) | median ns/op | B/op | median \u00f7 ours |\n");
+		md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
 		List<Row> ordered = new ArrayList<>(rows.values());
 		ordered.sort(Comparator.comparingInt((Row row) -> FORMS.indexOf(row.name().substring(0, row.name().indexOf('_'))))
 			.thenComparing((row) -> !row.name().endsWith("_ours"))
@@ -136,7 +100,8 @@ public final class JmhReport {
 			Row ours = rows.get(form + "_ours");
 			md.append("| ").append(form).append(" | ").append(row.name().substring(form.length() + 1)).append(" | ")
 				.append(Stats.format(row.score())).append(" | ").append(Stats.format(row.error())).append(" | ")
-				.append(Stats.format(row.bytes())).append(" | ").append(ratio(row, ours)).append(" |\n");
+				.append(Stats.format(row.median())).append(" | ").append(Stats.format(row.bytes())).append(" | ")
+				.append(ratio(row, ours)).append(" |\n");
 		}
 		return md.toString();
 	}
@@ -146,7 +111,7 @@ public final class JmhReport {
 	}
 
 	private static String ratio(Row row, Row base) {
-		return (base != null) ? Stats.format2(row.score() / base.score()) : "-";
+		return (base != null) ? Stats.format2(row.median() / base.median()) : "-";
 	}
 
 }
