@@ -18,6 +18,14 @@ interface Caller extends AutoCloseable {
 	 */
 	int get(URI uri);
 
+	/**
+	 * Why calls gave up, where the library says so (ours, from its abandonment meter).
+	 * @return e.g. {@code retry-budget=60}, or empty
+	 */
+	default String abandonments() {
+		return "";
+	}
+
 	@Override
 	void close();
 

@@ -11,13 +11,15 @@ import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.function.IntSupplier;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.RetryClients;
-import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.metrics.RetryAfterMetrics;
 import io.github.resilience4j.core.IntervalFunction;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -91,10 +93,35 @@ record Contender(String key, String label, IntFunction<Caller> factory) {
 		return new Contender(key, label, (connections) -> {
 			RetryClients clients = RetryClients.of(settings.apply(RetrySettings.defaults()));
 			CloseableHttpClient httpClient = httpClient5(connections, false);
+			SimpleMeterRegistry registry = new SimpleMeterRegistry();
 			RestClient client = restClient(httpClient)
-				.requestInterceptor(new RetryAfterInterceptor(clients, RetryListener.NONE))
+				.requestInterceptor(new RetryAfterInterceptor(clients, new RetryAfterMetrics(registry)))
 				.build();
-			return exchanging(client, httpClient);
+			Caller caller = exchanging(client, httpClient);
+			return new Caller() {
+
+				@Override
+				public int get(URI uri) {
+					return caller.get(uri);
+				}
+
+				@Override
+				public String abandonments() {
+					return registry.find(RetryAfterMetrics.ABANDONED)
+						.counters()
+						.stream()
+						.filter((counter) -> counter.count() > 0)
+						.map((counter) -> counter.getId().getTag("reason") + "=" + (long) counter.count())
+						.sorted()
+						.collect(Collectors.joining(", "));
+				}
+
+				@Override
+				public void close() {
+					caller.close();
+				}
+
+			};
 		});
 	}
 

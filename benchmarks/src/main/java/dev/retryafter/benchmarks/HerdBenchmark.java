@@ -45,9 +45,10 @@ public final class HerdBenchmark {
 	 * @param failed callers whose call ended otherwise
 	 * @param spreadMs time between the first and the last 503 leaving the origin, ms
 	 * @param timeline retries per 10 ms from the first 503
+	 * @param gaveUp why calls gave up, where the client says so
 	 */
 	record Result(Contender contender, int callers, int retries, int early, double lateP50, double lateP99,
-			double lateMax, int peak10ms, int succeeded, int failed, double spreadMs, int[] timeline) {
+			double lateMax, int peak10ms, int succeeded, int failed, double spreadMs, int[] timeline, String gaveUp) {
 	}
 
 	/**
@@ -132,11 +133,12 @@ public final class HerdBenchmark {
 				}
 				thread.interrupt();
 			}
-			return measure(contender, callers, origin, statuses);
+			return measure(contender, callers, origin, statuses, caller.abandonments());
 		}
 	}
 
-	private static Result measure(Contender contender, int callers, HerdOrigin origin, int[] statuses) {
+	private static Result measure(Contender contender, int callers, HerdOrigin origin, int[] statuses,
+			String gaveUp) {
 		long[] rejectedAt = origin.rejectedAt();
 		long[][] retries = origin.retries();
 		long after = TimeUnit.SECONDS.toNanos(origin.retryAfterSeconds());
@@ -174,7 +176,7 @@ public final class HerdBenchmark {
 		double spreadMs = (Arrays.stream(rejectedAt).max().orElse(0) - start) / 1e6;
 		return new Result(contender, callers, retries.length, early, Stats.percentile(sorted, 50),
 				Stats.percentile(sorted, 99), (withRetry > 0) ? sorted[withRetry - 1] : Double.NaN,
-				Stats.peakInWindow(arrivals, BUCKET_NANOS), succeeded, callers - succeeded, spreadMs, timeline);
+				Stats.peakInWindow(arrivals, BUCKET_NANOS), succeeded, callers - succeeded, spreadMs, timeline, gaveUp);
 	}
 
 	static String markdown(List<Result> results, int retryAfter) {
@@ -186,14 +188,15 @@ public final class HerdBenchmark {
 			.append("arrival minus that instant. Peak = most retries in any 10 ms. Spread = time the origin ")
 			.append("took to send all N 503s (the 'same moment', on this machine). ")
 			.append(ResultFiles.environment()).append(".\n\n");
-		md.append("| client | N | retries | early | late p50 ms | late p99 ms | late max ms | peak / 10 ms | ended 200 | 503 spread ms |\n");
-		md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+		md.append("| client | N | retries | early | late p50 ms | late p99 ms | late max ms | peak / 10 ms | ended 200 | 503 spread ms | ours: why calls gave up |\n");
+		md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
 		for (Result r : results) {
 			md.append("| ").append(r.contender().label()).append(" | ").append(r.callers()).append(" | ")
 				.append(r.retries()).append(" | ").append(r.early()).append(" | ").append(Stats.format(r.lateP50()))
 				.append(" | ").append(Stats.format(r.lateP99())).append(" | ").append(Stats.format(r.lateMax()))
 				.append(" | ").append(r.peak10ms()).append(" | ").append(r.succeeded()).append(" | ")
-				.append(Stats.format(r.spreadMs())).append(" |\n");
+				.append(Stats.format(r.spreadMs())).append(" | ").append(r.gaveUp().isEmpty() ? "-" : r.gaveUp())
+				.append(" |\n");
 		}
 		return md.toString();
 	}

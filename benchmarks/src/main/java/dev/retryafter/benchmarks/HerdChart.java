@@ -72,8 +72,8 @@ final class HerdChart {
 			ValueMarker boundary = new ValueMarker(retryAfterSeconds * 1000.0, Color.RED, new BasicStroke(1.5f));
 			boundary.setLabel("Retry-After");
 			boundary.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-			boundary.setLabelAnchor(RectangleAnchor.TOP_LEFT);
-			boundary.setLabelTextAnchor(TextAnchor.TOP_RIGHT);
+			boundary.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+			boundary.setLabelTextAnchor(TextAnchor.TOP_LEFT);
 			plot.addDomainMarker(boundary);
 			XYTextAnnotation label = new XYTextAnnotation(
 					entry.getKey(), 20, peak * 0.95);

@@ -36,9 +36,10 @@ public final class RateLimitBenchmark {
 	 * @param seconds time to finish all calls
 	 * @param callP50 median call duration (retries and waits included), ms
 	 * @param callP99 99th percentile call duration, ms
+	 * @param gaveUp why calls gave up, where the client says so
 	 */
 	record Result(Contender contender, int sent, int rejected, int succeeded, int failed, double seconds,
-			double callP50, double callP99) {
+			double callP50, double callP99, String gaveUp) {
 
 		double sentPerSuccess() {
 			return (this.succeeded > 0) ? (double) this.sent / this.succeeded : Double.NaN;
@@ -65,10 +66,10 @@ public final class RateLimitBenchmark {
 		for (Contender contender : contenders) {
 			Result r = run(contender, requests, threads, rate, burst);
 			results.add(r);
-			System.out.printf("%-40s sent=%4d 429s=%4d ok=%4d failed=%4d sent/ok=%5s time=%5.1f s call p50=%s p99=%s ms%n",
+			System.out.printf("%-40s sent=%4d 429s=%4d ok=%4d failed=%4d sent/ok=%5s time=%5.1f s call p50=%s p99=%s ms %s%n",
 					contender.label(), r.sent(), r.rejected(), r.succeeded(), r.failed(),
-					Stats.format(r.sentPerSuccess()), r.seconds(), Stats.format(r.callP50()),
-					Stats.format(r.callP99()));
+					Stats.format2(r.sentPerSuccess()), r.seconds(), Stats.format(r.callP50()),
+					Stats.format(r.callP99()), r.gaveUp());
 		}
 		String setup = requests + " GETs from " + threads + " threads; origin: token bucket of " + rate
 				+ " requests/s, burst " + burst + ", full at start; beyond it `429` with `Retry-After` = seconds "
@@ -111,21 +112,21 @@ public final class RateLimitBenchmark {
 			double[] sorted = durations.clone();
 			Arrays.sort(sorted);
 			return new Result(contender, origin.requests(), origin.rejected(), succeeded, requests - succeeded,
-					seconds, Stats.percentile(sorted, 50), Stats.percentile(sorted, 99));
+					seconds, Stats.percentile(sorted, 50), Stats.percentile(sorted, 99), caller.abandonments());
 		}
 	}
 
 	static String markdown(List<Result> results, String setup) {
 		StringBuilder md = new StringBuilder();
 		md.append(setup).append(' ').append(ResultFiles.environment()).append(".\n\n");
-		md.append("| client | sent | 429s received | ended 200 | ended failed | sent per success | time to finish s | call p50 ms | call p99 ms |\n");
-		md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+		md.append("| client | sent | 429s received | ended 200 | ended failed | sent per success | time to finish s | call p50 ms | call p99 ms | ours: why calls gave up |\n");
+		md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
 		for (Result r : results) {
 			md.append("| ").append(r.contender().label()).append(" | ").append(r.sent()).append(" | ")
 				.append(r.rejected()).append(" | ").append(r.succeeded()).append(" | ").append(r.failed())
 				.append(" | ").append(Stats.format2(r.sentPerSuccess())).append(" | ").append(Stats.format(r.seconds()))
 				.append(" | ").append(Stats.format(r.callP50())).append(" | ").append(Stats.format(r.callP99()))
-				.append(" |\n");
+				.append(" | ").append(r.gaveUp().isEmpty() ? "-" : r.gaveUp()).append(" |\n");
 		}
 		return md.toString();
 	}
