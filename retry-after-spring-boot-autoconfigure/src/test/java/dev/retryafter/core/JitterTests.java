@@ -119,6 +119,22 @@ class JitterTests {
 	}
 
 	@Test
+	void whenScaledByAnotherDurationThenExtraIsAFractionOfIt() {
+		assertThat(Jitter.apply(Duration.ofMillis(10), Duration.ofSeconds(1), 0.2, new FixedRandom(0.5), NO_LIMIT))
+			.isEqualTo(Duration.ofMillis(110));
+		assertThat(Jitter.apply(Duration.ofMillis(10), Duration.ofSeconds(1), 0.2, new FixedRandom(0.75),
+				Duration.ofMillis(60)))
+			.isEqualTo(Duration.ofMillis(60));
+	}
+
+	@Test
+	void whenScaleIsNegativeThenIllegalArgument() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> Jitter.apply(Duration.ZERO, Duration.ofSeconds(-1), 0.2, new FixedRandom(0.5), NO_LIMIT))
+			.withMessage("scale must not be negative: PT-1S");
+	}
+
+	@Test
 	void whenBaseIsNegativeThenIllegalArgument() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> Jitter.apply(Duration.ofSeconds(-1), 0.2, new FixedRandom(0.5), NO_LIMIT))
