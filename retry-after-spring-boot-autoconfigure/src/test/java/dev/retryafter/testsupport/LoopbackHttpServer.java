@@ -116,6 +116,14 @@ public final class LoopbackHttpServer implements AutoCloseable {
 		return List.copyOf(this.requests);
 	}
 
+	/**
+	 * Every request received so far, as {@code METHOD target}.
+	 * @return the request lines, in arrival order
+	 */
+	public List<String> requestLines() {
+		return this.requests.stream().map((request) -> request.method() + " " + request.target()).toList();
+	}
+
 	@Override
 	public void close() throws IOException {
 		this.closed.countDown();
