@@ -64,6 +64,8 @@ class HostileOriginTests {
 
 	private static final RetrySettings NO_JITTER = RetrySettings.defaults().withJitter(0);
 
+	private static final AttemptOutcome OTHER_FAILURE = new AttemptOutcome.IoFailure(IoFailureKind.OTHER);
+
 	private final FakeClock clock = new FakeClock();
 
 	private final RecordingSleeper sleeper = new RecordingSleeper(this.clock);
@@ -157,8 +159,7 @@ class HostileOriginTests {
 		assertThat(this.server.requests()).hasSize((transport == Transport.SIMPLE) ? 6 : 3);
 		assertThat(this.sleeper.sleeps()).containsExactly(ONE_SECOND, Duration.ofSeconds(2));
 		assertThat(this.listener.attempts()).extracting(AttemptCompleted::outcome)
-			.containsExactly(new AttemptOutcome.IoFailure(IoFailureKind.OTHER),
-					new AttemptOutcome.IoFailure(IoFailureKind.OTHER), new AttemptOutcome.IoFailure(IoFailureKind.OTHER));
+			.containsExactly(OTHER_FAILURE, OTHER_FAILURE, OTHER_FAILURE);
 		assertThat(this.listener.attempts().get(2).decision())
 			.isEqualTo(new RetryDecision.Stop(StopReason.MAX_ATTEMPTS));
 	}
@@ -192,16 +193,16 @@ class HostileOriginTests {
 			.header("Retry-After", "\u00e9"), Reply.status(503).header("Retry-After", "\u00d9\u00a3"),
 				Reply.status(200).body("ready"));
 
-		Result result = transport.caller(interceptor(NO_JITTER.withMaxAttempts(4).withTotalBudget(Duration.ofSeconds(30))))
-			.get(this.server.uri("/report"));
+		RetrySettings settings = NO_JITTER.withMaxAttempts(4).withTotalBudget(Duration.ofSeconds(30));
+
+		Result result = transport.caller(interceptor(settings)).get(this.server.uri("/report"));
 
 		assertThat(result.status()).isEqualTo(200);
 		assertThat(this.server.requests()).hasSize(4);
 		assertThat(this.sleeper.sleeps()).containsExactly(ONE_SECOND, Duration.ofSeconds(2), Duration.ofSeconds(4));
 		// The JDK client refuses a control character in a field value outright: an I/O
 		// failure after sending, retried like the invalid values.
-		AttemptOutcome first = (transport == Transport.JDK) ? new AttemptOutcome.IoFailure(IoFailureKind.OTHER)
-				: invalid(503);
+		AttemptOutcome first = (transport == Transport.JDK) ? OTHER_FAILURE : invalid(503);
 		assertThat(this.listener.attempts()).extracting(AttemptCompleted::outcome)
 			.containsExactly(first, invalid(503), invalid(503), response(200, RetryAfter.ABSENT));
 	}
