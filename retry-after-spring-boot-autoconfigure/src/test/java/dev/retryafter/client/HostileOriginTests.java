@@ -103,6 +103,26 @@ class HostileOriginTests {
 		assertThat(endless.bytesWritten()).isLessThan(32L * 1024 * 1024);
 	}
 
+	/**
+	 * A body that stops arriving holds the copy before the retry only as long as the
+	 * transport's read timeout allows; the retry then goes ahead without the body.
+	 */
+	@ParameterizedTest
+	@EnumSource(Transport.class)
+	void whenA503BodyStallsThenTheCopyGivesUpAtTheReadTimeoutAndTheRetryIsSent(Transport transport) {
+		this.server.on("/report", Reply.stalledBody(503, "partial", 1000).header("Retry-After", "1"),
+				Reply.status(200).body("ready"));
+
+		Result result = assertTimeoutPreemptively(HANG, () -> transport
+			.caller(interceptor(NO_JITTER), Duration.ofMillis(500))
+			.get(this.server.uri("/report")));
+
+		assertThat(result.status()).isEqualTo(200);
+		assertThat(result.body()).isEqualTo("ready");
+		assertThat(this.server.requests()).hasSize(2);
+		assertThat(this.sleeper.sleeps()).containsExactly(ONE_SECOND);
+	}
+
 	@ParameterizedTest
 	@EnumSource(Transport.class)
 	void whenRetryAfterIsAQuarterMegabyteOfDigitsThenAbandonsAtOnceAsTooLong(Transport transport) {
@@ -396,6 +416,20 @@ class HostileOriginTests {
 
 		HttpCaller caller(RetryAfterInterceptor interceptor) {
 			return Kind.REST_CLIENT_JDK.create(interceptor, this.factory.get());
+		}
+
+		HttpCaller caller(RetryAfterInterceptor interceptor, Duration readTimeout) {
+			ClientHttpRequestFactory factory = this.factory.get();
+			if (factory instanceof JdkClientHttpRequestFactory jdk) {
+				jdk.setReadTimeout(readTimeout);
+			}
+			else if (factory instanceof SimpleClientHttpRequestFactory simple) {
+				simple.setReadTimeout(readTimeout);
+			}
+			else if (factory instanceof HttpComponentsClientHttpRequestFactory httpComponents) {
+				httpComponents.setReadTimeout(readTimeout);
+			}
+			return Kind.REST_CLIENT_JDK.create(interceptor, factory);
 		}
 
 	}

@@ -277,7 +277,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
 
 		private enum Action {
 
-			RESPOND, CLOSE, RESET, HANG, ENDLESS, TRUNCATED_HEAD
+			RESPOND, CLOSE, RESET, HANG, ENDLESS, TRUNCATED_HEAD, STALLED_BODY
 
 		}
 
@@ -288,6 +288,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
 		private final AtomicBoolean abandonedByClient = new AtomicBoolean();
 
 		private String truncatedHead = "";
+
+		private int declaredLength;
 
 		private final Action action;
 
@@ -357,6 +359,22 @@ public final class LoopbackHttpServer implements AutoCloseable {
 		public static Reply closeMidHeaders(String head) {
 			Reply reply = new Reply(Action.TRUNCATED_HEAD, 0);
 			reply.truncatedHead = head;
+			return reply;
+		}
+
+		/**
+		 * A response with {@code status} that declares a body of {@code declaredLength}
+		 * bytes, sends only {@code start}, then sends nothing more until the client gives up
+		 * or the server closes.
+		 * @param status the status code
+		 * @param start the part of the body that is sent
+		 * @param declaredLength the {@code Content-Length}, more than {@code start} holds
+		 * @return the reply
+		 */
+		public static Reply stalledBody(int status, String start, int declaredLength) {
+			Reply reply = new Reply(Action.STALLED_BODY, status);
+			reply.body = start.getBytes(StandardCharsets.UTF_8);
+			reply.declaredLength = declaredLength;
 			return reply;
 		}
 
@@ -436,6 +454,18 @@ public final class LoopbackHttpServer implements AutoCloseable {
 				}
 				case ENDLESS -> {
 					writeEndlessBody(out, closed);
+					return false;
+				}
+				case STALLED_BODY -> {
+					StringBuilder head = statusLine();
+					for (String[] header : this.headers) {
+						head.append(header[0]).append(": ").append(header[1]).append("\r\n");
+					}
+					head.append("Content-Length: ").append(this.declaredLength).append("\r\n\r\n");
+					out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+					out.write(this.body);
+					out.flush();
+					closed.await();
 					return false;
 				}
 				case TRUNCATED_HEAD -> {
