@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.SplittableRandom;
 
+import dev.retryafter.testsupport.FixedRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
