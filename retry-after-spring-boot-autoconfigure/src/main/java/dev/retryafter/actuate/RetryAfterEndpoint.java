@@ -54,8 +54,9 @@ public class RetryAfterEndpoint {
 			Collections.sort(hosts);
 			clients.put(client.name(), new ClientDescriptor(hosts, SettingsDescriptor.of(client.settings())));
 		}
+		// Copied in order: the budgets come in configuration order, default first.
 		return new RetryAfterDescriptor(clients, List.copyOf(this.state.cooldowns()),
-				Map.copyOf(this.state.budgets()));
+				Collections.unmodifiableMap(new LinkedHashMap<>(this.state.budgets())));
 	}
 
 	/**

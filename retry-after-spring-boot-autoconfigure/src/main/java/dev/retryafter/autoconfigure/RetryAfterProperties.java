@@ -90,106 +90,210 @@ public class RetryAfterProperties {
 	 */
 	private Map<String, Client> clients = new LinkedHashMap<>();
 
+	/**
+	 * Returns the value of {@code retry-after.enabled}.
+	 * @return the value
+	 */
 	public boolean isEnabled() {
 		return this.enabled;
 	}
 
+	/**
+	 * Sets {@code retry-after.enabled}.
+	 * @param enabled the new value
+	 */
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
 	}
 
+	/**
+	 * Returns the value of {@code retry-after.max-attempts}.
+	 * @return the value
+	 */
 	public int getMaxAttempts() {
 		return this.maxAttempts;
 	}
 
+	/**
+	 * Sets {@code retry-after.max-attempts}.
+	 * @param maxAttempts the new value
+	 */
 	public void setMaxAttempts(int maxAttempts) {
 		this.maxAttempts = maxAttempts;
 	}
 
+	/**
+	 * Returns the value of {@code retry-after.total-budget}.
+	 * @return the value
+	 */
 	public Duration getTotalBudget() {
 		return this.totalBudget;
 	}
 
+	/**
+	 * Sets {@code retry-after.total-budget}.
+	 * @param totalBudget the new value
+	 */
 	public void setTotalBudget(Duration totalBudget) {
 		this.totalBudget = totalBudget;
 	}
 
+	/**
+	 * Returns the value of {@code retry-after.attempt-reserve}.
+	 * @return the value
+	 */
 	public Duration getAttemptReserve() {
 		return this.attemptReserve;
 	}
 
+	/**
+	 * Sets {@code retry-after.attempt-reserve}.
+	 * @param attemptReserve the new value
+	 */
 	public void setAttemptReserve(Duration attemptReserve) {
 		this.attemptReserve = attemptReserve;
 	}
 
+	/**
+	 * Returns the value of {@code retry-after.retryable-statuses}.
+	 * @return the value
+	 */
 	public Set<Integer> getRetryableStatuses() {
 		return this.retryableStatuses;
 	}
 
+	/**
+	 * Sets {@code retry-after.retryable-statuses}.
+	 * @param retryableStatuses the new value
+	 */
 	public void setRetryableStatuses(Set<Integer> retryableStatuses) {
 		this.retryableStatuses = retryableStatuses;
 	}
 
+	/**
+	 * Returns the {@code retry-after.retryable-methods.*} settings.
+	 * @return the settings
+	 */
 	public Set<String> getRetryableMethods() {
 		return this.retryableMethods;
 	}
 
+	/**
+	 * Sets {@code retry-after.retryable-methods}.
+	 * @param retryableMethods the new value
+	 */
 	public void setRetryableMethods(Set<String> retryableMethods) {
 		this.retryableMethods = retryableMethods;
 	}
 
+	/**
+	 * Returns the value of {@code retry-after.idempotency-key-header}.
+	 * @return the value
+	 */
 	public String getIdempotencyKeyHeader() {
 		return this.idempotencyKeyHeader;
 	}
 
+	/**
+	 * Sets {@code retry-after.idempotency-key-header}.
+	 * @param idempotencyKeyHeader the new value
+	 */
 	public void setIdempotencyKeyHeader(String idempotencyKeyHeader) {
 		this.idempotencyKeyHeader = idempotencyKeyHeader;
 	}
 
+	/**
+	 * Returns the value of {@code retry-after.jitter}.
+	 * @return the value
+	 */
 	public double getJitter() {
 		return this.jitter;
 	}
 
+	/**
+	 * Sets {@code retry-after.jitter}.
+	 * @param jitter the new value
+	 */
 	public void setJitter(double jitter) {
 		this.jitter = jitter;
 	}
 
+	/**
+	 * Returns the value of {@code retry-after.store}.
+	 * @return the value
+	 */
 	public Store getStore() {
 		return this.store;
 	}
 
+	/**
+	 * Sets {@code retry-after.store}.
+	 * @param store the new value
+	 */
 	public void setStore(Store store) {
 		this.store = store;
 	}
 
+	/**
+	 * Returns the {@code retry-after.backoff.*} settings.
+	 * @return the settings
+	 */
 	public Backoff getBackoff() {
 		return this.backoff;
 	}
 
+	/**
+	 * Returns the {@code retry-after.header.*} settings.
+	 * @return the settings
+	 */
 	public Header getHeader() {
 		return this.header;
 	}
 
+	/**
+	 * Returns the {@code retry-after.io-errors.*} settings.
+	 * @return the settings
+	 */
 	public IoErrors getIoErrors() {
 		return this.ioErrors;
 	}
 
+	/**
+	 * Returns the {@code retry-after.cooldown.*} settings.
+	 * @return the settings
+	 */
 	public Cooldown getCooldown() {
 		return this.cooldown;
 	}
 
+	/**
+	 * Returns the {@code retry-after.budget.*} settings.
+	 * @return the settings
+	 */
 	public Budget getBudget() {
 		return this.budget;
 	}
 
+	/**
+	 * Returns the {@code retry-after.redis.*} settings.
+	 * @return the settings
+	 */
 	public Redis getRedis() {
 		return this.redis;
 	}
 
+	/**
+	 * Returns the value of {@code retry-after.clients}.
+	 * @return the value
+	 */
 	public Map<String, Client> getClients() {
 		return this.clients;
 	}
 
+	/**
+	 * Sets {@code retry-after.clients}.
+	 * @param clients the new value
+	 */
 	public void setClients(Map<String, Client> clients) {
 		this.clients = clients;
 	}
@@ -231,26 +335,50 @@ public class RetryAfterProperties {
 		 */
 		private Duration max = Duration.ofSeconds(8);
 
+		/**
+		 * Returns the value of {@code retry-after.backoff.initial}.
+		 * @return the value
+		 */
 		public Duration getInitial() {
 			return this.initial;
 		}
 
+		/**
+		 * Sets {@code retry-after.backoff.initial}.
+		 * @param initial the new value
+		 */
 		public void setInitial(Duration initial) {
 			this.initial = initial;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.backoff.multiplier}.
+		 * @return the value
+		 */
 		public double getMultiplier() {
 			return this.multiplier;
 		}
 
+		/**
+		 * Sets {@code retry-after.backoff.multiplier}.
+		 * @param multiplier the new value
+		 */
 		public void setMultiplier(double multiplier) {
 			this.multiplier = multiplier;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.backoff.max}.
+		 * @return the value
+		 */
 		public Duration getMax() {
 			return this.max;
 		}
 
+		/**
+		 * Sets {@code retry-after.backoff.max}.
+		 * @param max the new value
+		 */
 		public void setMax(Duration max) {
 			this.max = max;
 		}
@@ -278,26 +406,50 @@ public class RetryAfterProperties {
 		 */
 		private DateReference dateReference = DateReference.SERVER_DATE;
 
+		/**
+		 * Returns the value of {@code retry-after.header.max-wait}.
+		 * @return the value
+		 */
 		public Duration getMaxWait() {
 			return this.maxWait;
 		}
 
+		/**
+		 * Sets {@code retry-after.header.max-wait}.
+		 * @param maxWait the new value
+		 */
 		public void setMaxWait(Duration maxWait) {
 			this.maxWait = maxWait;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.header.on-invalid}.
+		 * @return the value
+		 */
 		public OnInvalidRetryAfter getOnInvalid() {
 			return this.onInvalid;
 		}
 
+		/**
+		 * Sets {@code retry-after.header.on-invalid}.
+		 * @param onInvalid the new value
+		 */
 		public void setOnInvalid(OnInvalidRetryAfter onInvalid) {
 			this.onInvalid = onInvalid;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.header.date-reference}.
+		 * @return the value
+		 */
 		public DateReference getDateReference() {
 			return this.dateReference;
 		}
 
+		/**
+		 * Sets {@code retry-after.header.date-reference}.
+		 * @param dateReference the new value
+		 */
 		public void setDateReference(DateReference dateReference) {
 			this.dateReference = dateReference;
 		}
@@ -321,18 +473,34 @@ public class RetryAfterProperties {
 		 */
 		private boolean read = true;
 
+		/**
+		 * Returns the value of {@code retry-after.io-errors.connect}.
+		 * @return the value
+		 */
 		public boolean isConnect() {
 			return this.connect;
 		}
 
+		/**
+		 * Sets {@code retry-after.io-errors.connect}.
+		 * @param connect the new value
+		 */
 		public void setConnect(boolean connect) {
 			this.connect = connect;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.io-errors.read}.
+		 * @return the value
+		 */
 		public boolean isRead() {
 			return this.read;
 		}
 
+		/**
+		 * Sets {@code retry-after.io-errors.read}.
+		 * @param read the new value
+		 */
 		public void setRead(boolean read) {
 			this.read = read;
 		}
@@ -360,26 +528,50 @@ public class RetryAfterProperties {
 		 */
 		private int maxHosts = 10000;
 
+		/**
+		 * Returns the value of {@code retry-after.cooldown.enabled}.
+		 * @return the value
+		 */
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
+		/**
+		 * Sets {@code retry-after.cooldown.enabled}.
+		 * @param enabled the new value
+		 */
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.cooldown.mode}.
+		 * @return the value
+		 */
 		public CooldownMode getMode() {
 			return this.mode;
 		}
 
+		/**
+		 * Sets {@code retry-after.cooldown.mode}.
+		 * @param mode the new value
+		 */
 		public void setMode(CooldownMode mode) {
 			this.mode = mode;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.cooldown.max-hosts}.
+		 * @return the value
+		 */
 		public int getMaxHosts() {
 			return this.maxHosts;
 		}
 
+		/**
+		 * Sets {@code retry-after.cooldown.max-hosts}.
+		 * @param maxHosts the new value
+		 */
 		public void setMaxHosts(int maxHosts) {
 			this.maxHosts = maxHosts;
 		}
@@ -411,34 +603,66 @@ public class RetryAfterProperties {
 		 */
 		private Duration window = Duration.ofSeconds(10);
 
+		/**
+		 * Returns the value of {@code retry-after.budget.enabled}.
+		 * @return the value
+		 */
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
+		/**
+		 * Sets {@code retry-after.budget.enabled}.
+		 * @param enabled the new value
+		 */
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.budget.ratio}.
+		 * @return the value
+		 */
 		public double getRatio() {
 			return this.ratio;
 		}
 
+		/**
+		 * Sets {@code retry-after.budget.ratio}.
+		 * @param ratio the new value
+		 */
 		public void setRatio(double ratio) {
 			this.ratio = ratio;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.budget.min-per-second}.
+		 * @return the value
+		 */
 		public int getMinPerSecond() {
 			return this.minPerSecond;
 		}
 
+		/**
+		 * Sets {@code retry-after.budget.min-per-second}.
+		 * @param minPerSecond the new value
+		 */
 		public void setMinPerSecond(int minPerSecond) {
 			this.minPerSecond = minPerSecond;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.budget.window}.
+		 * @return the value
+		 */
 		public Duration getWindow() {
 			return this.window;
 		}
 
+		/**
+		 * Sets {@code retry-after.budget.window}.
+		 * @param window the new value
+		 */
 		public void setWindow(Duration window) {
 			this.window = window;
 		}
@@ -455,10 +679,18 @@ public class RetryAfterProperties {
 		 */
 		private String keyPrefix = "retry-after:";
 
+		/**
+		 * Returns the value of {@code retry-after.redis.key-prefix}.
+		 * @return the value
+		 */
 		public String getKeyPrefix() {
 			return this.keyPrefix;
 		}
 
+		/**
+		 * Sets {@code retry-after.redis.key-prefix}.
+		 * @param keyPrefix the new value
+		 */
 		public void setKeyPrefix(String keyPrefix) {
 			this.keyPrefix = keyPrefix;
 		}
@@ -523,86 +755,170 @@ public class RetryAfterProperties {
 
 		private final BudgetOverrides budget = new BudgetOverrides();
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.hosts}.
+		 * @return the value
+		 */
 		public Set<String> getHosts() {
 			return this.hosts;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.hosts}.
+		 * @param hosts the new value
+		 */
 		public void setHosts(Set<String> hosts) {
 			this.hosts = hosts;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.max-attempts}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Integer getMaxAttempts() {
 			return this.maxAttempts;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.max-attempts}.
+		 * @param maxAttempts the new value, or {@code null} to inherit it
+		 */
 		public void setMaxAttempts(@Nullable Integer maxAttempts) {
 			this.maxAttempts = maxAttempts;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.total-budget}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Duration getTotalBudget() {
 			return this.totalBudget;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.total-budget}.
+		 * @param totalBudget the new value, or {@code null} to inherit it
+		 */
 		public void setTotalBudget(@Nullable Duration totalBudget) {
 			this.totalBudget = totalBudget;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.attempt-reserve}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Duration getAttemptReserve() {
 			return this.attemptReserve;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.attempt-reserve}.
+		 * @param attemptReserve the new value, or {@code null} to inherit it
+		 */
 		public void setAttemptReserve(@Nullable Duration attemptReserve) {
 			this.attemptReserve = attemptReserve;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.retryable-statuses}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Set<Integer> getRetryableStatuses() {
 			return this.retryableStatuses;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.retryable-statuses}.
+		 * @param retryableStatuses the new value, or {@code null} to inherit it
+		 */
 		public void setRetryableStatuses(@Nullable Set<Integer> retryableStatuses) {
 			this.retryableStatuses = retryableStatuses;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.retryable-methods}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Set<String> getRetryableMethods() {
 			return this.retryableMethods;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.retryable-methods}.
+		 * @param retryableMethods the new value, or {@code null} to inherit it
+		 */
 		public void setRetryableMethods(@Nullable Set<String> retryableMethods) {
 			this.retryableMethods = retryableMethods;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.idempotency-key-header}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable String getIdempotencyKeyHeader() {
 			return this.idempotencyKeyHeader;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.idempotency-key-header}.
+		 * @param idempotencyKeyHeader the new value, or {@code null} to inherit it
+		 */
 		public void setIdempotencyKeyHeader(@Nullable String idempotencyKeyHeader) {
 			this.idempotencyKeyHeader = idempotencyKeyHeader;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.jitter}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Double getJitter() {
 			return this.jitter;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.jitter}.
+		 * @param jitter the new value, or {@code null} to inherit it
+		 */
 		public void setJitter(@Nullable Double jitter) {
 			this.jitter = jitter;
 		}
 
+		/**
+		 * Returns the {@code retry-after.clients.<name>.backoff.*} settings.
+		 * @return the settings
+		 */
 		public BackoffOverrides getBackoff() {
 			return this.backoff;
 		}
 
+		/**
+		 * Returns the {@code retry-after.clients.<name>.header.*} settings.
+		 * @return the settings
+		 */
 		public HeaderOverrides getHeader() {
 			return this.header;
 		}
 
+		/**
+		 * Returns the {@code retry-after.clients.<name>.io-errors.*} settings.
+		 * @return the settings
+		 */
 		public IoErrorsOverrides getIoErrors() {
 			return this.ioErrors;
 		}
 
+		/**
+		 * Returns the {@code retry-after.clients.<name>.cooldown.*} settings.
+		 * @return the settings
+		 */
 		public CooldownOverrides getCooldown() {
 			return this.cooldown;
 		}
 
+		/**
+		 * Returns the {@code retry-after.clients.<name>.budget.*} settings.
+		 * @return the settings
+		 */
 		public BudgetOverrides getBudget() {
 			return this.budget;
 		}
@@ -629,26 +945,50 @@ public class RetryAfterProperties {
 		 */
 		private @Nullable Duration max;
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.backoff.initial}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Duration getInitial() {
 			return this.initial;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.backoff.initial}.
+		 * @param initial the new value, or {@code null} to inherit it
+		 */
 		public void setInitial(@Nullable Duration initial) {
 			this.initial = initial;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.backoff.multiplier}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Double getMultiplier() {
 			return this.multiplier;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.backoff.multiplier}.
+		 * @param multiplier the new value, or {@code null} to inherit it
+		 */
 		public void setMultiplier(@Nullable Double multiplier) {
 			this.multiplier = multiplier;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.backoff.max}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Duration getMax() {
 			return this.max;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.backoff.max}.
+		 * @param max the new value, or {@code null} to inherit it
+		 */
 		public void setMax(@Nullable Duration max) {
 			this.max = max;
 		}
@@ -675,26 +1015,50 @@ public class RetryAfterProperties {
 		 */
 		private @Nullable DateReference dateReference;
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.header.max-wait}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Duration getMaxWait() {
 			return this.maxWait;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.header.max-wait}.
+		 * @param maxWait the new value, or {@code null} to inherit it
+		 */
 		public void setMaxWait(@Nullable Duration maxWait) {
 			this.maxWait = maxWait;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.header.on-invalid}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable OnInvalidRetryAfter getOnInvalid() {
 			return this.onInvalid;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.header.on-invalid}.
+		 * @param onInvalid the new value, or {@code null} to inherit it
+		 */
 		public void setOnInvalid(@Nullable OnInvalidRetryAfter onInvalid) {
 			this.onInvalid = onInvalid;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.header.date-reference}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable DateReference getDateReference() {
 			return this.dateReference;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.header.date-reference}.
+		 * @param dateReference the new value, or {@code null} to inherit it
+		 */
 		public void setDateReference(@Nullable DateReference dateReference) {
 			this.dateReference = dateReference;
 		}
@@ -718,18 +1082,34 @@ public class RetryAfterProperties {
 		 */
 		private @Nullable Boolean read;
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.io-errors.connect}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Boolean getConnect() {
 			return this.connect;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.io-errors.connect}.
+		 * @param connect the new value, or {@code null} to inherit it
+		 */
 		public void setConnect(@Nullable Boolean connect) {
 			this.connect = connect;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.io-errors.read}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Boolean getRead() {
 			return this.read;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.io-errors.read}.
+		 * @param read the new value, or {@code null} to inherit it
+		 */
 		public void setRead(@Nullable Boolean read) {
 			this.read = read;
 		}
@@ -751,18 +1131,34 @@ public class RetryAfterProperties {
 		 */
 		private @Nullable CooldownMode mode;
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.cooldown.enabled}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.cooldown.enabled}.
+		 * @param enabled the new value, or {@code null} to inherit it
+		 */
 		public void setEnabled(@Nullable Boolean enabled) {
 			this.enabled = enabled;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.cooldown.mode}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable CooldownMode getMode() {
 			return this.mode;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.cooldown.mode}.
+		 * @param mode the new value, or {@code null} to inherit it
+		 */
 		public void setMode(@Nullable CooldownMode mode) {
 			this.mode = mode;
 		}
@@ -794,34 +1190,66 @@ public class RetryAfterProperties {
 		 */
 		private @Nullable Duration window;
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.budget.enabled}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.budget.enabled}.
+		 * @param enabled the new value, or {@code null} to inherit it
+		 */
 		public void setEnabled(@Nullable Boolean enabled) {
 			this.enabled = enabled;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.budget.ratio}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Double getRatio() {
 			return this.ratio;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.budget.ratio}.
+		 * @param ratio the new value, or {@code null} to inherit it
+		 */
 		public void setRatio(@Nullable Double ratio) {
 			this.ratio = ratio;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.budget.min-per-second}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Integer getMinPerSecond() {
 			return this.minPerSecond;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.budget.min-per-second}.
+		 * @param minPerSecond the new value, or {@code null} to inherit it
+		 */
 		public void setMinPerSecond(@Nullable Integer minPerSecond) {
 			this.minPerSecond = minPerSecond;
 		}
 
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.budget.window}.
+		 * @return the value, or {@code null} to inherit it
+		 */
 		public @Nullable Duration getWindow() {
 			return this.window;
 		}
 
+		/**
+		 * Sets {@code retry-after.clients.<name>.budget.window}.
+		 * @param window the new value, or {@code null} to inherit it
+		 */
 		public void setWindow(@Nullable Duration window) {
 			this.window = window;
 		}

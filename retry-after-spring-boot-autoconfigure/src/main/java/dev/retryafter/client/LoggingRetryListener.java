@@ -20,8 +20,7 @@ import org.apache.commons.logging.LogFactory;
  * retry decision: client=payments method=POST attempt=1 failure=read-timeout -&gt; stop reason=non-idempotent
  * retry decision: client=default method=GET no attempt sent -&gt; stop reason=cooldown
  * </pre>
- * (the first line is one line in the log).
- * and the time actually waited at TRACE.
+ * (the first line is one line in the log), and the time actually waited at TRACE.
  * <p>
  * A line holds only the client name, the method, the attempt number, the status or failure
  * kind, the delay derived from {@code Retry-After}, and the decision. It never holds URIs or

@@ -37,8 +37,9 @@ final class ResponseCopy implements ClientHttpResponse {
 
 	/**
 	 * Copies {@code response} (its body up to {@code limit} bytes) and closes it. Reading stops
-	 * at the limit; closing then leaves it to the transport whether to drain the rest or drop
-	 * the connection.
+	 * at the limit, and a longer body is abandoned: its connection is dropped rather than
+	 * drained, since every Spring request factory's {@code close()} reads a body to its end,
+	 * and a hostile server's body need never end.
 	 * @param response the response, closed on return
 	 * @param limit the most body bytes to keep
 	 * @return the copy
@@ -55,6 +56,9 @@ final class ResponseCopy implements ClientHttpResponse {
 				InputStream in = response.getBody();
 				body = in.readNBytes(limit);
 				complete = in.read() == -1;
+				if (!complete) {
+					abandon(in);
+				}
 			}
 			catch (IOException ex) {
 				// A body cut short is only ever needed if the retry is called off; then the
@@ -67,6 +71,31 @@ final class ResponseCopy implements ClientHttpResponse {
 		finally {
 			response.close();
 		}
+	}
+
+	/**
+	 * Ends a body without reading the rest, so that the response's own {@code close()} finds
+	 * nothing left to drain. Closing the stream does that for {@code HttpURLConnection} (it
+	 * drops a connection whose rest is not already buffered) and the JDK client (it cancels
+	 * the exchange); Apache HttpClient 5 drains on close, but aborts on request.
+	 */
+	private static void abandon(InputStream body) throws IOException {
+		if (isA(body, HttpComponentsBody.STREAM)) {
+			HttpComponentsBody.abort(body);
+		}
+		else {
+			body.close();
+		}
+	}
+
+	/** Whether {@code object} is an instance of the class named, without loading that class. */
+	private static boolean isA(Object object, String className) {
+		for (Class<?> type = object.getClass(); type != null; type = type.getSuperclass()) {
+			if (type.getName().equals(className)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static String statusText(ClientHttpResponse response) {
@@ -109,6 +138,20 @@ final class ResponseCopy implements ClientHttpResponse {
 	@Override
 	public void close() {
 		// Nothing to release: the original was closed when the copy was made.
+	}
+
+	/**
+	 * Apache HttpClient 5's body stream, loaded only when a response came from it, so that
+	 * HttpClient 5 stays an optional dependency.
+	 */
+	private static final class HttpComponentsBody {
+
+		static final String STREAM = "org.apache.hc.core5.http.io.EofSensorInputStream";
+
+		static void abort(InputStream body) throws IOException {
+			((org.apache.hc.core5.http.io.EofSensorInputStream) body).abort();
+		}
+
 	}
 
 }

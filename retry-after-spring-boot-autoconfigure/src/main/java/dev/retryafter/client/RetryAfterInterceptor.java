@@ -63,8 +63,8 @@ import org.springframework.http.client.ClientHttpResponse;
  * this request gives up. Before each attempt, first or retry, the store admits the request,
  * holds it until the cooldown ends (plus jitter) if that fits the budget, or refuses it
  * (reason {@code cooldown}): a refused first attempt throws a {@link RetryRefusedException},
- * a refused retry returns the last response. Each request counts towards its client's
- * {@link RetryBudgets retry budget}, which the planner asks before every retry.
+ * a refused retry returns the last response. Each request that is sent counts towards its
+ * client's {@link RetryBudgets retry budget}, which the planner asks before every retry.
  * <p>
  * It must be the outermost interceptor: re-executing re-runs every interceptor after it
  * (authentication, tracing) once per attempt, which Spring Framework 7 guarantees (its
@@ -195,6 +195,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 
 		private final ClientHttpRequestExecution execution;
 
+		/** The client's retry budget as the planner sees it (SPEC rule 4): each retry takes from it. */
 		private final RetryPermits permits;
 
 		private final @Nullable Origin origin;
@@ -209,7 +210,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			this.request = request;
 			this.body = body;
 			this.execution = execution;
-			this.permits = permits();
+			this.permits = RetryAfterInterceptor.this.budgets.permits(client.name());
 			this.origin = cooldownOrigin();
 			this.startNanos = RetryAfterInterceptor.this.monotonicClock.nanoTime();
 		}
@@ -219,6 +220,9 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			if (refused != null) {
 				throw new RetryRefusedException(origin(), StopReason.COOLDOWN, refused.timeLeft());
 			}
+			// A request counts towards its client's retry budget once it is sent: one refused
+			// by a cooldown was never made, and must not pay for other requests' retries.
+			RetryAfterInterceptor.this.budgets.recordRequest(this.client.name());
 			for (int attempt = 1;; attempt++) {
 				Attempt result = send();
 				RetryDecision decision = decide(result, attempt);
@@ -237,15 +241,6 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 					return kept.deliverInsteadOfRetry(origin(), StopReason.COOLDOWN, refused.timeLeft());
 				}
 			}
-		}
-
-		/**
-		 * The retry budget as the planner sees it (SPEC rule 4): this request counts towards
-		 * its client's budget, and each retry takes from it.
-		 */
-		private RetryPermits permits() {
-			RetryAfterInterceptor.this.budgets.recordRequest(this.client.name());
-			return RetryAfterInterceptor.this.budgets.permits(this.client.name());
 		}
 
 		/**

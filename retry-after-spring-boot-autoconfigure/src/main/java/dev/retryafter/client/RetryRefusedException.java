@@ -22,10 +22,13 @@ public class RetryRefusedException extends IOException {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The origin the request was for, {@code scheme://host:port}. */
 	private final String origin;
 
+	/** Why the request was not sent. */
 	private final StopReason reason;
 
+	/** The time left when the request was refused, zero or more. */
 	private final Duration timeLeft;
 
 	/**

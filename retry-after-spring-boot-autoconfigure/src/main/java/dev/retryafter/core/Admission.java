@@ -29,6 +29,10 @@ public sealed interface Admission permits Admission.Proceed, Admission.Wait, Adm
 	 */
 	record Wait(Duration delay) implements Admission {
 
+		/**
+		 * Checks the components, as described on the record.
+		 * @param delay the wait: the time left until the origin's not-before instant plus jitter, positive
+		 */
 		public Wait {
 			Objects.requireNonNull(delay, "delay");
 			if (delay.isNegative() || delay.isZero()) {
@@ -46,6 +50,10 @@ public sealed interface Admission permits Admission.Proceed, Admission.Wait, Adm
 	 */
 	record Refuse(Duration timeLeft) implements Admission {
 
+		/**
+		 * Checks the components, as described on the record.
+		 * @param timeLeft the time left until the origin's not-before instant, positive
+		 */
 		public Refuse {
 			Objects.requireNonNull(timeLeft, "timeLeft");
 			if (timeLeft.isNegative() || timeLeft.isZero()) {

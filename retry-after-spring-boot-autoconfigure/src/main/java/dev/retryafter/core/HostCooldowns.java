@@ -45,7 +45,7 @@ public final class HostCooldowns {
 
 	private final int maxHosts;
 
-	private final ConcurrentHashMap<Origin, Long> notBefore = new ConcurrentHashMap<>();
+	private final ConcurrentHashMap<Origin, Hold> notBefore = new ConcurrentHashMap<>();
 
 	private final AtomicInteger recordsSincePurge = new AtomicInteger();
 
@@ -80,11 +80,13 @@ public final class HostCooldowns {
 		}
 		// May wrap, as nanoTime readings do; only differences are ever compared.
 		long until = nowNanos + delayNanos;
-		Long held = this.notBefore.merge(origin, until, (old, candidate) -> (candidate - old > 0) ? candidate : old);
+		Hold candidate = new Hold(until, delayNanos);
+		Hold held = this.notBefore.merge(origin, candidate,
+				(old, fresh) -> (fresh.until - old.until > 0) ? fresh : old);
 		if (this.notBefore.size() > this.maxHosts || this.recordsSincePurge.incrementAndGet() >= PURGE_EVERY) {
 			maintain(origin, nowNanos);
 		}
-		return held == until;
+		return held == candidate;
 	}
 
 	/**
@@ -110,9 +112,14 @@ public final class HostCooldowns {
 	/**
 	 * Decides whether a request to {@code origin} may be sent now. A cooling origin makes the
 	 * request wait until its not-before instant plus jitter uniform in
-	 * {@code [0, jitter x time left]} (as SPEC rule 8 does for retries, so held requests do
-	 * not all leave together), the jitter trimmed so that the wait plus the reserve fits the
-	 * budget; if even the bare wait does not fit, or in fail-fast mode, it is refused.
+	 * {@code [0, jitter x the delay that set the cooldown]}, the jitter trimmed so that the
+	 * wait plus the reserve fits the budget; if even the bare wait does not fit, or in
+	 * fail-fast mode, it is refused.
+	 * <p>
+	 * The jitter is scaled by the server's whole delay, not by the time left: requests held
+	 * just before the instant would otherwise all get a tiny jitter and leave together, a
+	 * spike that the origin's own retries (each jittered by the whole delay, SPEC rule 8) do
+	 * not make. Scaled this way, held requests spread over the same window as those retries.
 	 * @param origin the request's origin
 	 * @param nowNanos the current monotonic reading
 	 * @param remainingBudget the request's remaining total budget (may be negative)
@@ -130,7 +137,8 @@ public final class HostCooldowns {
 		if (!(jitter >= 0 && jitter <= 1)) {
 			throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
 		}
-		long left = remainingNanos(origin, nowNanos);
+		Hold hold = this.notBefore.get(origin);
+		long left = (hold != null) ? remainingNanos(origin, hold, nowNanos) : 0;
 		if (left <= 0) {
 			return Admission.PROCEED;
 		}
@@ -144,9 +152,8 @@ public final class HostCooldowns {
 		if (afterWait < reserve) {
 			return new Admission.Refuse(timeLeft);
 		}
-		// The same jitter as a retry's wait (SPEC rule 8), trimmed to what the budget leaves.
 		Duration limit = timeLeft.plusNanos(afterWait - reserve);
-		return new Admission.Wait(Jitter.apply(timeLeft, jitter, random, limit));
+		return new Admission.Wait(Jitter.apply(timeLeft, Duration.ofNanos(hold.spread), jitter, random, limit));
 	}
 
 	/**
@@ -168,8 +175,8 @@ public final class HostCooldowns {
 	public int activeCount(long nowNanos) {
 		purgeExpired(nowNanos);
 		int count = 0;
-		for (Long until : this.notBefore.values()) {
-			if (until - nowNanos > 0) {
+		for (Hold hold : this.notBefore.values()) {
+			if (hold.until - nowNanos > 0) {
 				count++;
 			}
 		}
@@ -185,9 +192,9 @@ public final class HostCooldowns {
 	public Map<Origin, Duration> snapshot(long nowNanos) {
 		purgeExpired(nowNanos);
 		List<Map.Entry<Origin, Long>> active = new ArrayList<>();
-		this.notBefore.forEach((origin, until) -> {
-			if (until - nowNanos > 0) {
-				active.add(Map.entry(origin, until));
+		this.notBefore.forEach((origin, hold) -> {
+			if (hold.until - nowNanos > 0) {
+				active.add(Map.entry(origin, hold.until));
 			}
 		});
 		active.sort(Comparator.comparing((Map.Entry<Origin, Long> entry) -> entry.getKey().toString()));
@@ -215,13 +222,14 @@ public final class HostCooldowns {
 	}
 
 	private long remainingNanos(Origin origin, long nowNanos) {
-		Long until = this.notBefore.get(origin);
-		if (until == null) {
-			return 0;
-		}
-		long left = until - nowNanos;
+		Hold hold = this.notBefore.get(origin);
+		return (hold != null) ? remainingNanos(origin, hold, nowNanos) : 0;
+	}
+
+	private long remainingNanos(Origin origin, Hold hold, long nowNanos) {
+		long left = hold.until - nowNanos;
 		if (left <= 0) {
-			this.notBefore.remove(origin, until);
+			this.notBefore.remove(origin, hold);
 		}
 		return left;
 	}
@@ -247,21 +255,40 @@ public final class HostCooldowns {
 
 	private void purgeExpired(long nowNanos) {
 		// A conditional remove per entry: a not-before renewed meanwhile is kept.
-		this.notBefore.entrySet().removeIf((entry) -> entry.getValue() - nowNanos <= 0);
+		this.notBefore.entrySet().removeIf((entry) -> entry.getValue().until - nowNanos <= 0);
 	}
 
 	private void evictSoonestEnding(Origin justRecorded, long nowNanos, int count) {
-		List<Map.Entry<Origin, Long>> candidates = new ArrayList<>(this.notBefore.size());
-		this.notBefore.forEach((origin, until) -> {
+		List<Map.Entry<Origin, Hold>> candidates = new ArrayList<>(this.notBefore.size());
+		this.notBefore.forEach((origin, hold) -> {
 			if (!origin.equals(justRecorded)) {
-				candidates.add(Map.entry(origin, until));
+				candidates.add(Map.entry(origin, hold));
 			}
 		});
-		candidates.sort(Comparator.comparingLong((Map.Entry<Origin, Long> entry) -> entry.getValue() - nowNanos));
+		candidates.sort(
+				Comparator.comparingLong((Map.Entry<Origin, Hold> entry) -> entry.getValue().until - nowNanos));
 		for (int i = 0; i < count && i < candidates.size(); i++) {
-			Map.Entry<Origin, Long> entry = candidates.get(i);
+			Map.Entry<Origin, Hold> entry = candidates.get(i);
 			this.notBefore.remove(entry.getKey(), entry.getValue());
 		}
+	}
+
+	/**
+	 * An origin's not-before instant and the delay that set it (the width of the jitter
+	 * window for requests held by it). Compared by identity in conditional removes, so a
+	 * cooldown renewed meanwhile is never removed by mistake.
+	 */
+	private static final class Hold {
+
+		private final long until;
+
+		private final long spread;
+
+		Hold(long until, long spread) {
+			this.until = until;
+			this.spread = spread;
+		}
+
 	}
 
 	private static long saturatedNanos(Duration duration, long limit) {

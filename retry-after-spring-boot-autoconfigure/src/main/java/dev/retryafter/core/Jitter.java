@@ -31,11 +31,37 @@ public final class Jitter {
 	 * {@code [0, 1]}
 	 */
 	public static Duration apply(Duration base, double jitter, RandomGenerator random, Duration limit) {
+		return apply(base, base, jitter, random, limit);
+	}
+
+	/**
+	 * The jittered wait with the extra scaled by another duration than the base: uniform in
+	 * {@code [0, jitter x scale]}. A request held by a host cooldown waits only the time left
+	 * until the origin's instant, but its extra is scaled by the server's whole delay, so held
+	 * requests spread over the same window as retries. Draws exactly one
+	 * {@link RandomGenerator#nextDouble()}.
+	 * @param base the wait before jitter, zero or more
+	 * @param scale what the extra is a fraction of, zero or more
+	 * @param jitter the largest extra as a fraction of {@code scale}, between 0 and 1
+	 * @param random the random source; a value outside {@code [0, 1]} is clamped into it
+	 * @param limit the longest acceptable wait; the extra is reduced to fit it, and a limit
+	 * below {@code base} yields {@code base}
+	 * @return a wait between {@code base} and {@code max(base, min(limit, base + jitter x scale))}
+	 * @throws IllegalArgumentException if {@code base} or {@code scale} is negative or
+	 * {@code jitter} is outside {@code [0, 1]}
+	 */
+	public static Duration apply(Duration base, Duration scale, double jitter, RandomGenerator random,
+			Duration limit) {
 		Objects.requireNonNull(base, "base");
+		Objects.requireNonNull(scale, "scale");
+
 		Objects.requireNonNull(random, "random");
 		Objects.requireNonNull(limit, "limit");
 		if (base.isNegative()) {
 			throw new IllegalArgumentException("base must not be negative: " + base);
+		}
+		if (scale.isNegative()) {
+			throw new IllegalArgumentException("scale must not be negative: " + scale);
 		}
 		if (!(jitter >= 0 && jitter <= 1)) {
 			throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
@@ -46,7 +72,7 @@ public final class Jitter {
 		}
 		// limit > base >= 0, so neither the headroom nor base + extra can overflow.
 		Duration headroom = limit.minus(base);
-		return base.plus(DurationMath.multiplyCapped(base, fraction * jitter, headroom));
+		return base.plus(DurationMath.multiplyCapped(scale, fraction * jitter, headroom));
 	}
 
 	private static double clampUnit(double value) {

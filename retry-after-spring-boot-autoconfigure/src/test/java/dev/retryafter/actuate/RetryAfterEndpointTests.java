@@ -1,6 +1,7 @@
 package dev.retryafter.actuate;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -85,6 +86,26 @@ class RetryAfterEndpointTests {
 		assertThat(descriptor.cooldowns())
 			.containsExactly(new CooldownDescriptor("default", "https://api.example.com:443", "1500ms"));
 		assertThat(descriptor.budgets()).containsExactly(Map.entry("default", new BudgetDescriptor(40, 3, 105)));
+	}
+
+	@Test
+	void shouldKeepTheBudgetsInTheOrderTheStateGivesThem() {
+		Map<String, BudgetDescriptor> budgets = new LinkedHashMap<>();
+		for (String client : List.of("default", "payments", "search", "billing", "audit", "maps", "mail")) {
+			budgets.put(client, new BudgetDescriptor(0, 0, 100));
+		}
+		RetryAfterRuntimeState state = new RetryAfterRuntimeState() {
+
+			@Override
+			public Map<String, BudgetDescriptor> budgets() {
+				return budgets;
+			}
+
+		};
+		RetryAfterDescriptor descriptor = new RetryAfterEndpoint(RetryClients.of(RetrySettings.defaults()), state)
+			.retryAfter();
+		assertThat(descriptor.budgets().keySet()).containsExactly("default", "payments", "search", "billing", "audit",
+				"maps", "mail");
 	}
 
 }

@@ -1,14 +1,16 @@
 package dev.retryafter.autoconfigure;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
-import dev.retryafter.testsupport.ScriptedLoopbackOrigin;
-import dev.retryafter.testsupport.ScriptedLoopbackOrigin.Reply;
+import dev.retryafter.testsupport.LoopbackHttpServer;
+import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -43,11 +45,17 @@ class RetryAfterEndToEndTests {
 				HttpServiceClientAutoConfiguration.class))
 		.withPropertyValues("retry-after.backoff.initial=0s", "retry-after.backoff.max=0s");
 
-	private ScriptedLoopbackOrigin origin = ScriptedLoopbackOrigin.answering(Reply.retryAfter(429, "0"),
-			Reply.text(200, "ready"));
+	private LoopbackHttpServer origin;
+
+	@BeforeEach
+	void startOrigin() throws IOException {
+		this.origin = LoopbackHttpServer.start()
+			.on("/report", Reply.status(429).header("Retry-After", "0"), Reply.status(200).body("ready"))
+			.on("/flaky", Reply.status(503).header("Retry-After", "0"));
+	}
 
 	@AfterEach
-	void stopOrigin() {
+	void stopOrigin() throws IOException {
 		this.origin.close();
 	}
 
@@ -57,11 +65,11 @@ class RetryAfterEndToEndTests {
 			String body = context.getBean(RestClient.Builder.class)
 				.build()
 				.get()
-				.uri(this.origin.url("/report"))
+				.uri(this.origin.uri("/report"))
 				.retrieve()
 				.body(String.class);
 			assertThat(body).isEqualTo("ready");
-			assertThat(this.origin.requests()).containsExactly("GET /report", "GET /report");
+			assertThat(this.origin.requestLines()).containsExactly("GET /report", "GET /report");
 		});
 	}
 
@@ -70,34 +78,30 @@ class RetryAfterEndToEndTests {
 		this.contextRunner.run((context) -> {
 			String body = context.getBean(RestTemplateBuilder.class)
 				.build()
-				.getForObject(this.origin.url("/report"), String.class);
+				.getForObject(this.origin.uri("/report"), String.class);
 			assertThat(body).isEqualTo("ready");
-			assertThat(this.origin.requests()).containsExactly("GET /report", "GET /report");
+			assertThat(this.origin.requestLines()).containsExactly("GET /report", "GET /report");
 		});
 	}
 
 	@Test
 	void httpServiceClientShouldRetryA429Once() {
 		this.contextRunner.withUserConfiguration(ReportServiceConfiguration.class)
-			.withPropertyValues("spring.http.serviceclient.reports.base-url=" + this.origin.url(""))
+			.withPropertyValues("spring.http.serviceclient.reports.base-url=" + this.origin.uri(""))
 			.run((context) -> {
 				assertThat(context.getBean(ReportService.class).report()).isEqualTo("ready");
-				assertThat(this.origin.requests()).containsExactly("GET /report", "GET /report");
+				assertThat(this.origin.requestLines()).containsExactly("GET /report", "GET /report");
 			});
 	}
 
 	@Test
 	void onHttpClient5OriginShouldSeeExactlyMaxAttemptsRequests() {
-		this.origin.close();
-		this.origin = ScriptedLoopbackOrigin.answering(Reply.retryAfter(503, "0"));
 		this.contextRunner.withPropertyValues("retry-after.max-attempts=3")
 			.run((context) -> assertSeesMaxAttempts(context.getBean(RestClient.Builder.class).build()));
 	}
 
 	@Test
 	void onJdkHttpClientOriginShouldSeeExactlyMaxAttemptsRequests() {
-		this.origin.close();
-		this.origin = ScriptedLoopbackOrigin.answering(Reply.retryAfter(503, "0"));
 		this.contextRunner.withPropertyValues("retry-after.max-attempts=3", "spring.http.clients.imperative.factory=jdk")
 			.run((context) -> assertSeesMaxAttempts(context.getBean(RestClient.Builder.class).build()));
 	}
@@ -108,7 +112,7 @@ class RetryAfterEndToEndTests {
 			context.getBean(RestClient.Builder.class)
 				.build()
 				.get()
-				.uri(this.origin.url("/report"))
+				.uri(this.origin.uri("/report"))
 				.retrieve()
 				.body(String.class);
 			assertThat(context.getBean(ListenersConfiguration.class).heard).containsExactly("first:1:429",
@@ -118,10 +122,10 @@ class RetryAfterEndToEndTests {
 
 	private void assertSeesMaxAttempts(RestClient client) {
 		int status = client.get()
-			.uri(this.origin.url("/flaky"))
+			.uri(this.origin.uri("/flaky"))
 			.exchange((request, response) -> response.getStatusCode().value());
 		assertThat(status).isEqualTo(503);
-		assertThat(this.origin.requestCount()).isEqualTo(3);
+		assertThat(this.origin.requests().size()).isEqualTo(3);
 	}
 
 	interface ReportService {

@@ -1,8 +1,11 @@
 package dev.retryafter.autoconfigure;
 
-import dev.retryafter.testsupport.ScriptedLoopbackOrigin;
-import dev.retryafter.testsupport.ScriptedLoopbackOrigin.Reply;
+import java.io.IOException;
+
+import dev.retryafter.testsupport.LoopbackHttpServer;
+import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -29,10 +32,15 @@ class SingleRetryLayerTests {
 			AutoConfigurations.of(RetryAfterAutoConfiguration.class, HttpClientAutoConfiguration.class,
 					ImperativeHttpClientAutoConfiguration.class));
 
-	private final ScriptedLoopbackOrigin origin = ScriptedLoopbackOrigin.answering(Reply.retryAfter(503, "0"));
+	private LoopbackHttpServer origin;
+
+	@BeforeEach
+	void startOrigin() throws IOException {
+		this.origin = LoopbackHttpServer.start().on("/flaky", Reply.status(503).header("Retry-After", "0"));
+	}
 
 	@AfterEach
-	void stopOrigin() {
+	void stopOrigin() throws IOException {
 		this.origin.close();
 	}
 
@@ -46,7 +54,7 @@ class SingleRetryLayerTests {
 	void withoutStarterHttpClient5RetriesA503Itself() {
 		this.contextRunner.withPropertyValues("retry-after.enabled=false").run((context) -> {
 			assertThat(sendOnce(context)).isEqualTo(503);
-			assertThat(this.origin.requestCount()).isEqualTo(2);
+			assertThat(this.origin.requests().size()).isEqualTo(2);
 		});
 	}
 
@@ -54,7 +62,7 @@ class SingleRetryLayerTests {
 	void withStarterHttpClient5SendsEachRequestOnce() {
 		this.contextRunner.run((context) -> {
 			assertThat(sendOnce(context)).isEqualTo(503);
-			assertThat(this.origin.requestCount()).isEqualTo(1);
+			assertThat(this.origin.requests().size()).isEqualTo(1);
 		});
 	}
 
@@ -64,14 +72,14 @@ class SingleRetryLayerTests {
 			assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class))
 				.isInstanceOf(JdkClientHttpRequestFactoryBuilder.class);
 			assertThat(sendOnce(context)).isEqualTo(503);
-			assertThat(this.origin.requestCount()).isEqualTo(1);
+			assertThat(this.origin.requests().size()).isEqualTo(1);
 		});
 	}
 
 	private int sendOnce(AssertableApplicationContext context) {
 		RestClient client = RestClient.builder().requestFactory(context.getBean(ClientHttpRequestFactory.class)).build();
 		return client.get()
-			.uri(this.origin.url("/flaky"))
+			.uri(this.origin.uri("/flaky"))
 			.exchange((request, response) -> response.getStatusCode().value());
 	}
 

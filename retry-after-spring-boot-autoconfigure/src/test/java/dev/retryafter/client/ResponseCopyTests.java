@@ -4,6 +4,8 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +57,32 @@ class ResponseCopyTests {
 	}
 
 	@Test
+	void whenBodyIsLongerThanTheLimitThenItsStreamIsClosedBeforeTheResponseSoNothingIsDrained() throws IOException {
+		CountingStream body = new CountingStream(new byte[10_000]);
+		List<String> events = new ArrayList<>();
+		body.onClose = () -> events.add("body closed after " + body.read + " bytes");
+		ClosingResponse original = new ClosingResponse(body, 503);
+		original.onClose = () -> events.add("response closed");
+
+		ResponseCopy.of(original, 64);
+
+		assertThat(events).containsExactly("body closed after 65 bytes", "response closed");
+	}
+
+	@Test
+	void whenBodyFitsThenItIsLeftForTheResponseToCloseAndReuseItsConnection() throws IOException {
+		CountingStream body = new CountingStream(new byte[10]);
+		List<String> events = new ArrayList<>();
+		body.onClose = () -> events.add("body closed");
+		ClosingResponse original = new ClosingResponse(body, 503);
+		original.onClose = () -> events.add("response closed");
+
+		ResponseCopy.of(original, 64);
+
+		assertThat(events).containsExactly("response closed");
+	}
+
+	@Test
 	void whenBodyCannotBeReadThenIncompleteAndTheOriginalClosed() throws IOException {
 		InputStream failing = new InputStream() {
 
@@ -92,14 +120,18 @@ class ResponseCopyTests {
 
 		private boolean closed;
 
+		private Runnable onClose = () -> {
+		};
+
 		ClosingResponse(InputStream body, int status) {
 			super(body, status);
 		}
 
 		@Override
 		public void close() {
+			// Only recorded: the tests follow what the copy itself closes.
 			this.closed = true;
-			super.close();
+			this.onClose.run();
 		}
 
 	}
@@ -108,8 +140,17 @@ class ResponseCopyTests {
 
 		private int read;
 
+		private Runnable onClose = () -> {
+		};
+
 		CountingStream(byte[] bytes) {
 			super(bytes);
+		}
+
+		@Override
+		public void close() throws IOException {
+			this.onClose.run();
+			super.close();
 		}
 
 		@Override

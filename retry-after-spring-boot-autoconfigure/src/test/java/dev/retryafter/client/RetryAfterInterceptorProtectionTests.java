@@ -324,6 +324,27 @@ class RetryAfterInterceptorProtectionTests {
 					entry("billing", new RetryBudget.Snapshot(2, 1, 0, Duration.ofSeconds(10))));
 	}
 
+	@Test
+	void whenACooldownRefusesARequestThenItDoesNotCountTowardsTheRetryBudget() {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "30"));
+		RetryClients clients = RetryClients.of(SINGLE_ATTEMPT);
+		RetryBudgets budgets = new RetryBudgets(clients, this.clock);
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(new RetryAfterInterceptor(clients, this.listener,
+				this.cooldowns, budgets, this.sleeper, this.clock, this.clock, MIDDLE));
+
+		caller.get(this.server.uri("/report"));
+		for (int i = 0; i < 3; i++) {
+			assertThatExceptionOfType(ResourceAccessException.class)
+				.isThrownBy(() -> caller.get(this.server.uri("/report")))
+				.havingRootCause()
+				.isInstanceOf(RetryRefusedException.class);
+		}
+
+		assertThat(this.server.requests()).hasSize(1);
+		assertThat(budgets.snapshots())
+			.containsExactly(entry("default", new RetryBudget.Snapshot(1, 0, 100, Duration.ofSeconds(10))));
+	}
+
 	private RetryAfterInterceptor interceptor(RetrySettings settings) {
 		return interceptor(settings, this.sleeper);
 	}

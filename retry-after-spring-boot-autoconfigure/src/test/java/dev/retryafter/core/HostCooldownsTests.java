@@ -75,8 +75,26 @@ class HostCooldownsTests {
 	void whenWaitModeThenWaitUntilNotBeforePlusJitter() {
 		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
 		this.clock.advance(Duration.ofMillis(500));
-		// time left 1.5 s; jitter 0.5 x 0.2 x 1.5 s = 150 ms
-		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(1650)));
+		// time left 1.5 s; jitter scaled by the whole 2 s delay: 0.5 x 0.2 x 2 s = 200 ms
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(1700)));
+	}
+
+	@Test
+	void whenHeldJustBeforeNotBeforeThenJitterStillSpansTheServerDelay() {
+		// Requests held a moment before the instant must not all leave together.
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.clock.advance(Duration.ofMillis(990));
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.0)).isEqualTo(new Admission.Wait(Duration.ofMillis(10)));
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(110)));
+	}
+
+	@Test
+	void whenALaterCooldownWinsThenItsDelaySetsTheJitterWindow() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, now(), Duration.ofSeconds(5));
+		this.cooldowns.record(A, now(), Duration.ofSeconds(3));
+		// not-before 5 s away, set by the 5 s delay: extra 0.5 x 0.2 x 5 s = 500 ms
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(5500)));
 	}
 
 	@Test

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.SplittableRandom;
 
+import dev.retryafter.testsupport.FixedRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -116,6 +117,22 @@ class JitterTests {
 		}
 		// Identical server delays must not give identical waits.
 		assertThat(distinct).hasSizeGreaterThan(9_900);
+	}
+
+	@Test
+	void whenScaledByAnotherDurationThenExtraIsAFractionOfIt() {
+		assertThat(Jitter.apply(Duration.ofMillis(10), Duration.ofSeconds(1), 0.2, new FixedRandom(0.5), NO_LIMIT))
+			.isEqualTo(Duration.ofMillis(110));
+		assertThat(Jitter.apply(Duration.ofMillis(10), Duration.ofSeconds(1), 0.2, new FixedRandom(0.75),
+				Duration.ofMillis(60)))
+			.isEqualTo(Duration.ofMillis(60));
+	}
+
+	@Test
+	void whenScaleIsNegativeThenIllegalArgument() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> Jitter.apply(Duration.ZERO, Duration.ofSeconds(-1), 0.2, new FixedRandom(0.5), NO_LIMIT))
+			.withMessage("scale must not be negative: PT-1S");
 	}
 
 	@Test

@@ -1,13 +1,16 @@
 package dev.retryafter.metrics;
 
+import java.io.IOException;
+
 import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.actuate.RetryAfterEndpointAutoConfiguration;
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
 import dev.retryafter.autoconfigure.RetryAfterLoggingAutoConfiguration;
-import dev.retryafter.testsupport.ScriptedLoopbackOrigin;
-import dev.retryafter.testsupport.ScriptedLoopbackOrigin.Reply;
+import dev.retryafter.testsupport.LoopbackHttpServer;
+import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -39,11 +42,17 @@ class RetryAfterObservabilityWiringTests {
 		.withPropertyValues("retry-after.backoff.initial=0s", "retry-after.backoff.max=0s",
 				"management.endpoints.web.exposure.include=retryafter");
 
-	private final ScriptedLoopbackOrigin origin = ScriptedLoopbackOrigin.answering(Reply.retryAfter(429, "0"),
-			Reply.retryAfter(503, "0"), Reply.text(200, "ready"));
+	private LoopbackHttpServer origin;
+
+	@BeforeEach
+	void startOrigin() throws IOException {
+		this.origin = LoopbackHttpServer.start()
+			.on("/report", Reply.status(429).header("Retry-After", "0"), Reply.status(503).header("Retry-After", "0"),
+					Reply.status(200).body("ready"));
+	}
 
 	@AfterEach
-	void stopOrigin() {
+	void stopOrigin() throws IOException {
 		this.origin.close();
 	}
 
@@ -53,7 +62,7 @@ class RetryAfterObservabilityWiringTests {
 			String body = context.getBean(RestClient.Builder.class)
 				.build()
 				.get()
-				.uri(this.origin.url("/report"))
+				.uri(this.origin.uri("/report"))
 				.retrieve()
 				.body(String.class);
 			assertThat(body).isEqualTo("ready");
@@ -77,7 +86,7 @@ class RetryAfterObservabilityWiringTests {
 			int status = context.getBean(RestClient.Builder.class)
 				.build()
 				.get()
-				.uri(this.origin.url("/report"))
+				.uri(this.origin.uri("/report"))
 				.exchange((request, response) -> response.getStatusCode().value());
 			assertThat(status).isEqualTo(503);
 			MeterRegistry registry = context.getBean(MeterRegistry.class);

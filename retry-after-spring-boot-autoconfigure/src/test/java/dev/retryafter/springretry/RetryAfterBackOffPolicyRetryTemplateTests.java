@@ -1,11 +1,14 @@
 package dev.retryafter.springretry;
 
+import java.io.IOException;
+
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.springretry.RetryAfterBackOffPolicyTests.RecordingSleeper;
 import dev.retryafter.testsupport.FakeClock;
-import dev.retryafter.testsupport.ScriptedLoopbackOrigin;
-import dev.retryafter.testsupport.ScriptedLoopbackOrigin.Reply;
+import dev.retryafter.testsupport.LoopbackHttpServer;
+import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.http.client.JdkClientHttpRequestFactory;
@@ -21,8 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RetryAfterBackOffPolicyRetryTemplateTests {
 
-	private final ScriptedLoopbackOrigin origin = ScriptedLoopbackOrigin.answering(Reply.retryAfter(429, "2"),
-			Reply.text(200, "ready"));
+	private LoopbackHttpServer origin;
 
 	private final FakeClock clock = new FakeClock();
 
@@ -34,8 +36,14 @@ class RetryAfterBackOffPolicyRetryTemplateTests {
 	 */
 	private final RestClient client = RestClient.builder().requestFactory(new JdkClientHttpRequestFactory()).build();
 
+	@BeforeEach
+	void startOrigin() throws IOException {
+		this.origin = LoopbackHttpServer.start()
+			.on("/report", Reply.status(429).header("Retry-After", "2"), Reply.status(200).body("ready"));
+	}
+
 	@AfterEach
-	void stopOrigin() {
+	void stopOrigin() throws IOException {
 		this.origin.close();
 	}
 
@@ -46,9 +54,9 @@ class RetryAfterBackOffPolicyRetryTemplateTests {
 		template.setBackOffPolicy(new RetryAfterBackOffPolicy(RetrySettings.defaults(), this.sleeper, this.clock,
 				this.clock, RetryAfterBackOffPolicyTests.HALF));
 		String body = template
-			.execute((context) -> this.client.get().uri(this.origin.url("/report")).retrieve().body(String.class));
+			.execute((context) -> this.client.get().uri(this.origin.uri("/report")).retrieve().body(String.class));
 		assertThat(body).isEqualTo("ready");
-		assertThat(this.origin.requests()).containsExactly("GET /report", "GET /report");
+		assertThat(this.origin.requestLines()).containsExactly("GET /report", "GET /report");
 		assertThat(this.sleeper.sleeps()).containsExactly(2200L);
 	}
 

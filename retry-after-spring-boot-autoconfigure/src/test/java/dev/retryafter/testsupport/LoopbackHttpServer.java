@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
@@ -27,6 +28,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.springframework.http.HttpStatus;
 
@@ -111,6 +114,14 @@ public final class LoopbackHttpServer implements AutoCloseable {
 	 */
 	public List<RecordedRequest> requests() {
 		return List.copyOf(this.requests);
+	}
+
+	/**
+	 * Every request received so far, as {@code METHOD target}.
+	 * @return the request lines, in arrival order
+	 */
+	public List<String> requestLines() {
+		return this.requests.stream().map((request) -> request.method() + " " + request.target()).toList();
 	}
 
 	@Override
@@ -266,9 +277,19 @@ public final class LoopbackHttpServer implements AutoCloseable {
 
 		private enum Action {
 
-			RESPOND, CLOSE, RESET, HANG
+			RESPOND, CLOSE, RESET, HANG, ENDLESS, TRUNCATED_HEAD, STALLED_BODY
 
 		}
+
+		/** Body bytes an endless reply has written so far, across its connections. */
+		private final AtomicLong bytesWritten = new AtomicLong();
+
+		/** Whether a client closed the connection while an endless reply was writing. */
+		private final AtomicBoolean abandonedByClient = new AtomicBoolean();
+
+		private String truncatedHead = "";
+
+		private int declaredLength;
 
 		private final Action action;
 
@@ -317,6 +338,61 @@ public final class LoopbackHttpServer implements AutoCloseable {
 		 */
 		public static Reply neverAnswer() {
 			return new Reply(Action.HANG, 0);
+		}
+
+		/**
+		 * A chunked response with {@code status} whose body never ends: chunks are written
+		 * until the client closes the connection (or the server closes).
+		 * @param status the status code
+		 * @return the reply
+		 */
+		public static Reply endlessBody(int status) {
+			return new Reply(Action.ENDLESS, status);
+		}
+
+		/**
+		 * Writes {@code head}, the start of a response cut off in its header section, then
+		 * closes the connection.
+		 * @param head the bytes sent (ISO-8859-1), e.g. a status line and half a field
+		 * @return the reply
+		 */
+		public static Reply closeMidHeaders(String head) {
+			Reply reply = new Reply(Action.TRUNCATED_HEAD, 0);
+			reply.truncatedHead = head;
+			return reply;
+		}
+
+		/**
+		 * A response with {@code status} that declares a body of {@code declaredLength}
+		 * bytes, sends only {@code start}, then sends nothing more until the client gives up
+		 * or the server closes.
+		 * @param status the status code
+		 * @param start the part of the body that is sent
+		 * @param declaredLength the {@code Content-Length}, more than {@code start} holds
+		 * @return the reply
+		 */
+		public static Reply stalledBody(int status, String start, int declaredLength) {
+			Reply reply = new Reply(Action.STALLED_BODY, status);
+			reply.body = start.getBytes(StandardCharsets.UTF_8);
+			reply.declaredLength = declaredLength;
+			return reply;
+		}
+
+		/**
+		 * Body bytes an {@link #endlessBody endless} reply has written so far.
+		 * @return the count
+		 */
+		public long bytesWritten() {
+			return this.bytesWritten.get();
+		}
+
+		/**
+		 * Whether the client closed the connection while an {@link #endlessBody endless}
+		 * reply was still writing.
+		 * @return whether the client gave up on the body
+		 */
+		public boolean abandonedByClient() {
+			return this.abandonedByClient.get();
 		}
 
 		/**
@@ -376,6 +452,27 @@ public final class LoopbackHttpServer implements AutoCloseable {
 					closed.await();
 					return false;
 				}
+				case ENDLESS -> {
+					writeEndlessBody(out, closed);
+					return false;
+				}
+				case STALLED_BODY -> {
+					StringBuilder head = statusLine();
+					for (String[] header : this.headers) {
+						head.append(header[0]).append(": ").append(header[1]).append("\r\n");
+					}
+					head.append("Content-Length: ").append(this.declaredLength).append("\r\n\r\n");
+					out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+					out.write(this.body);
+					out.flush();
+					closed.await();
+					return false;
+				}
+				case TRUNCATED_HEAD -> {
+					out.write(this.truncatedHead.getBytes(StandardCharsets.ISO_8859_1));
+					out.flush();
+					return false;
+				}
 				default -> {
 					write(out);
 					return true;
@@ -383,12 +480,42 @@ public final class LoopbackHttpServer implements AutoCloseable {
 			}
 		}
 
-		private void write(OutputStream out) throws IOException {
+		private void writeEndlessBody(OutputStream out, CountDownLatch closed) throws IOException {
+			StringBuilder head = statusLine();
+			for (String[] header : this.headers) {
+				head.append(header[0]).append(": ").append(header[1]).append("\r\n");
+			}
+			head.append("Transfer-Encoding: chunked\r\n\r\n");
+			byte[] chunk = new byte[8192];
+			Arrays.fill(chunk, (byte) 'x');
+			byte[] chunkHead = (Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+			byte[] chunkEnd = "\r\n".getBytes(StandardCharsets.ISO_8859_1);
+			try {
+				out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+				while (closed.getCount() > 0) {
+					out.write(chunkHead);
+					out.write(chunk);
+					out.write(chunkEnd);
+					out.flush();
+					this.bytesWritten.addAndGet(chunk.length);
+				}
+			}
+			catch (SocketException ex) {
+				// Only a client that closed its end stops an endless body.
+				this.abandonedByClient.set(true);
+			}
+		}
+
+		private StringBuilder statusLine() {
 			HttpStatus known = HttpStatus.resolve(this.status);
-			StringBuilder head = new StringBuilder("HTTP/1.1 ").append(this.status)
+			return new StringBuilder("HTTP/1.1 ").append(this.status)
 				.append(' ')
 				.append((known != null) ? known.getReasonPhrase() : "Status")
 				.append("\r\n");
+		}
+
+		private void write(OutputStream out) throws IOException {
+			StringBuilder head = statusLine();
 			for (String[] header : this.headers) {
 				head.append(header[0]).append(": ").append(header[1]).append("\r\n");
 			}
