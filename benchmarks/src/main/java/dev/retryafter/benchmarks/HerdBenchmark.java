@@ -3,11 +3,13 @@ package dev.retryafter.benchmarks;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The thundering herd: N callers get the same {@code 503} with {@code Retry-After: 1} at the
@@ -18,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * Run: {@code java -cp benchmarks/target/benchmarks.jar dev.retryafter.benchmarks.HerdBenchmark}
  * with options {@code --callers=50,200,1000 --clients=ours,ours-no-budget,ours-no-cooldown,hc5,resilience4j,spring-retry
- * --out=benchmarks/results --png=docs/herd.png --chart-callers=200}. The herd of
+ * --out=benchmarks/results --png=docs/herd.png --chart-callers=200 --repeat=3}. Each client
+ * runs {@code repeat} times per size, in turns, and the median is reported. The herd of
  * {@code chart-callers} is drawn to {@code png}, the others to {@code <out>/herd-<N>.png}.
  */
 public final class HerdBenchmark {
@@ -72,32 +75,62 @@ public final class HerdBenchmark {
 		for (Contender contender : contenders) {
 			run(contender, Math.min(20, chartSize), retryAfter);
 		}
+		int repeat = options.integer("repeat", 3);
 		List<Result> results = new ArrayList<>();
 		for (int size : sizes) {
-			for (Contender contender : contenders) {
-				Result result = run(contender, size, retryAfter);
-				results.add(result);
-				System.out.printf("%-40s N=%4d retries=%4d early=%4d late p50=%6s p99=%6s ms peak/10ms=%4d ok=%d%n",
-						contender.label(), size, result.retries(), result.early(), Stats.format(result.lateP50()),
-						Stats.format(result.lateP99()), result.peak10ms(), result.succeeded());
+			// Repetitions go round the clients, so a burst of load from elsewhere does not
+			// land on one client's runs only.
+			Map<Contender, List<Result>> runs = new LinkedHashMap<>();
+			for (int rep = 0; rep < repeat; rep++) {
+				for (Contender contender : contenders) {
+					Result result = run(contender, size, retryAfter);
+					runs.computeIfAbsent(contender, (key) -> new ArrayList<>()).add(result);
+					System.out.printf(
+							"%-40s N=%4d retries=%4d early=%4d late p50=%6s p99=%6s ms peak/10ms=%4d ok=%d %s%n",
+							contender.label(), size, result.retries(), result.early(),
+							Stats.format(result.lateP50()), Stats.format(result.lateP99()), result.peak10ms(),
+							result.succeeded(), result.gaveUp());
+				}
 			}
+			runs.values().forEach((reps) -> results.add(median(reps)));
 		}
-		ResultFiles.write(out.resolve("herd.md"), markdown(results, retryAfter));
+		ResultFiles.write(out.resolve("herd.md"), markdown(results, retryAfter, repeat));
 		ResultFiles.write(out.resolve("herd.csv"), csv(results));
 		ResultFiles.write(out.resolve("herd-timeline.csv"), timelineCsv(results));
 		for (int size : sizes) {
 			Path file = (size == chartSize) ? png : out.resolve("herd-" + size + ".png");
-			HerdChart.render(file, size, retryAfter, series(results, size));
+			HerdChart.render(file, size, retryAfter, repeat, series(results, size));
 			System.out.println("wrote " + file);
 		}
+	}
+
+	/**
+	 * Summarises repeated runs: the median of each measure, except retries sent early (the
+	 * total of all runs: one is too many) and the largest lateness (the largest of all runs);
+	 * the timeline and the reasons are those of the run with the median peak.
+	 */
+	static Result median(List<Result> reps) {
+		List<Result> byPeak = new ArrayList<>(reps);
+		byPeak.sort(Comparator.comparingInt(Result::peak10ms));
+		Result middle = byPeak.get(byPeak.size() / 2);
+		return new Result(middle.contender(), middle.callers(), (int) median(reps, Result::retries),
+				reps.stream().mapToInt(Result::early).sum(), median(reps, Result::lateP50),
+				median(reps, Result::lateP99), reps.stream().mapToDouble(Result::lateMax).max().orElse(Double.NaN),
+				middle.peak10ms(), (int) median(reps, Result::succeeded), (int) median(reps, Result::failed),
+				median(reps, Result::spreadMs), middle.timeline(), middle.gaveUp());
+	}
+
+	private static double median(List<Result> reps, ToDoubleFunction<Result> measure) {
+		double[] values = reps.stream().mapToDouble(measure).sorted().toArray();
+		return Stats.percentile(values, 50);
 	}
 
 	private static Map<String, int[]> series(List<Result> results, int size) {
 		Map<String, int[]> series = new LinkedHashMap<>();
 		for (Result result : results) {
 			if (result.callers() == size) {
-				series.put(result.contender().label() + " (peak " + result.peak10ms() + " in any 10 ms, "
-						+ result.early() + " early)", result.timeline());
+				series.put(result.contender().label() + " (peak " + result.peak10ms() + " in any 10 ms; early: "
+						+ result.early() + " in all runs)", result.timeline());
 			}
 		}
 		return series;
@@ -179,10 +212,11 @@ public final class HerdBenchmark {
 				Stats.peakInWindow(arrivals, BUCKET_NANOS), succeeded, callers - succeeded, spreadMs, timeline, gaveUp);
 	}
 
-	static String markdown(List<Result> results, int retryAfter) {
+	static String markdown(List<Result> results, int retryAfter, int repeat) {
 		StringBuilder md = new StringBuilder();
 		md.append("Each of N callers gets `503` with `Retry-After: ").append(retryAfter)
-			.append("` at the same moment, then `200`. ")
+			.append("` at the same moment, then `200`. Each line: median of ").append(repeat)
+			.append(" runs (early: total of all runs; late max: largest of all runs). ")
 			.append("Early = retries that reached the origin before the instant the server named ")
 			.append("(the 503's send time + ").append(retryAfter).append(" s). Lateness = first retry's ")
 			.append("arrival minus that instant. Peak = most retries in any 10 ms. Spread = time the origin ")

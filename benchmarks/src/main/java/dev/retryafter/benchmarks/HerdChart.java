@@ -35,7 +35,7 @@ final class HerdChart {
 	private HerdChart() {
 	}
 
-	static void render(Path file, int callers, int retryAfterSeconds, Map<String, int[]> timelines) {
+	static void render(Path file, int callers, int retryAfterSeconds, int runs, Map<String, int[]> timelines) {
 		int peak = 1;
 		int length = 1;
 		for (int[] timeline : timelines.values()) {
@@ -83,8 +83,9 @@ final class HerdChart {
 			combined.add(plot, 1);
 			index++;
 		}
-		JFreeChart chart = new JFreeChart("Herd of " + callers + " callers after one 503 with Retry-After: "
-				+ retryAfterSeconds, new Font(Font.SANS_SERIF, Font.BOLD, 16), combined, false);
+		String title = "Herd of " + callers + " callers after one 503 with Retry-After: " + retryAfterSeconds
+				+ ((runs > 1) ? " (per client, the run with the median peak of " + runs + ")" : "");
+		JFreeChart chart = new JFreeChart(title, new Font(Font.SANS_SERIF, Font.BOLD, 15), combined, false);
 		chart.setBackgroundPaint(Color.WHITE);
 		try {
 			Path parent = file.toAbsolutePath().getParent();
