@@ -20,6 +20,7 @@ import dev.retryafter.core.Origin;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryAfterParser;
+import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryDecision;
@@ -202,6 +203,9 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		/** The client's retry budget as the planner sees it (SPEC rule 4): each retry takes from it. */
 		private final RetryPermits permits;
 
+		/** The client's retry budget, which counts this request once it is sent; null if off. */
+		private final @Nullable RetryBudget budget;
+
 		/** The cooldown origin, resolved on first use: most requests never need it. */
 		private @Nullable Origin origin;
 
@@ -217,7 +221,8 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			this.request = request;
 			this.body = body;
 			this.execution = execution;
-			this.permits = RetryAfterInterceptor.this.budgets.permits(client.name());
+			this.budget = RetryAfterInterceptor.this.budgets.budget(client.name());
+			this.permits = (this.budget != null) ? this.budget.permits() : RetryPermits.UNLIMITED;
 			this.startNanos = RetryAfterInterceptor.this.monotonicClock.nanoTime();
 		}
 
@@ -228,7 +233,9 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			}
 			// A request counts towards its client's retry budget once it is sent: one refused
 			// by a cooldown was never made, and must not pay for other requests' retries.
-			RetryAfterInterceptor.this.budgets.recordRequest(this.client.name());
+			if (this.budget != null) {
+				this.budget.recordRequest();
+			}
 			for (int attempt = 1;; attempt++) {
 				Attempt result = send();
 				RetryDecision decision = decide(result, attempt);
