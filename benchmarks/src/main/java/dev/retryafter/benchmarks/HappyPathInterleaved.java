@@ -1,0 +1,94 @@
+package dev.retryafter.benchmarks;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+import org.springframework.web.client.RestClient;
+
+/**
+ * The happy-path comparison of {@link HappyPathBenchmark}, measured for ratios on a shared,
+ * noisy machine: rounds of one batch per variant, in a shuffled order, so that a burst of load
+ * from elsewhere hits every variant alike; the ratios are medians of per-round ratios. JMH
+ * gives the allocation figures; this gives the steadier ratios.
+ *
+ * <p>
+ * Run: {@code java -cp benchmarks/target/benchmarks.jar dev.retryafter.benchmarks.HappyPathInterleaved}
+ * with options {@code --rounds=60 --warmup-rounds=20 --batch=10000 --out=benchmarks/results}.
+ */
+public final class HappyPathInterleaved {
+
+	private static volatile int sink;
+
+	private HappyPathInterleaved() {
+	}
+
+	/**
+	 * Runs the rounds.
+	 * @param args see the class description
+	 */
+	public static void main(String[] args) {
+		Options options = Options.parse(args);
+		int rounds = options.integer("rounds", 60);
+		int warmup = options.integer("warmup-rounds", 20);
+		int batch = options.integer("batch", 10_000);
+		Path out = Path.of(options.string("out", "benchmarks/results"));
+		List<RestClient> clients = HappyPathClients.create().all();
+		int variants = clients.size();
+		double[][] nsPerOp = new double[variants][rounds];
+		Random order = new Random(42);
+		List<Integer> indexes = new ArrayList<>(List.of(0, 1, 2, 3));
+		for (int round = -warmup; round < rounds; round++) {
+			Collections.shuffle(indexes, order);
+			for (int variant : indexes) {
+				RestClient client = clients.get(variant);
+				long start = System.nanoTime();
+				int length = 0;
+				for (int i = 0; i < batch; i++) {
+					length += HappyPathClients.get(client).length();
+				}
+				long elapsed = System.nanoTime() - start;
+				sink += length;
+				if (round >= 0) {
+					nsPerOp[variant][round] = (double) elapsed / batch;
+				}
+			}
+		}
+		String table = table(nsPerOp, rounds, warmup, batch);
+		System.out.println(table);
+		ResultFiles.write(out.resolve("happy-path-interleaved.md"), table);
+	}
+
+	private static String table(double[][] nsPerOp, int rounds, int warmup, int batch) {
+		StringBuilder md = new StringBuilder();
+		md.append("| variant | median ns/op | p10 ns/op | p90 ns/op | median of round ratios \u00f7 (a) | median of round ratios \u00f7 (b) |\n");
+		md.append("| --- | ---: | ---: | ---: | ---: | ---: |\n");
+		for (int v = 0; v < nsPerOp.length; v++) {
+			double[] sorted = nsPerOp[v].clone();
+			Arrays.sort(sorted);
+			md.append("| ").append(HappyPathClients.NAMES.get(v)).append(" | ")
+				.append(Stats.format(Stats.percentile(sorted, 50))).append(" | ")
+				.append(Stats.format(Stats.percentile(sorted, 10))).append(" | ")
+				.append(Stats.format(Stats.percentile(sorted, 90))).append(" | ")
+				.append(Stats.format2(medianRatio(nsPerOp[v], nsPerOp[0]))).append(" | ")
+				.append(Stats.format2(medianRatio(nsPerOp[v], nsPerOp[1]))).append(" |\n");
+		}
+		md.append("\n").append(rounds).append(" rounds (after ").append(warmup).append(" warm-up rounds) of ")
+			.append(batch).append(" calls per variant, variants in a shuffled order each round. ")
+			.append(ResultFiles.environment()).append(".\n");
+		return md.toString();
+	}
+
+	private static double medianRatio(double[] values, double[] base) {
+		double[] ratios = new double[values.length];
+		for (int i = 0; i < values.length; i++) {
+			ratios[i] = values[i] / base[i];
+		}
+		Arrays.sort(ratios);
+		return Stats.percentile(ratios, 50);
+	}
+
+}

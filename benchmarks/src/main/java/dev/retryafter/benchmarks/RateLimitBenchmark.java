@@ -1,0 +1,146 @@
+package dev.retryafter.benchmarks;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A rate-limited origin (token bucket, {@code 429} with {@code Retry-After} beyond it) and a
+ * fixed amount of work: {@code requests} GETs from {@code threads} threads. For each client it
+ * measures the requests sent per success, the {@code 429}s received, how many calls still ended
+ * in failure, and the time to finish the work.
+ *
+ * <p>
+ * Run: {@code java -cp benchmarks/target/benchmarks.jar dev.retryafter.benchmarks.RateLimitBenchmark}
+ * with options {@code --requests=500 --threads=50 --rate=50 --burst=50
+ * --clients=ours,ours-no-cooldown,hc5,resilience4j,spring-retry --out=benchmarks/results}.
+ */
+public final class RateLimitBenchmark {
+
+	private static final long RUN_TIMEOUT_MILLIS = 180_000;
+
+	private RateLimitBenchmark() {
+	}
+
+	/**
+	 * What one client did against the limited origin.
+	 *
+	 * @param contender the client
+	 * @param sent requests the origin received
+	 * @param rejected {@code 429}s the origin sent
+	 * @param succeeded calls that ended in {@code 200}
+	 * @param failed calls that ended otherwise (last {@code 429} returned, or an error)
+	 * @param seconds time to finish all calls
+	 * @param callP50 median call duration (retries and waits included), ms
+	 * @param callP99 99th percentile call duration, ms
+	 * @param gaveUp why calls gave up, where the client says so
+	 */
+	record Result(Contender contender, int sent, int rejected, int succeeded, int failed, double seconds,
+			double callP50, double callP99, String gaveUp) {
+
+		double sentPerSuccess() {
+			return (this.succeeded > 0) ? (double) this.sent / this.succeeded : Double.NaN;
+		}
+
+	}
+
+	/**
+	 * Runs the work once per client.
+	 * @param args see the class description
+	 * @throws InterruptedException if interrupted
+	 */
+	public static void main(String[] args) throws InterruptedException {
+		Options options = Options.parse(args);
+		int requests = options.integer("requests", 500);
+		int threads = options.integer("threads", 50);
+		int rate = options.integer("rate", 50);
+		int burst = options.integer("burst", rate);
+		List<Contender> contenders = Contender
+			.select(options.list("clients", "ours,ours-no-cooldown,hc5,resilience4j,spring-retry"));
+		Path out = Path.of(options.string("out", "benchmarks/results"));
+		System.out.println(ResultFiles.environment());
+		List<Result> results = new ArrayList<>();
+		for (Contender contender : contenders) {
+			Result r = run(contender, requests, threads, rate, burst);
+			results.add(r);
+			System.out.printf("%-40s sent=%4d 429s=%4d ok=%4d failed=%4d sent/ok=%5s time=%5.1f s call p50=%s p99=%s ms %s%n",
+					contender.label(), r.sent(), r.rejected(), r.succeeded(), r.failed(),
+					Stats.format2(r.sentPerSuccess()), r.seconds(), Stats.format(r.callP50()),
+					Stats.format(r.callP99()), r.gaveUp());
+		}
+		String setup = requests + " GETs from " + threads + " threads; origin: token bucket of " + rate
+				+ " requests/s, burst " + burst + ", full at start; beyond it `429` with `Retry-After` = seconds "
+				+ "until the next token, rounded up.";
+		ResultFiles.write(out.resolve("rate-limit.md"), markdown(results, setup));
+		ResultFiles.write(out.resolve("rate-limit.csv"), csv(results));
+	}
+
+	static Result run(Contender contender, int requests, int threads, int rate, int burst)
+			throws InterruptedException {
+		try (TokenBucketOrigin origin = new TokenBucketOrigin(rate, burst); Caller caller = contender.open(threads)) {
+			int[] statuses = new int[requests];
+			double[] durations = new double[requests];
+			AtomicInteger next = new AtomicInteger();
+			List<Thread> workers = new ArrayList<>(threads);
+			long start = System.nanoTime();
+			for (int t = 0; t < threads; t++) {
+				Thread worker = new Thread(() -> {
+					for (int i = next.getAndIncrement(); i < requests
+							&& !Thread.currentThread().isInterrupted(); i = next.getAndIncrement()) {
+						long began = System.nanoTime();
+						statuses[i] = caller.get(origin.uri(i));
+						durations[i] = (System.nanoTime() - began) / 1e6;
+					}
+				}, "worker-" + t);
+				worker.setDaemon(true);
+				worker.start();
+				workers.add(worker);
+			}
+			long deadline = start + TimeUnit.MILLISECONDS.toNanos(RUN_TIMEOUT_MILLIS);
+			for (Thread worker : workers) {
+				long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+				if (left > 0) {
+					worker.join(left);
+				}
+				worker.interrupt();
+			}
+			double seconds = (System.nanoTime() - start) / 1e9;
+			int succeeded = (int) Arrays.stream(statuses).filter((status) -> status == 200).count();
+			double[] sorted = durations.clone();
+			Arrays.sort(sorted);
+			return new Result(contender, origin.requests(), origin.rejected(), succeeded, requests - succeeded,
+					seconds, Stats.percentile(sorted, 50), Stats.percentile(sorted, 99), caller.abandonments());
+		}
+	}
+
+	static String markdown(List<Result> results, String setup) {
+		StringBuilder md = new StringBuilder();
+		md.append(setup).append(' ').append(ResultFiles.environment()).append(".\n\n");
+		md.append("| client | sent | 429s received | ended 200 | ended failed | sent per success | time to finish s | call p50 ms | call p99 ms | ours: why calls gave up |\n");
+		md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+		for (Result r : results) {
+			md.append("| ").append(r.contender().label()).append(" | ").append(r.sent()).append(" | ")
+				.append(r.rejected()).append(" | ").append(r.succeeded()).append(" | ").append(r.failed())
+				.append(" | ").append(Stats.format2(r.sentPerSuccess())).append(" | ").append(Stats.format(r.seconds()))
+				.append(" | ").append(Stats.format(r.callP50())).append(" | ").append(Stats.format(r.callP99()))
+				.append(" | ").append(r.gaveUp().isEmpty() ? "-" : r.gaveUp()).append(" |\n");
+		}
+		return md.toString();
+	}
+
+	private static String csv(List<Result> results) {
+		StringBuilder csv = new StringBuilder(
+				"client,sent,rejected_429,succeeded,failed,sent_per_success,seconds,call_p50_ms,call_p99_ms\n");
+		for (Result r : results) {
+			csv.append(r.contender().key()).append(',').append(r.sent()).append(',').append(r.rejected()).append(',')
+				.append(r.succeeded()).append(',').append(r.failed()).append(',')
+				.append(Stats.format2(r.sentPerSuccess())).append(',').append(Stats.format(r.seconds())).append(',')
+				.append(Stats.format(r.callP50())).append(',').append(Stats.format(r.callP99())).append('\n');
+		}
+		return csv.toString();
+	}
+
+}
