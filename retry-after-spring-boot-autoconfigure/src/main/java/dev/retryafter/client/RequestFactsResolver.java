@@ -1,10 +1,12 @@
 package dev.retryafter.client;
 
 import java.util.List;
+import java.util.Locale;
 
 import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetrySettings;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpRequest;
 
@@ -16,6 +18,12 @@ import org.springframework.http.HttpRequest;
  * @since 0.1.0
  */
 public final class RequestFactsResolver {
+
+	// The last header name looked up, with its lower-case form: a header map lower-cases the
+	// name of every lookup, which allocates unless the name is lower case already. A plain
+	// field: the pair is immutable, and a thread that misses another's update only does
+	// the lower-casing itself.
+	private @Nullable HeaderName lastHeader;
 
 	/**
 	 * Resolves the facts of one request.
@@ -46,7 +54,7 @@ public final class RequestFactsResolver {
 		if (header.isBlank()) {
 			return false;
 		}
-		List<String> values = request.getHeaders().get(header);
+		List<String> values = request.getHeaders().get(lowerCase(header));
 		if (values == null) {
 			return false;
 		}
@@ -56,6 +64,18 @@ public final class RequestFactsResolver {
 			}
 		}
 		return false;
+	}
+
+	private String lowerCase(String header) {
+		HeaderName last = this.lastHeader;
+		if (last == null || !last.configured().equals(header)) {
+			last = new HeaderName(header, header.toLowerCase(Locale.ROOT));
+			this.lastHeader = last;
+		}
+		return last.lowerCase();
+	}
+
+	private record HeaderName(String configured, String lowerCase) {
 	}
 
 }

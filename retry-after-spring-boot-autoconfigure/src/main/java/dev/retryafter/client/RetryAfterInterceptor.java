@@ -20,6 +20,7 @@ import dev.retryafter.core.Origin;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryAfterParser;
+import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryDecision;
@@ -82,7 +83,11 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 */
 	static final int BODY_COPY_LIMIT = 64 * 1024;
 
-	private static final String RETRY_AFTER = "Retry-After";
+	// Lower case: header maps are case-insensitive, and Spring's lower-cases the name of each
+	// lookup, which costs nothing (no new string) for a name that is lower case already.
+	private static final String RETRY_AFTER = "retry-after";
+
+	private static final String DATE = "date";
 
 	private final RetryClients clients;
 
@@ -198,7 +203,13 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		/** The client's retry budget as the planner sees it (SPEC rule 4): each retry takes from it. */
 		private final RetryPermits permits;
 
-		private final @Nullable Origin origin;
+		/** The client's retry budget, which counts this request once it is sent; null if off. */
+		private final @Nullable RetryBudget budget;
+
+		/** The cooldown origin, resolved on first use: most requests never need it. */
+		private @Nullable Origin origin;
+
+		private boolean originResolved;
 
 		private final long startNanos;
 
@@ -210,8 +221,8 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			this.request = request;
 			this.body = body;
 			this.execution = execution;
-			this.permits = RetryAfterInterceptor.this.budgets.permits(client.name());
-			this.origin = cooldownOrigin();
+			this.budget = RetryAfterInterceptor.this.budgets.budget(client.name());
+			this.permits = (this.budget != null) ? this.budget.permits() : RetryPermits.UNLIMITED;
 			this.startNanos = RetryAfterInterceptor.this.monotonicClock.nanoTime();
 		}
 
@@ -222,7 +233,9 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			}
 			// A request counts towards its client's retry budget once it is sent: one refused
 			// by a cooldown was never made, and must not pay for other requests' retries.
-			RetryAfterInterceptor.this.budgets.recordRequest(this.client.name());
+			if (this.budget != null) {
+				this.budget.recordRequest();
+			}
 			for (int attempt = 1;; attempt++) {
 				Attempt result = send();
 				RetryDecision decision = decide(result, attempt);
@@ -248,6 +261,14 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		 * client's cooldown is off (or the URI has no usable origin).
 		 */
 		private @Nullable Origin cooldownOrigin() {
+			if (!this.originResolved) {
+				this.origin = resolveOrigin();
+				this.originResolved = true;
+			}
+			return this.origin;
+		}
+
+		private @Nullable Origin resolveOrigin() {
 			URI uri = this.request.getURI();
 			if (!this.settings.cooldown().enabled() || uri.getScheme() == null || uri.getHost() == null) {
 				return null;
@@ -267,12 +288,20 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		 * @return the refusal, already reported to the listener, or {@code null} to send
 		 */
 		private Admission.@Nullable Refuse admit() throws InterruptedIOException {
-			if (this.origin == null) {
+			// With no origin cooling down at all, nothing can hold this request: skip building
+			// its origin and asking the store. A cooldown another thread records while this
+			// check runs may be missed by this one request, exactly as if the request had been
+			// admitted a moment earlier; every request that checks after the record sees it.
+			if (!this.settings.cooldown().enabled() || !RetryAfterInterceptor.this.cooldowns.hasCooldowns()) {
+				return null;
+			}
+			Origin origin = cooldownOrigin();
+			if (origin == null) {
 				return null;
 			}
 			while (true) {
 				long now = RetryAfterInterceptor.this.monotonicClock.nanoTime();
-				Admission admission = RetryAfterInterceptor.this.cooldowns.admit(this.origin, now, timeLeft(),
+				Admission admission = RetryAfterInterceptor.this.cooldowns.admit(origin, now, timeLeft(),
 						this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(),
 						RetryAfterInterceptor.this.random);
 				if (admission instanceof Admission.Wait wait) {
@@ -293,10 +322,12 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		 * whatever this request does next.
 		 */
 		private void recordCooldown(int status, RetryAfter retryAfter, Instant receivedAt) {
-			if (this.origin != null && retryAfter instanceof RetryAfter.Delay delay
-					&& this.settings.retryableStatuses().contains(status)) {
-				RetryAfterInterceptor.this.cooldowns.record(this.origin, delay.delay(),
-						RetryAfterInterceptor.this.monotonicClock.nanoTime(), receivedAt);
+			if (retryAfter instanceof RetryAfter.Delay delay && this.settings.retryableStatuses().contains(status)) {
+				Origin origin = cooldownOrigin();
+				if (origin != null) {
+					RetryAfterInterceptor.this.cooldowns.record(origin, delay.delay(),
+							RetryAfterInterceptor.this.monotonicClock.nanoTime(), receivedAt);
+				}
 			}
 		}
 
@@ -312,12 +343,17 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				// HttpURLConnection only reads the response when asked for its status, so
 				// that is when it has been received (and when its read timeout can strike).
 				int status = response.getStatusCode().value();
-				Instant receivedAt = RetryAfterInterceptor.this.wallClock.instant();
 				HttpHeaders headers = response.getHeaders();
 				List<String> fieldLines = headers.get(RETRY_AFTER);
-				RetryAfter retryAfter = RetryAfterParser.parse((fieldLines != null) ? fieldLines : List.of(),
-						receivedAt, headers.getFirst(HttpHeaders.DATE), this.settings.header().dateReference());
-				recordCooldown(status, retryAfter, receivedAt);
+				RetryAfter retryAfter = RetryAfter.ABSENT;
+				// Without the field (most responses) there is nothing to parse, so no instant
+				// to stamp either: the wall clock is read only when an HTTP-date may need it.
+				if (fieldLines != null && !fieldLines.isEmpty()) {
+					Instant receivedAt = RetryAfterInterceptor.this.wallClock.instant();
+					retryAfter = RetryAfterParser.parse(fieldLines, receivedAt, headers.getFirst(DATE),
+							this.settings.header().dateReference());
+					recordCooldown(status, retryAfter, receivedAt);
+				}
 				return Attempt.responded(response, new AttemptOutcome.Response(status, retryAfter));
 			}
 			catch (IOException ex) {

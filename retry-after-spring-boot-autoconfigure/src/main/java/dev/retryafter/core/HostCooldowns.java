@@ -206,6 +206,15 @@ public final class HostCooldowns {
 	}
 
 	/**
+	 * Whether no entry is held at all, expired ones included: then no origin is cooling
+	 * down. Cheap and lock-free, for a check before every request.
+	 * @return {@code true} if the map is empty
+	 */
+	public boolean isEmpty() {
+		return this.notBefore.isEmpty();
+	}
+
+	/**
 	 * How many entries are held, expired ones not yet purged included.
 	 * @return the number of entries
 	 */

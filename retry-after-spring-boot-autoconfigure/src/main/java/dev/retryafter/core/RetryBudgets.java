@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One {@link RetryBudget} per named client (and {@code default}) whose budget is enabled,
  * built once from the clients' settings. A client whose budget is disabled gets
@@ -42,6 +44,16 @@ public final class RetryBudgets {
 		if (budget != null) {
 			budget.recordRequest();
 		}
+	}
+
+	/**
+	 * The retry budget of {@code client}, for a caller that both records a request and
+	 * hands out permits with one lookup.
+	 * @param client the client name
+	 * @return the client's budget, or {@code null} if it has none
+	 */
+	public @Nullable RetryBudget budget(String client) {
+		return this.budgets.get(client);
 	}
 
 	/**

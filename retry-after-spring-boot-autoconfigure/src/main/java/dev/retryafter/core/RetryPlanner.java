@@ -19,6 +19,10 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RetryPlanner {
 
+	// A stop carries nothing but its reason, so one shared instance per reason spares an
+	// allocation on every request that ends (most end at once, with a success).
+	private static final RetryDecision.Stop[] STOPS = stops();
+
 	private RetryPlanner() {
 	}
 
@@ -235,8 +239,17 @@ public final class RetryPlanner {
 		return (a.compareTo(b) >= 0) ? a : b;
 	}
 
+	private static RetryDecision.Stop[] stops() {
+		StopReason[] reasons = StopReason.values();
+		RetryDecision.Stop[] stops = new RetryDecision.Stop[reasons.length];
+		for (StopReason reason : reasons) {
+			stops[reason.ordinal()] = new RetryDecision.Stop(reason);
+		}
+		return stops;
+	}
+
 	private static RetryDecision.Stop stop(StopReason reason) {
-		return new RetryDecision.Stop(reason);
+		return STOPS[reason.ordinal()];
 	}
 
 }

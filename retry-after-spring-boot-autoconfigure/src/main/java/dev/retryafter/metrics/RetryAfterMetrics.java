@@ -2,8 +2,11 @@ package dev.retryafter.metrics;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.StopReason;
@@ -11,6 +14,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter.MeterProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Records the SPEC section 6 retry meters from the interceptor's decision points.
@@ -34,6 +38,10 @@ import io.micrometer.core.instrument.Timer;
  * {@code not-retryable}) says what the retry policy did with one attempt. It is not the
  * {@code outcome} tag of Framework's {@code http.client.requests} timer (HTTP status series
  * such as {@code SUCCESS} or {@code CLIENT_ERROR}, for the whole call): do not join the two.
+ * <p>
+ * Meters are looked up by their tags once and then kept, per client, in small tables
+ * indexed by the bounded tag values, so recording an attempt allocates nothing. A meter
+ * removed from the registry afterwards is therefore not re-registered by this listener.
  *
  * @since 0.1.0
  */
@@ -59,6 +67,24 @@ public class RetryAfterMetrics implements RetryListener {
 
 	private static final String[] STATUS_TAGS = new String[600];
 
+	private static final String[] METHOD_TAGS = { "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
+			"TRACE", OTHER_METHOD };
+
+	private static final String[] OUTCOME_TAGS = { "success", "not-retryable", "abandoned", "retried" };
+
+	private static final int OUTCOME_RETRIED = 3;
+
+	// Statuses 100 to 599 (as Spring Framework's http.client.requests sees them), then IO_ERROR.
+	private static final int FIRST_CACHED_STATUS = 100;
+
+	private static final int STATUS_SLOTS = 600 - FIRST_CACHED_STATUS + 1;
+
+	private static final int IO_ERROR_SLOT = STATUS_SLOTS - 1;
+
+	private static final DelaySource[] SOURCES = DelaySource.values();
+
+	private static final StopReason[] REASONS = StopReason.values();
+
 	static {
 		for (int status = 0; status < STATUS_TAGS.length; status++) {
 			STATUS_TAGS[status] = Integer.toString(status);
@@ -72,6 +98,9 @@ public class RetryAfterMetrics implements RetryListener {
 	private final MeterProvider<Timer> actual;
 
 	private final MeterProvider<Counter> abandoned;
+
+	// Bounded: client names are the configured ones and "default".
+	private final ConcurrentHashMap<String, ClientMeters> byClient = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the meters' providers on {@code registry}; meters are registered on first use.
@@ -95,12 +124,10 @@ public class RetryAfterMetrics implements RetryListener {
 	@Override
 	public void attemptCompleted(String client, String method, int attempt, AttemptOutcome outcome,
 			RetryDecision decision) {
-		this.attempts
-			.withTags("client", client, "method", methodTag(method), "status", statusTag(outcome), "outcome",
-					outcomeTag(decision))
-			.increment();
+		ClientMeters meters = meters(client);
+		meters.attempts(methodIndex(method), outcomeIndex(decision), outcome).increment();
 		if (decision instanceof RetryDecision.Retry retry) {
-			this.planned.withTags("client", client, "source", retry.source().tagValue()).record(retry.delay());
+			meters.planned(retry.source()).record(retry.delay());
 		}
 		else if (decision instanceof RetryDecision.Stop stop && stop.reason().isAbandonment()) {
 			abandon(client, stop.reason());
@@ -109,7 +136,7 @@ public class RetryAfterMetrics implements RetryListener {
 
 	@Override
 	public void waited(String client, Duration planned, Duration actual) {
-		this.actual.withTags("client", client).record(actual);
+		meters(client).actual().record(actual);
 	}
 
 	@Override
@@ -122,22 +149,43 @@ public class RetryAfterMetrics implements RetryListener {
 	}
 
 	private void abandon(String client, StopReason reason) {
-		this.abandoned.withTags("client", client, "reason", reason.tagValue()).increment();
+		meters(client).abandoned(reason).increment();
+	}
+
+	private ClientMeters meters(String client) {
+		ClientMeters meters = this.byClient.get(client);
+		return (meters != null) ? meters : this.byClient.computeIfAbsent(client, ClientMeters::new);
+	}
+
+	static int methodIndex(String method) {
+		// Bounded cardinality: an arbitrary extension method must not create a new series.
+		// Upper-casing allocates only for a name not in upper case already.
+		return switch (method.toUpperCase(Locale.ROOT)) {
+			case "GET" -> 0;
+			case "HEAD" -> 1;
+			case "POST" -> 2;
+			case "PUT" -> 3;
+			case "PATCH" -> 4;
+			case "DELETE" -> 5;
+			case "OPTIONS" -> 6;
+			case "TRACE" -> 7;
+			default -> 8;
+		};
+	}
+
+	static int outcomeIndex(RetryDecision decision) {
+		if (decision instanceof RetryDecision.Stop stop) {
+			return switch (stop.reason()) {
+				case SUCCESS -> 0;
+				case NOT_RETRYABLE -> 1;
+				default -> 2;
+			};
+		}
+		return OUTCOME_RETRIED;
 	}
 
 	static String methodTag(String method) {
-		// Bounded cardinality: an arbitrary extension method must not create a new series.
-		return switch (method.toUpperCase(Locale.ROOT)) {
-			case "GET" -> "GET";
-			case "HEAD" -> "HEAD";
-			case "POST" -> "POST";
-			case "PUT" -> "PUT";
-			case "PATCH" -> "PATCH";
-			case "DELETE" -> "DELETE";
-			case "OPTIONS" -> "OPTIONS";
-			case "TRACE" -> "TRACE";
-			default -> OTHER_METHOD;
-		};
+		return METHOD_TAGS[methodIndex(method)];
 	}
 
 	static String statusTag(AttemptOutcome outcome) {
@@ -149,14 +197,93 @@ public class RetryAfterMetrics implements RetryListener {
 	}
 
 	static String outcomeTag(RetryDecision decision) {
-		if (decision instanceof RetryDecision.Stop stop) {
-			return switch (stop.reason()) {
-				case SUCCESS -> "success";
-				case NOT_RETRYABLE -> "not-retryable";
-				default -> "abandoned";
-			};
+		return OUTCOME_TAGS[outcomeIndex(decision)];
+	}
+
+	/**
+	 * One client's meters, registered on first use and kept. Tables are filled lazily and
+	 * racily: two threads may both look a meter up, and the registry hands both the same one.
+	 */
+	private final class ClientMeters {
+
+		private final String client;
+
+		// Per method and outcome, a table by status slot; allocated on first use.
+		private final AtomicReferenceArray<AtomicReferenceArray<Counter>> attempts = new AtomicReferenceArray<>(
+				METHOD_TAGS.length * OUTCOME_TAGS.length);
+
+		private final AtomicReferenceArray<Timer> planned = new AtomicReferenceArray<>(SOURCES.length);
+
+		private final AtomicReferenceArray<Counter> abandoned = new AtomicReferenceArray<>(REASONS.length);
+
+		private volatile @Nullable Timer actual;
+
+		ClientMeters(String client) {
+			this.client = client;
 		}
-		return "retried";
+
+		Counter attempts(int method, int outcome, AttemptOutcome attemptOutcome) {
+			int slot = statusSlot(attemptOutcome);
+			if (slot < 0) {
+				// A status outside 100..599 is rare enough to be looked up each time.
+				return attemptsCounter(method, outcome, statusTag(attemptOutcome));
+			}
+			int table = method * OUTCOME_TAGS.length + outcome;
+			AtomicReferenceArray<Counter> byStatus = this.attempts.get(table);
+			if (byStatus == null) {
+				this.attempts.compareAndSet(table, null, new AtomicReferenceArray<>(STATUS_SLOTS));
+				byStatus = this.attempts.get(table);
+			}
+			Counter counter = byStatus.get(slot);
+			if (counter == null) {
+				counter = attemptsCounter(method, outcome, statusTag(attemptOutcome));
+				byStatus.set(slot, counter);
+			}
+			return counter;
+		}
+
+		private Counter attemptsCounter(int method, int outcome, String status) {
+			return RetryAfterMetrics.this.attempts
+				.withTags("client", this.client, "method", METHOD_TAGS[method], "status", status, "outcome",
+						OUTCOME_TAGS[outcome]);
+		}
+
+		Timer planned(DelaySource source) {
+			Timer timer = this.planned.get(source.ordinal());
+			if (timer == null) {
+				timer = RetryAfterMetrics.this.planned.withTags("client", this.client, "source", source.tagValue());
+				this.planned.set(source.ordinal(), timer);
+			}
+			return timer;
+		}
+
+		Timer actual() {
+			Timer timer = this.actual;
+			if (timer == null) {
+				timer = RetryAfterMetrics.this.actual.withTags("client", this.client);
+				this.actual = timer;
+			}
+			return timer;
+		}
+
+		Counter abandoned(StopReason reason) {
+			Counter counter = this.abandoned.get(reason.ordinal());
+			if (counter == null) {
+				counter = RetryAfterMetrics.this.abandoned.withTags("client", this.client, "reason",
+						reason.tagValue());
+				this.abandoned.set(reason.ordinal(), counter);
+			}
+			return counter;
+		}
+
+		private static int statusSlot(AttemptOutcome outcome) {
+			if (outcome instanceof AttemptOutcome.Response response) {
+				int status = response.status();
+				return (status >= FIRST_CACHED_STATUS && status < 600) ? status - FIRST_CACHED_STATUS : -1;
+			}
+			return IO_ERROR_SLOT;
+		}
+
 	}
 
 }

@@ -48,6 +48,17 @@ public interface CooldownStore {
 	HostCooldowns cooldowns();
 
 	/**
+	 * Whether any origin may be cooling down: when not, every {@link #admit} would proceed,
+	 * so a client may skip asking (and building the request's {@link Origin}). Answered
+	 * from {@link #cooldowns()}, like every read; it may still be true for cooldowns that
+	 * have just ended.
+	 * @return {@code false} only if no cooldown is held
+	 */
+	default boolean hasCooldowns() {
+		return !cooldowns().isEmpty();
+	}
+
+	/**
 	 * Decides whether a request to {@code origin} may be sent now; see
 	 * {@link HostCooldowns#admit}.
 	 * @param origin the request's origin

@@ -100,6 +100,22 @@ class RequestFactsResolverTests {
 		assertThat(this.resolver.resolve(newName, renamed).hasIdempotencyKey()).isTrue();
 	}
 
+	@Test
+	void whenTheHeaderNameChangesBetweenRequestsThenEachRequestIsJudgedByItsOwnSettings() {
+		RetrySettings renamed = this.settings.withIdempotencyKeyHeader("X-Request-ID");
+		MockClientHttpRequest withKey = request(HttpMethod.POST);
+		withKey.getHeaders().add("IDEMPOTENCY-KEY", "order-42");
+		MockClientHttpRequest withRequestId = request(HttpMethod.POST);
+		withRequestId.getHeaders().add("x-request-id", "order-42");
+
+		for (int i = 0; i < 2; i++) {
+			assertThat(this.resolver.resolve(withKey, this.settings).hasIdempotencyKey()).isTrue();
+			assertThat(this.resolver.resolve(withKey, renamed).hasIdempotencyKey()).isFalse();
+			assertThat(this.resolver.resolve(withRequestId, renamed).hasIdempotencyKey()).isTrue();
+			assertThat(this.resolver.resolve(withRequestId, this.settings).hasIdempotencyKey()).isFalse();
+		}
+	}
+
 	private static MockClientHttpRequest request(HttpMethod method) {
 		return new MockClientHttpRequest(method, URI.create("http://127.0.0.1:8080/orders"));
 	}

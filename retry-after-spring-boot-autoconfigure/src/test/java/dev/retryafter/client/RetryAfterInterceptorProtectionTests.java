@@ -3,12 +3,15 @@ package dev.retryafter.client;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.client.HttpCaller.Result;
+import dev.retryafter.core.Admission;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.DelaySource;
@@ -343,6 +346,65 @@ class RetryAfterInterceptorProtectionTests {
 		assertThat(this.server.requests()).hasSize(1);
 		assertThat(budgets.snapshots())
 			.containsExactly(entry("default", new RetryBudget.Snapshot(1, 0, 100, Duration.ofSeconds(10))));
+	}
+
+	@Test
+	void whenACooldownWasRecordedBeforeTheRequestThenTheRequestIsHeld() {
+		this.server.on("/report", Reply.status(200).body("ready"));
+		Origin origin = Origin.of("http", "127.0.0.1", this.server.port());
+		this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime(), this.clock.instant());
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(SINGLE_ATTEMPT));
+
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(4));
+		// Once the cooldown has ended it is purged, and the store is empty again.
+		assertThat(this.cooldowns.hasCooldowns()).isFalse();
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(4));
+	}
+
+	@Test
+	void whenNoOriginIsCoolingDownThenTheStoreIsNotAskedToAdmit() {
+		this.server.on("/report", Reply.status(200), Reply.status(429).header("Retry-After", "3"), Reply.status(200));
+		AtomicInteger admits = new AtomicInteger();
+		CooldownStore counting = new CooldownStore() {
+
+			@Override
+			public String name() {
+				return "counting";
+			}
+
+			@Override
+			public void record(Origin origin, Duration delay, long nowNanos, Instant wallNow) {
+				RetryAfterInterceptorProtectionTests.this.cooldowns.record(origin, delay, nowNanos, wallNow);
+			}
+
+			@Override
+			public HostCooldowns cooldowns() {
+				return RetryAfterInterceptorProtectionTests.this.cooldowns.cooldowns();
+			}
+
+			@Override
+			public Admission admit(Origin origin, long nowNanos, Duration remainingBudget, Duration attemptReserve,
+					CooldownMode mode, double jitter, RandomGenerator random) {
+				admits.incrementAndGet();
+				return CooldownStore.super.admit(origin, nowNanos, remainingBudget, attemptReserve, mode, jitter,
+						random);
+			}
+
+		};
+		RetryClients clients = RetryClients.of(SINGLE_ATTEMPT);
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(new RetryAfterInterceptor(clients, this.listener, counting,
+				new RetryBudgets(clients, this.clock), this.sleeper, this.clock, this.clock, MIDDLE));
+
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		assertThat(admits).hasValue(0);
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
+		assertThat(admits).hasValue(0);
+		// Asked before the hold, and again after it (the cooldown may have been extended).
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		assertThat(admits).hasValue(2);
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(3));
 	}
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings) {

@@ -10,7 +10,10 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -547,6 +550,38 @@ class RetryAfterInterceptorTests {
 				response(503, RetryAfter.ABSENT), new RetryDecision.Stop(StopReason.MAX_ATTEMPTS)));
 	}
 
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void whenNoResponseCarriesRetryAfterThenTheWallClockIsNeverRead(Kind kind) {
+		this.server.on("/report", Reply.status(503).header("Date", "Tue, 08 Sep 2026 11:00:00 GMT"),
+				Reply.status(200).body("ready"));
+		CountingClock wallClock = new CountingClock(this.clock);
+		RetryAfterInterceptor interceptor = new RetryAfterInterceptor(RetryClients.of(NO_JITTER), this.listener,
+				this.sleeper, this.clock, wallClock, MIDDLE);
+
+		Result result = kind.create(interceptor).get(this.server.uri("/report"));
+
+		assertThat(result.status()).isEqualTo(200);
+		assertThat(wallClock.reads()).isZero();
+		assertThat(this.listener.attempts()).extracting(AttemptCompleted::outcome)
+			.containsExactly(response(503, RetryAfter.ABSENT), response(200, RetryAfter.ABSENT));
+	}
+
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void whenAResponseCarriesRetryAfterThenTheWallClockIsReadOnceForIt(Kind kind) {
+		this.server.on("/report", Reply.status(429).header("retry-after", "2"), Reply.status(200).body("ready"));
+		CountingClock wallClock = new CountingClock(this.clock);
+		RetryAfterInterceptor interceptor = new RetryAfterInterceptor(RetryClients.of(NO_JITTER), this.listener,
+				this.sleeper, this.clock, wallClock, MIDDLE);
+
+		Result result = kind.create(interceptor).get(this.server.uri("/report"));
+
+		assertThat(result.status()).isEqualTo(200);
+		assertThat(wallClock.reads()).isEqualTo(1);
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(2));
+	}
+
 	private RetryAfterInterceptor interceptor(RetrySettings settings) {
 		return interceptor(settings, this.sleeper);
 	}
@@ -588,6 +623,41 @@ class RetryAfterInterceptorTests {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
 			return URI.create("http://127.0.0.1:" + socket.getLocalPort() + "/report");
 		}
+	}
+
+	/**
+	 * A wall clock that counts how often it is read.
+	 */
+	private static final class CountingClock extends Clock {
+
+		private final Clock delegate;
+
+		private final AtomicInteger reads = new AtomicInteger();
+
+		CountingClock(Clock delegate) {
+			this.delegate = delegate;
+		}
+
+		int reads() {
+			return this.reads.get();
+		}
+
+		@Override
+		public Instant instant() {
+			this.reads.incrementAndGet();
+			return this.delegate.instant();
+		}
+
+		@Override
+		public ZoneId getZone() {
+			return this.delegate.getZone();
+		}
+
+		@Override
+		public Clock withZone(ZoneId zone) {
+			throw new UnsupportedOperationException("not needed");
+		}
+
 	}
 
 	private static AttemptOutcome.Response response(int status, RetryAfter retryAfter) {

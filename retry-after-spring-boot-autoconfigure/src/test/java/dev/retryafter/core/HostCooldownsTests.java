@@ -42,6 +42,18 @@ class HostCooldownsTests {
 	}
 
 	@Test
+	void whenACooldownIsRecordedThenNotEmptyUntilItEndsAndIsPurged() {
+		assertThat(this.cooldowns.isEmpty()).isTrue();
+		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		assertThat(this.cooldowns.isEmpty()).isFalse();
+		this.clock.advance(Duration.ofSeconds(2));
+		// An ended cooldown still counts until a read purges it.
+		assertThat(this.cooldowns.isEmpty()).isFalse();
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
+		assertThat(this.cooldowns.isEmpty()).isTrue();
+	}
+
+	@Test
 	void whenLaterDelayRecordedThenLaterWins() {
 		assertThat(this.cooldowns.record(A, now(), Duration.ofSeconds(2))).isTrue();
 		assertThat(this.cooldowns.record(A, now(), Duration.ofSeconds(5))).isTrue();

@@ -37,6 +37,18 @@ class RetryBudgetsTests {
 	}
 
 	@Test
+	void whenABudgetIsLookedUpThenItIsTheOneBehindTheClientsPermitsAndCounts() {
+		RetryBudget billing = this.budgets.budget("billing");
+		assertThat(billing).isNotNull();
+		assertThat(billing.permits()).isSameAs(this.budgets.permits("billing"));
+		billing.recordRequest();
+		assertThat(this.budgets.snapshots().get("billing"))
+			.isEqualTo(new RetryBudget.Snapshot(1, 0, 0, Duration.ofSeconds(10)));
+		assertThat(this.budgets.budget("unguarded")).isNull();
+		assertThat(this.budgets.budget("nobody")).isNull();
+	}
+
+	@Test
 	void whenBudgetIsDisabledOrClientUnknownThenPermitsAreUnlimited() {
 		this.budgets.recordRequest("unguarded");
 		assertThat(this.budgets.permits("unguarded")).isSameAs(RetryPermits.UNLIMITED);

@@ -117,6 +117,13 @@ class RetryPlannerTests {
 		}
 
 		@Test
+		void whenTheSameReasonStopsAgainThenTheDecisionIsShared() {
+			// One instance per reason: ending a request allocates no decision.
+			assertThat(decide(GET, response(200))).isSameAs(decide(POST, response(204)));
+			assertThat(decide(GET, response(404))).isSameAs(decide(GET, response(500)));
+		}
+
+		@Test
 		void when500ThenNotRetryableByDefault() {
 			assertThat(decide(GET, response(500, seconds(1)))).isEqualTo(stop(StopReason.NOT_RETRYABLE));
 		}

@@ -208,6 +208,54 @@ class RetryAfterMetricsTests {
 					"http.client.retry.abandoned COUNTER Requests whose retrying was given up, by reason");
 	}
 
+	@Test
+	void whenTheSameSeriesRecursThenEachCountLandsOnTheOneMeter() {
+		for (int i = 0; i < 3; i++) {
+			this.metrics.attemptCompleted("default", "GET", 1, OK, new RetryDecision.Stop(StopReason.SUCCESS));
+			this.metrics.attemptCompleted("default", "get", 1, OK, new RetryDecision.Stop(StopReason.SUCCESS));
+			this.metrics.attemptCompleted("payments", "GET", 1, OK, new RetryDecision.Stop(StopReason.SUCCESS));
+			this.metrics.attemptCompleted("default", "GET", 1, TOO_MANY,
+					new RetryDecision.Retry(Duration.ofSeconds(2), Duration.ofSeconds(2), DelaySource.BACKOFF));
+			this.metrics.waited("default", Duration.ofSeconds(2), Duration.ofSeconds(3));
+			this.metrics.stoppedWithoutAttempt("default", "GET", StopReason.COOLDOWN);
+		}
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "default", "method", "GET", "status", "200", "outcome", "success")
+			.counter()
+			.count()).isEqualTo(6.0);
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "payments", "method", "GET", "status", "200", "outcome", "success")
+			.counter()
+			.count()).isEqualTo(3.0);
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "default", "method", "GET", "status", "429", "outcome", "retried")
+			.counter()
+			.count()).isEqualTo(3.0);
+		assertThat(this.registry.get("http.client.retry.delay.planned")
+			.tags("client", "default", "source", "backoff")
+			.timer()
+			.count()).isEqualTo(3);
+		assertThat(this.registry.get("http.client.retry.delay.actual").tags("client", "default").timer().count())
+			.isEqualTo(3);
+		assertThat(this.registry.get("http.client.retry.abandoned")
+			.tags("client", "default", "reason", "cooldown")
+			.counter()
+			.count()).isEqualTo(3.0);
+		assertThat(this.registry.getMeters()).hasSize(6);
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "100,100", "599,599", "99,99", "600,600", "999,999" })
+	void whenAStatusRecursThenItIsTaggedWithItsCodeEachTime(int status, String tag) {
+		AttemptOutcome outcome = new AttemptOutcome.Response(status, RetryAfter.ABSENT);
+		this.metrics.attemptCompleted("default", "GET", 1, outcome, new RetryDecision.Stop(StopReason.NOT_RETRYABLE));
+		this.metrics.attemptCompleted("default", "GET", 1, outcome, new RetryDecision.Stop(StopReason.NOT_RETRYABLE));
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "default", "method", "GET", "status", tag, "outcome", "not-retryable")
+			.counter()
+			.count()).isEqualTo(2.0);
+	}
+
 	private String[] tagKeys(String name) {
 		return this.registry.get(name)
 			.meter()

@@ -33,6 +33,16 @@ class LocalCooldownStoreTests {
 	}
 
 	@Test
+	void whenACooldownIsRecordedThenTheStoreHasCooldownsUntilItIsPurged() {
+		assertThat(this.store.hasCooldowns()).isFalse();
+		this.store.record(ORIGIN, Duration.ofSeconds(2), this.clock.nanoTime(), this.clock.instant());
+		assertThat(this.store.hasCooldowns()).isTrue();
+		this.clock.advance(Duration.ofSeconds(2));
+		assertThat(this.store.remaining(ORIGIN, this.clock.nanoTime())).isEqualTo(Duration.ZERO);
+		assertThat(this.store.hasCooldowns()).isFalse();
+	}
+
+	@Test
 	void whenAskedThenNameIsLocalAndThereAreNoErrors() {
 		assertThat(this.store.name()).isEqualTo("local");
 		assertThat(this.store.errorCount()).isZero();
