@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./mvnw -B -ntp -pl benchmarks -am package -DskipTests
+./mvnw -B -ntp -pl benchmarks -am clean package -DskipTests
 JAR=benchmarks/target/benchmarks.jar
 OUT=benchmarks/results
 # The interceptor chain takes several seconds of JIT to settle on 2 cores: 8 warm-up iterations.
