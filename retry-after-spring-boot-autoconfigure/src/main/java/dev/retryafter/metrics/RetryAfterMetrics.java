@@ -157,7 +157,7 @@ public class RetryAfterMetrics implements RetryListener {
 		return (meters != null) ? meters : this.byClient.computeIfAbsent(client, ClientMeters::new);
 	}
 
-	static int methodIndex(String method) {
+	private static int methodIndex(String method) {
 		// Bounded cardinality: an arbitrary extension method must not create a new series.
 		// Upper-casing allocates only for a name not in upper case already.
 		return switch (method.toUpperCase(Locale.ROOT)) {
@@ -173,7 +173,7 @@ public class RetryAfterMetrics implements RetryListener {
 		};
 	}
 
-	static int outcomeIndex(RetryDecision decision) {
+	private static int outcomeIndex(RetryDecision decision) {
 		if (decision instanceof RetryDecision.Stop stop) {
 			return switch (stop.reason()) {
 				case SUCCESS -> 0;
@@ -184,20 +184,12 @@ public class RetryAfterMetrics implements RetryListener {
 		return OUTCOME_RETRIED;
 	}
 
-	static String methodTag(String method) {
-		return METHOD_TAGS[methodIndex(method)];
-	}
-
-	static String statusTag(AttemptOutcome outcome) {
+	private static String statusTag(AttemptOutcome outcome) {
 		if (outcome instanceof AttemptOutcome.Response response) {
 			int status = response.status();
 			return (status >= 0 && status < STATUS_TAGS.length) ? STATUS_TAGS[status] : Integer.toString(status);
 		}
 		return IO_ERROR;
-	}
-
-	static String outcomeTag(RetryDecision decision) {
-		return OUTCOME_TAGS[outcomeIndex(decision)];
 	}
 
 	/**
