@@ -269,6 +269,13 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		try {
 			connection = this.connectionFactory.getConnection();
 			this.subscription = connection;
+			if (this.closed) {
+				// close() may have looked for the subscription before it was set: the
+				// connection would then never be closed.
+				this.subscription = null;
+				closeQuietly(connection);
+				return;
+			}
 			// Lettuce returns once subscribed and re-subscribes by itself after reconnecting.
 			connection.subscribe(this.listener, this.channel.getBytes(StandardCharsets.UTF_8));
 			this.resubscribeDelay = FIRST_RETRY_DELAY;
