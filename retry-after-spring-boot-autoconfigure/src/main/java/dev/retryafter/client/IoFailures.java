@@ -92,7 +92,7 @@ public final class IoFailures {
 	private static @Nullable IoFailureKind kindOf(Throwable throwable) {
 		// Subclasses before their superclasses: HC5's ConnectTimeoutException is a
 		// SocketTimeoutException, the JDK's HttpConnectTimeoutException an HttpTimeoutException.
-		if (isA(throwable, HC5_CONNECT_TIMEOUT) || throwable instanceof HttpConnectTimeoutException) {
+		if (ClassNames.isInstance(throwable, HC5_CONNECT_TIMEOUT) || throwable instanceof HttpConnectTimeoutException) {
 			return IoFailureKind.CONNECT_TIMEOUT;
 		}
 		if (throwable instanceof ConnectException || throwable instanceof NoRouteToHostException) {
@@ -105,8 +105,8 @@ public final class IoFailures {
 		if (throwable instanceof HttpTimeoutException) {
 			return IoFailureKind.READ_TIMEOUT;
 		}
-		if (throwable instanceof EOFException || isA(throwable, HC5_NO_HTTP_RESPONSE)
-				|| isA(throwable, HC5_CONNECTION_CLOSED)) {
+		if (throwable instanceof EOFException || ClassNames.isInstance(throwable, HC5_NO_HTTP_RESPONSE)
+				|| ClassNames.isInstance(throwable, HC5_CONNECTION_CLOSED)) {
 			return IoFailureKind.RESET_AFTER_SEND;
 		}
 		if (throwable instanceof SocketException && isResetMessage(throwable.getMessage())) {
@@ -138,16 +138,6 @@ public final class IoFailures {
 			chain.add(current);
 		}
 		return chain;
-	}
-
-	/** Whether {@code throwable} is an instance of the class named, without loading it. */
-	private static boolean isA(Throwable throwable, String className) {
-		for (Class<?> type = throwable.getClass(); type != null; type = type.getSuperclass()) {
-			if (type.getName().equals(className)) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 }

@@ -80,22 +80,12 @@ final class ResponseCopy implements ClientHttpResponse {
 	 * the exchange); Apache HttpClient 5 drains on close, but aborts on request.
 	 */
 	private static void abandon(InputStream body) throws IOException {
-		if (isA(body, HttpComponentsBody.STREAM)) {
+		if (ClassNames.isInstance(body, HttpComponentsBody.STREAM)) {
 			HttpComponentsBody.abort(body);
 		}
 		else {
 			body.close();
 		}
-	}
-
-	/** Whether {@code object} is an instance of the class named, without loading that class. */
-	private static boolean isA(Object object, String className) {
-		for (Class<?> type = object.getClass(); type != null; type = type.getSuperclass()) {
-			if (type.getName().equals(className)) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	private static String statusText(ClientHttpResponse response) {
