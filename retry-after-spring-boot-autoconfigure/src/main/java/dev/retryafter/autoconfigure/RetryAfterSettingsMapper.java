@@ -182,6 +182,11 @@ final class RetryAfterSettingsMapper {
 		if (required(name, value).isNegative() || value.isZero()) {
 			throw new InvalidConfigurationPropertyValueException(name, value, "must be positive");
 		}
+		// The bound RetryBudget enforces: checked here so start-up names the property.
+		if (value.compareTo(RetryAfter.MAX_DELAY) > 0) {
+			throw new InvalidConfigurationPropertyValueException(name, value,
+					"must be at most " + RetryAfter.MAX_DELAY.toDays() + " days");
+		}
 		return value;
 	}
 

@@ -67,6 +67,8 @@ class RetryAfterPropertiesValidationTests {
 						"must not be negative"),
 				arguments("retry-after.budget.window=0s", "retry-after.budget.window", "PT0S", "must be positive"),
 				arguments("retry-after.budget.window=-10s", "retry-after.budget.window", "PT-10S", "must be positive"),
+				arguments("retry-after.budget.window=36501d", "retry-after.budget.window", "PT876024H",
+						"must be at most 36500 days"),
 				arguments("retry-after.cooldown.max-hosts=0", "retry-after.cooldown.max-hosts", "0",
 						"must be at least 1"));
 	}
@@ -102,7 +104,8 @@ class RetryAfterPropertiesValidationTests {
 						"must be empty or a valid HTTP header name"),
 				arguments("budget.ratio=-1", "budget.ratio", "-1.0", "must be a finite number of at least 0"),
 				arguments("budget.min-per-second=-5", "budget.min-per-second", "-5", "must not be negative"),
-				arguments("budget.window=0ms", "budget.window", "PT0S", "must be positive"));
+				arguments("budget.window=0ms", "budget.window", "PT0S", "must be positive"),
+				arguments("budget.window=40000d", "budget.window", "PT960000H", "must be at most 36500 days"));
 	}
 
 	@ParameterizedTest(name = "clients.payments.{0}")
