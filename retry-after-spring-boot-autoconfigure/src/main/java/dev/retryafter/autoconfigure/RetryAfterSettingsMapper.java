@@ -175,6 +175,12 @@ final class RetryAfterSettingsMapper {
 		if (required(name, value).isNegative()) {
 			throw new InvalidConfigurationPropertyValueException(name, value, "must not be negative");
 		}
+		// Bounded like every delay the core handles, so a planned wait (base plus jitter)
+		// always fits in a long of nanoseconds for the sleeper and the timers.
+		if (value.compareTo(RetryAfter.MAX_DELAY) > 0) {
+			throw new InvalidConfigurationPropertyValueException(name, value,
+					"must be at most " + RetryAfter.MAX_DELAY.toDays() + " days");
+		}
 		return value;
 	}
 
@@ -191,12 +197,12 @@ final class RetryAfterSettingsMapper {
 	}
 
 	private static Duration maxWait(String name, @Nullable Duration value) {
-		nonNegative(name, value);
-		if (value.compareTo(RetryAfter.MAX_DELAY) >= 0) {
+		// Strictly below the saturation ceiling, so a saturated Retry-After always abandons.
+		if (required(name, value).compareTo(RetryAfter.MAX_DELAY) >= 0) {
 			throw new InvalidConfigurationPropertyValueException(name, value,
 					"must be less than " + RetryAfter.MAX_DELAY.toDays() + " days");
 		}
-		return value;
+		return nonNegative(name, value);
 	}
 
 	private static double jitter(String name, double value) {

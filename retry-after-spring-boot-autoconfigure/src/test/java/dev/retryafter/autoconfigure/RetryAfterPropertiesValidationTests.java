@@ -69,6 +69,10 @@ class RetryAfterPropertiesValidationTests {
 				arguments("retry-after.budget.window=-10s", "retry-after.budget.window", "PT-10S", "must be positive"),
 				arguments("retry-after.budget.window=36501d", "retry-after.budget.window", "PT876024H",
 						"must be at most 36500 days"),
+				arguments("retry-after.total-budget=36501d", "retry-after.total-budget", "PT876024H",
+						"must be at most 36500 days"),
+				arguments("retry-after.backoff.max=36501d", "retry-after.backoff.max", "PT876024H",
+						"must be at most 36500 days"),
 				arguments("retry-after.cooldown.max-hosts=0", "retry-after.cooldown.max-hosts", "0",
 						"must be at least 1"));
 	}
@@ -105,7 +109,8 @@ class RetryAfterPropertiesValidationTests {
 				arguments("budget.ratio=-1", "budget.ratio", "-1.0", "must be a finite number of at least 0"),
 				arguments("budget.min-per-second=-5", "budget.min-per-second", "-5", "must not be negative"),
 				arguments("budget.window=0ms", "budget.window", "PT0S", "must be positive"),
-				arguments("budget.window=40000d", "budget.window", "PT960000H", "must be at most 36500 days"));
+				arguments("budget.window=40000d", "budget.window", "PT960000H", "must be at most 36500 days"),
+				arguments("attempt-reserve=40000d", "attempt-reserve", "PT960000H", "must be at most 36500 days"));
 	}
 
 	@ParameterizedTest(name = "clients.payments.{0}")
