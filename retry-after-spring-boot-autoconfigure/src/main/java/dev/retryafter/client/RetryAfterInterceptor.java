@@ -242,6 +242,26 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				if (!(decision instanceof RetryDecision.Retry retry)) {
 					return result.deliver();
 				}
+				ClientHttpResponse calledOff = waitForRetry(result, retry);
+				if (calledOff != null) {
+					return calledOff;
+				}
+			}
+		}
+
+		/**
+		 * Waits out a planned retry and checks it may still be sent.
+		 * <p>
+		 * The planner took a retry-budget permit for this retry (rule 4). A retry called off
+		 * here (the deadline passed, a cooldown refused it, the wait was interrupted) is never
+		 * sent, so its permit goes back, as the planner gives back one taken for a retry a
+		 * later rule stopped.
+		 * @return what the caller gets when the retry is called off, or {@code null} to send it
+		 */
+		private @Nullable ClientHttpResponse waitForRetry(Attempt result, RetryDecision.Retry retry)
+				throws IOException {
+			boolean sending = false;
+			try {
 				Attempt kept = result.keepForRetry();
 				pause(retry.delay());
 				if (!deadlineAllowsAnotherAttempt()) {
@@ -249,9 +269,16 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 							StopReason.BUDGET_EXHAUSTED);
 					return kept.deliverInsteadOfRetry(origin(), StopReason.BUDGET_EXHAUSTED, timeLeft());
 				}
-				refused = admit();
+				Admission.Refuse refused = admit();
 				if (refused != null) {
 					return kept.deliverInsteadOfRetry(origin(), StopReason.COOLDOWN, refused.timeLeft());
+				}
+				sending = true;
+				return null;
+			}
+			finally {
+				if (!sending) {
+					this.permits.refund();
 				}
 			}
 		}

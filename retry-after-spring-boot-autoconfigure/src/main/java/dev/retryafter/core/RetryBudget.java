@@ -5,6 +5,8 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A retry budget per named client, after Finagle's {@code RetryBudget} (SPEC section 5):
  * within any {@code window}, the retries allowed are {@code minPerSecond x window seconds}
@@ -47,7 +49,6 @@ public final class RetryBudget {
 
 	private final Object withdrawLock = new Object();
 
-	private final RetryPermits permits = new BudgetPermits();
 
 	/**
 	 * Creates a budget.
@@ -107,32 +108,44 @@ public final class RetryBudget {
 	 * @return whether the retry may happen
 	 */
 	public boolean tryWithdraw() {
+		return withdraw() != null;
+	}
+
+	private @Nullable Slot withdraw() {
 		synchronized (this.withdrawLock) {
 			Totals totals = totals();
 			if (totals.availableUnits() < SCALE) {
-				return false;
+				return null;
 			}
-			currentSlot().retries.increment();
-			return true;
+			Slot slot = currentSlot();
+			slot.retries.increment();
+			return slot;
 		}
 	}
 
 	/**
-	 * Gives back a retry taken by {@link #tryWithdraw()} that did not happen (a later rule
-	 * of the planner stopped it). It is credited to the current slot, which is the slot it
-	 * was taken from unless a slot boundary passed in between.
+	 * Gives a retry back to the slot it was taken from. A refund can come long after the
+	 * withdrawal (a retry called off after its wait): if that slot has since been reused for
+	 * a later time, the retry has already left the window and there is nothing to give back;
+	 * crediting the current slot instead would count below zero and over-allow retries.
 	 */
-	public void refund() {
-		currentSlot().retries.decrement();
+	private void refund(Slot slot) {
+		synchronized (this.withdrawLock) {
+			if (this.slots.get((int) (slot.index % SLOTS)) == slot) {
+				slot.retries.decrement();
+			}
+		}
 	}
 
 	/**
-	 * This budget as the planner's {@link RetryPermits}.
-	 * @return a view whose {@code tryAcquire} is {@link #tryWithdraw()} and whose
-	 * {@code refund} is {@link #refund()}
+	 * This budget as the planner's {@link RetryPermits}, for one logical request: its
+	 * {@code tryAcquire} is {@link #tryWithdraw()}, and its {@code refund} gives back the
+	 * retry it last took, to the slot it was taken from (nothing once that retry has left
+	 * the window).
+	 * @return a new view, to be used by one request
 	 */
 	public RetryPermits permits() {
-		return this.permits;
+		return new BudgetPermits();
 	}
 
 	/**
@@ -228,14 +241,25 @@ public final class RetryBudget {
 
 	private final class BudgetPermits implements RetryPermits {
 
+		private @Nullable Slot taken;
+
 		@Override
 		public boolean tryAcquire() {
-			return tryWithdraw();
+			Slot slot = withdraw();
+			if (slot == null) {
+				return false;
+			}
+			this.taken = slot;
+			return true;
 		}
 
 		@Override
 		public void refund() {
-			RetryBudget.this.refund();
+			Slot slot = this.taken;
+			this.taken = null;
+			if (slot != null) {
+				RetryBudget.this.refund(slot);
+			}
 		}
 
 	}

@@ -328,6 +328,28 @@ class RetryAfterInterceptorProtectionTests {
 	}
 
 	@Test
+	void whenAPlannedRetryIsCalledOffThenItsBudgetPermitIsGivenBack() {
+		// The wait overruns the whole budget, so the deadline re-check calls the retry off.
+		this.server.on("/report", Reply.status(503).body("busy"), Reply.status(200));
+		RetrySettings settings = NO_JITTER.withBudget(new RetrySettings.Budget(true, 0.0, 1, Duration.ofSeconds(60)));
+		RetryClients clients = RetryClients.of(settings);
+		RetryBudgets budgets = new RetryBudgets(clients, this.clock);
+		Sleeper overrunning = (duration) -> this.sleeper.sleep(duration.plus(Duration.ofSeconds(10)));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(new RetryAfterInterceptor(clients, this.listener,
+				this.cooldowns, budgets, overrunning, this.clock, this.clock, MIDDLE));
+
+		Result result = caller.get(this.server.uri("/report"));
+
+		assertThat(result.status()).isEqualTo(503);
+		assertThat(this.server.requests()).hasSize(1);
+		assertThat(this.listener.events())
+			.endsWith(new StoppedWithoutAttempt("default", "GET", StopReason.BUDGET_EXHAUSTED));
+		// one request, no retry spent: the reserve of 1 x 60 s is whole again
+		assertThat(budgets.snapshots())
+			.containsExactly(entry("default", new RetryBudget.Snapshot(1, 0, 60, Duration.ofSeconds(60))));
+	}
+
+	@Test
 	void whenACooldownRefusesARequestThenItDoesNotCountTowardsTheRetryBudget() {
 		this.server.on("/report", Reply.status(429).header("Retry-After", "30"));
 		RetryClients clients = RetryClients.of(SINGLE_ATTEMPT);

@@ -107,6 +107,42 @@ class RetryBudgetTests {
 	}
 
 	@Test
+	void whenARefundComesAfterItsRetryLeftTheWindowThenNothingIsGivenBack() {
+		RetryBudget budget = new RetryBudget(0, 1, Duration.ofSeconds(2), this.clock);
+		RetryPermits permits = budget.permits();
+		assertThat(permits.tryAcquire()).isTrue();
+		this.clock.advance(Duration.ofSeconds(5));
+		permits.refund();
+		// Crediting the current slot would count -1 retries and allow 3 in a window of 2.
+		assertThat(budget.snapshot()).isEqualTo(new RetryBudget.Snapshot(0, 0, 2, Duration.ofSeconds(2)));
+		assertThat(withdrawAll(budget)).isEqualTo(2);
+	}
+
+	@Test
+	void whenARefundComesInALaterSlotOfTheSameWindowThenItsOwnSlotIsCredited() {
+		RetryBudget budget = new RetryBudget(0, 1, Duration.ofSeconds(10), this.clock);
+		RetryPermits permits = budget.permits();
+		assertThat(permits.tryAcquire()).isTrue();
+		this.clock.advance(Duration.ofSeconds(9));
+		permits.refund();
+		assertThat(budget.snapshot()).isEqualTo(new RetryBudget.Snapshot(0, 0, 10, Duration.ofSeconds(10)));
+		// Had the current slot been credited, the retry taken 9 s ago would leave the window in
+		// 1 s and give one retry too many from then on.
+		this.clock.advance(Duration.ofSeconds(2));
+		assertThat(withdrawAll(budget)).isEqualTo(10);
+	}
+
+	@Test
+	void whenRefundedTwiceThenOnlyTheLastRetryTakenIsGivenBack() {
+		RetryBudget budget = new RetryBudget(0, 1, Duration.ofSeconds(2), this.clock);
+		RetryPermits permits = budget.permits();
+		assertThat(permits.tryAcquire()).isTrue();
+		permits.refund();
+		permits.refund();
+		assertThat(budget.snapshot()).isEqualTo(new RetryBudget.Snapshot(0, 0, 2, Duration.ofSeconds(2)));
+	}
+
+	@Test
 	void whenSnapshotThenRequestsRetriesAndAvailable() {
 		RetryBudget budget = RetryBudget.of(RetrySettings.defaults().budget(), this.clock);
 		recordRequests(budget, 10);
