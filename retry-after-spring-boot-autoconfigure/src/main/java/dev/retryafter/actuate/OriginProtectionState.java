@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
@@ -51,12 +52,12 @@ public class OriginProtectionState implements RetryAfterRuntimeState {
 
 	@Override
 	public List<CooldownDescriptor> cooldowns() {
-		List<Map.Entry<Origin, Duration>> active = new ArrayList<>(
+		List<Map.Entry<CooldownKey, Duration>> active = new ArrayList<>(
 				this.cooldowns.snapshot(this.clock.nanoTime()).entrySet());
 		active.sort(Map.Entry.comparingByValue());
 		List<CooldownDescriptor> descriptors = new ArrayList<>(active.size());
-		for (Map.Entry<Origin, Duration> entry : active) {
-			Origin origin = entry.getKey();
+		for (Map.Entry<CooldownKey, Duration> entry : active) {
+			Origin origin = entry.getKey().origin();
 			descriptors.add(new CooldownDescriptor(this.clients.resolve(origin.host(), origin.port()).name(),
 					origin.toString(), DurationFormat.format(entry.getValue())));
 		}

@@ -14,6 +14,8 @@ import java.util.random.RandomGenerator;
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownPartition;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
@@ -169,7 +171,9 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
 		URI uri = request.getURI();
-		ClientSettings client = this.clients.resolve((uri.getHost() != null) ? uri.getHost() : "", uri.getPort());
+		// The effective port: https://h/ and https://h:443/ must pick the same named client.
+		ClientSettings client = this.clients.resolve((uri.getHost() != null) ? uri.getHost() : "",
+				Origin.effectivePort(uri.getScheme(), uri.getPort()));
 		RequestFacts facts = this.factsResolver.resolve(request, client.settings());
 		return new Exchange(client, facts, request, body, execution).run();
 	}
@@ -206,8 +210,8 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		/** The client's retry budget, which counts this request once it is sent; null if off. */
 		private final @Nullable RetryBudget budget;
 
-		/** The cooldown origin, resolved on first use: most requests never need it. */
-		private @Nullable Origin origin;
+		/** The cooldown key, resolved on first use: most requests never need it. */
+		private @Nullable CooldownKey cooldownKey;
 
 		private boolean originResolved;
 
@@ -246,6 +250,10 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				if (calledOff != null) {
 					return calledOff;
 				}
+				if (retry.isServerPaced() && this.budget != null) {
+					// A server-paced retry spends no budget but is a request the origin sees.
+					this.budget.recordRequest();
+				}
 			}
 		}
 
@@ -277,41 +285,49 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				return null;
 			}
 			finally {
-				if (!sending) {
+				if (!sending && !retry.isServerPaced()) {
 					this.permits.refund();
 				}
 			}
 		}
 
 		/**
-		 * The origin whose cooldown this request honours and sets, or {@code null} when the
-		 * client's cooldown is off (or the URI has no usable origin).
+		 * The cooldown this request honours and sets: its origin, split by the client's
+		 * partition headers; {@code null} when the client's cooldown is off (or the URI has
+		 * no usable origin).
 		 */
-		private @Nullable Origin cooldownOrigin() {
+		private @Nullable CooldownKey cooldownKey() {
 			if (!this.originResolved) {
-				this.origin = resolveOrigin();
+				this.cooldownKey = resolveCooldownKey();
 				this.originResolved = true;
 			}
-			return this.origin;
+			return this.cooldownKey;
 		}
 
-		private @Nullable Origin resolveOrigin() {
+		private @Nullable CooldownKey resolveCooldownKey() {
 			URI uri = this.request.getURI();
 			if (!this.settings.cooldown().enabled() || uri.getScheme() == null || uri.getHost() == null) {
 				return null;
 			}
+			Origin origin;
 			try {
-				return Origin.of(uri.getScheme(), uri.getHost(), uri.getPort());
+				origin = Origin.of(uri.getScheme(), uri.getHost(), uri.getPort());
 			}
 			catch (IllegalArgumentException ex) {
 				return null;
 			}
+			HttpHeaders headers = this.request.getHeaders();
+			return new CooldownKey(origin,
+					CooldownPartition.of(this.settings.cooldown().partitionHeaders(), headers::get));
 		}
 
 		/**
-		 * Admission before each send (SPEC section 5): an origin cooling down holds the
-		 * request (plus jitter) when that fits the budget, as often as the cooldown is
-		 * extended meanwhile, or refuses it.
+		 * Admission before each send: a key cooling down holds the request (plus jitter)
+		 * when that fits the budget, or refuses it. A request is held at most once per
+		 * attempt: once its hold ends it is sent, even if other responses extended the
+		 * cooldown meanwhile. Holding it again is what starved herds: every released request
+		 * that met a fresh 429 re-held all the others, round after round, until their
+		 * budgets ran out and they failed without ever being sent.
 		 * @return the refusal, already reported to the listener, or {@code null} to send
 		 */
 		private Admission.@Nullable Refuse admit() throws InterruptedIOException {
@@ -322,37 +338,37 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			if (!this.settings.cooldown().enabled() || !RetryAfterInterceptor.this.cooldowns.hasCooldowns()) {
 				return null;
 			}
-			Origin origin = cooldownOrigin();
-			if (origin == null) {
+			CooldownKey key = cooldownKey();
+			if (key == null) {
 				return null;
 			}
-			while (true) {
-				long now = RetryAfterInterceptor.this.monotonicClock.nanoTime();
-				Admission admission = RetryAfterInterceptor.this.cooldowns.admit(origin, now, timeLeft(),
-						this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(),
-						RetryAfterInterceptor.this.random);
-				if (admission instanceof Admission.Wait wait) {
-					sleep(wait.delay(), true);
-				}
-				else if (admission instanceof Admission.Refuse refuse) {
-					listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(), StopReason.COOLDOWN);
-					return refuse;
-				}
-				else {
-					return null;
-				}
+			MonotonicClock clock = RetryAfterInterceptor.this.monotonicClock;
+			long now = clock.nanoTime();
+			Admission admission = RetryAfterInterceptor.this.cooldowns.admit(key, now, timeLeft(),
+					this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(),
+					RetryAfterInterceptor.this.random);
+			if (admission instanceof Admission.Wait wait) {
+				sleep(wait.delay(), true);
+				listener().held(this.client.name(), this.facts.method(), key,
+						Duration.ofNanos(clock.nanoTime() - now));
 			}
+			else if (admission instanceof Admission.Refuse refuse) {
+				listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(), StopReason.COOLDOWN);
+				return refuse;
+			}
+			return null;
 		}
 
 		/**
-		 * Sets the origin's cooldown from a retryable response's valid {@code Retry-After},
-		 * whatever this request does next.
+		 * Starts the key's cooldown from a cooldown status's valid {@code Retry-After} (by
+		 * default a 429's only: a 503 is often one sick backend behind a load balancer, so
+		 * it paces only its own request), whatever this request does next.
 		 */
 		private void recordCooldown(int status, RetryAfter retryAfter, Instant receivedAt) {
-			if (retryAfter instanceof RetryAfter.Delay delay && this.settings.retryableStatuses().contains(status)) {
-				Origin origin = cooldownOrigin();
-				if (origin != null) {
-					RetryAfterInterceptor.this.cooldowns.record(origin, delay.delay(),
+			if (retryAfter instanceof RetryAfter.Delay delay && this.settings.cooldown().statuses().contains(status)) {
+				CooldownKey key = cooldownKey();
+				if (key != null) {
+					RetryAfterInterceptor.this.cooldowns.record(key, delay.delay(),
 							RetryAfterInterceptor.this.monotonicClock.nanoTime(), receivedAt);
 				}
 			}

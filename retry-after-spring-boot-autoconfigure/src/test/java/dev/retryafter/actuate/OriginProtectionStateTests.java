@@ -7,6 +7,7 @@ import java.util.Set;
 import dev.retryafter.actuate.RetryAfterRuntimeState.BudgetDescriptor;
 import dev.retryafter.actuate.RetryAfterRuntimeState.CooldownDescriptor;
 import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -35,14 +36,14 @@ class OriginProtectionStateTests {
 
 	@Test
 	void whenOriginsAreCoolingDownThenListedSoonestToEndFirstWithTheirClient() {
-		record(Origin.of("https", "billing.example", -1), Duration.ofSeconds(90));
-		record(Origin.of("http", "127.0.0.1", 8080), Duration.ofMillis(1500));
-		record(Origin.of("http", "gone.example", -1), Duration.ofSeconds(1));
+		record(CooldownKey.of(Origin.of("https", "billing.example", -1)), Duration.ofSeconds(50));
+		record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofMillis(1500));
+		record(CooldownKey.of(Origin.of("http", "gone.example", -1)), Duration.ofSeconds(1));
 		this.clock.advance(Duration.ofSeconds(1));
 
 		assertThat(this.state.cooldowns()).containsExactly(
 				new CooldownDescriptor("default", "http://127.0.0.1:8080", "500ms"),
-				new CooldownDescriptor("billing", "https://billing.example:443", "89s"));
+				new CooldownDescriptor("billing", "https://billing.example:443", "49s"));
 	}
 
 	@Test
@@ -54,7 +55,7 @@ class OriginProtectionStateTests {
 				entry("billing", new BudgetDescriptor(1, 1, 99)));
 	}
 
-	private void record(Origin origin, Duration delay) {
+	private void record(CooldownKey origin, Duration delay) {
 		this.store.record(origin, delay, this.clock.nanoTime(), this.clock.instant());
 	}
 

@@ -7,6 +7,7 @@ import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.actuate.RetryAfterEndpointAutoConfiguration;
 import dev.retryafter.actuate.RetryAfterRuntimeState.BudgetDescriptor;
 import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
@@ -113,7 +114,7 @@ class RetryAfterProtectionAutoConfigurationTests {
 			.withPropertyValues("management.endpoints.web.exposure.include=retryafter")
 			.run((context) -> {
 				context.getBean(CooldownStore.class)
-					.record(Origin.of("http", "127.0.0.1", 8080), Duration.ofMinutes(5), System.nanoTime(),
+					.record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofMinutes(5), System.nanoTime(),
 							Instant.now());
 				RetryAfterEndpoint.RetryAfterDescriptor described = context.getBean(RetryAfterEndpoint.class)
 					.retryAfter();
@@ -164,7 +165,7 @@ class RetryAfterProtectionAutoConfigurationTests {
 					assertThat(store.name()).isEqualTo("redis");
 					assertThat(store.cooldowns().maxHosts()).isEqualTo(7);
 					Instant now = Instant.now();
-					store.record(Origin.of("https", "api.example.com", -1), Duration.ofSeconds(30), System.nanoTime(),
+					store.record(CooldownKey.of(Origin.of("https", "api.example.com", -1)), Duration.ofSeconds(30), System.nanoTime(),
 							now);
 					StringRedisTemplate redis = new StringRedisTemplate(context.getBean(RedisConnectionFactory.class));
 					String key = "shop:cooldown:https://api.example.com:443";
