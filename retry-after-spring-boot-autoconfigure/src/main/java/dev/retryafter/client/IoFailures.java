@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
@@ -131,8 +132,14 @@ public final class IoFailures {
 	 * request was never sent, but sending it again would fail the same way.
 	 */
 	private static boolean isTlsFailure(Throwable throwable) {
-		return throwable instanceof SSLHandshakeException || throwable instanceof SSLPeerUnverifiedException
-				|| throwable instanceof CertificateException || throwable instanceof CertPathValidatorException;
+		if (throwable instanceof SSLHandshakeException || throwable instanceof SSLPeerUnverifiedException
+				|| throwable instanceof CertificateException || throwable instanceof CertPathValidatorException) {
+			return true;
+		}
+		// Any other SSLException is a protocol error (say, a plain-HTTP port spoken to over
+		// TLS), unless it only reports that the connection dropped under TLS.
+		return throwable instanceof SSLException && !(throwable.getCause() instanceof SocketException)
+				&& !(throwable.getCause() instanceof EOFException) && !isResetMessage(throwable.getMessage());
 	}
 
 	/** {@code HttpURLConnection} reports a connect timeout as a plain SocketTimeoutException. */

@@ -32,7 +32,9 @@ public record CooldownKey(Origin origin, @Nullable String partition) {
 	public CooldownKey {
 		Objects.requireNonNull(origin, "origin");
 		if (partition != null && !CooldownPartition.isDigest(partition)) {
-			throw new IllegalArgumentException("Invalid cooldown partition: '" + partition + "'");
+			// The text is not echoed: whatever was passed by mistake may be a credential.
+			throw new IllegalArgumentException("Cooldown partition must be " + CooldownPartition.DIGEST_LENGTH
+					+ " lower-case hex digits");
 		}
 	}
 

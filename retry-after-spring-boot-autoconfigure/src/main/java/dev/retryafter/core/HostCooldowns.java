@@ -21,7 +21,9 @@ import org.jspecify.annotations.Nullable;
  * by a response's {@code Retry-After} and kept at the later of old and new. No cooldown lasts
  * longer than {@code maxDuration}, whatever the server asked or another instance reported: a
  * server asking for hours (or an epoch timestamp sent by mistake) cools the origin down for
- * that long at most, after which one request goes out and learns the state again. Thread-safe without a global lock: {@link #admit} is one lock-free map read, and
+ * that long at most, after which one request goes out and learns the state again.
+ * <p>
+ * Thread-safe without a global lock: {@link #admit} is one lock-free map read, and
  * {@link #record} updates a single map entry atomically.
  * <p>
  * Bounded by {@code maxHosts}: expired entries are purged from time to time, and when the

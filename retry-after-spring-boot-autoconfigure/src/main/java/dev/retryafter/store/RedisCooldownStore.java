@@ -346,7 +346,8 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		}
 		try {
 			long notBeforeMillis = Long.parseLong(value);
-			CooldownKey.parse(key.substring(this.keyPrefix.length())).ifPresent((parsed) -> learn(parsed, notBeforeMillis));
+			CooldownKey.parse(key.substring(this.keyPrefix.length()))
+				.ifPresent((parsed) -> learn(parsed, notBeforeMillis));
 		}
 		catch (NumberFormatException ex) {
 			// not one of ours

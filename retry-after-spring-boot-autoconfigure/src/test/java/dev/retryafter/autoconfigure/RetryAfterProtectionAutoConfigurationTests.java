@@ -114,7 +114,8 @@ class RetryAfterProtectionAutoConfigurationTests {
 			.withPropertyValues("management.endpoints.web.exposure.include=retryafter")
 			.run((context) -> {
 				context.getBean(CooldownStore.class)
-					.record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofMinutes(5), System.nanoTime(),
+					.record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofMinutes(5),
+							System.nanoTime(),
 							Instant.now());
 				RetryAfterEndpoint.RetryAfterDescriptor described = context.getBean(RetryAfterEndpoint.class)
 					.retryAfter();
@@ -165,7 +166,8 @@ class RetryAfterProtectionAutoConfigurationTests {
 					assertThat(store.name()).isEqualTo("redis");
 					assertThat(store.cooldowns().maxHosts()).isEqualTo(7);
 					Instant now = Instant.now();
-					store.record(CooldownKey.of(Origin.of("https", "api.example.com", -1)), Duration.ofSeconds(30), System.nanoTime(),
+					store.record(CooldownKey.of(Origin.of("https", "api.example.com", -1)), Duration.ofSeconds(30),
+							System.nanoTime(),
 							now);
 					StringRedisTemplate redis = new StringRedisTemplate(context.getBean(RedisConnectionFactory.class));
 					String key = "shop:cooldown:https://api.example.com:443";

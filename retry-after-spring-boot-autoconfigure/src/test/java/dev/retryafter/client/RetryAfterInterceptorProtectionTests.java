@@ -271,7 +271,8 @@ class RetryAfterInterceptorProtectionTests {
 		assertThat(this.listener.attempts()).extracting(AttemptCompleted::decision)
 			.containsExactly(new RetryDecision.Stop(StopReason.RETRY_AFTER_EXCEEDS_BUDGET));
 		assertThat(this.cooldowns.snapshot(this.clock.nanoTime()))
-			.containsExactly(entry(CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port())), Duration.ofSeconds(45)));
+			.containsExactly(entry(CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port())),
+					Duration.ofSeconds(45)));
 	}
 
 	@Test

@@ -337,7 +337,8 @@ class HostCooldownsTests {
 					go.await();
 					for (int i = 0; i < 2_000; i++) {
 						bounded.record(A, start, Duration.ofMillis(1 + i * threads + thread));
-						bounded.record(CooldownKey.of(Origin.of("http", "t" + thread + "-" + i, -1)), start, Duration.ofSeconds(1));
+						bounded.record(CooldownKey.of(Origin.of("http", "t" + thread + "-" + i, -1)), start,
+								Duration.ofSeconds(1));
 					}
 					return null;
 				}));

@@ -157,6 +157,14 @@ class RetryPlannerTests {
 			assertThat(decide(GET, io(IoFailureKind.UNKNOWN_HOST))).isEqualTo(stop(StopReason.NOT_RETRYABLE));
 		}
 
+		@Test
+		void whenTheTlsHandshakeOrCertificateFailsThenNotRetryableEvenThoughNothingWasSent() {
+			assertThat(IoFailureKind.TLS_FAILURE.maybeSent()).isFalse();
+			assertThat(decide(GET, io(IoFailureKind.TLS_FAILURE))).isEqualTo(stop(StopReason.NOT_RETRYABLE));
+			assertThat(decide(POST, io(IoFailureKind.TLS_FAILURE)))
+				.isEqualTo(stop(StopReason.NOT_RETRYABLE));
+		}
+
 		@ParameterizedTest
 		@EnumSource(names = { "CONNECT_REFUSED", "CONNECT_TIMEOUT" })
 		void whenConnectErrorsAreNotRetriedThenConnectFailuresAreNotRetryable(IoFailureKind kind) {
