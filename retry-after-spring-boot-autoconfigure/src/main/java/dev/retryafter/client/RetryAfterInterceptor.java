@@ -69,6 +69,12 @@ import org.springframework.http.client.ClientHttpResponse;
  * a refused retry returns the last response. Each request that is sent counts towards its
  * client's {@link RetryBudgets retry budget}, which the planner asks before every retry.
  * <p>
+ * When an {@link OuterRetryDetector} reports that a retry layer around the client (a
+ * spring-retry template backing off with the same policy) drives the call, the interceptor
+ * sends a single attempt: it still admits the request, records the cooldown and reports the
+ * attempt, but hands an outcome it would have retried back to the caller as received (reason
+ * {@code outer-retry}), so that only that layer retries and attempts never multiply.
+ * <p>
  * It must be the outermost interceptor: re-executing re-runs every interceptor after it
  * (authentication, tracing) once per attempt, which Spring Framework 7 guarantees (its
  * intercepting request rebuilds the rest of the chain on each call). The customizers in this
@@ -91,6 +97,8 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 
 	private static final String DATE = "date";
 
+	private static final RetryDecision.Stop OUTER_RETRY = new RetryDecision.Stop(StopReason.OUTER_RETRY);
+
 	private final RetryClients clients;
 
 	private final RetryListener listener;
@@ -106,6 +114,8 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	private final CooldownStore cooldowns;
 
 	private final RetryBudgets budgets;
+
+	private final OuterRetryDetector outerRetry;
 
 	private final RequestFactsResolver factsResolver = new RequestFactsResolver();
 
@@ -128,10 +138,25 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 */
 	public RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets) {
+		this(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER);
+	}
+
+	/**
+	 * Creates an interceptor on the system clocks, sleeping the calling thread, with the
+	 * given origin protection, that sends a single attempt while an outer retry layer drives
+	 * the call.
+	 * @param clients the settings per named client
+	 * @param listener notified at each decision point
+	 * @param cooldowns the host cooldowns consulted before and recorded after each attempt
+	 * @param budgets the retry budget of each client
+	 * @param outerRetry tells whether a retry layer around the client is retrying the call
+	 */
+	public RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+			RetryBudgets budgets, OuterRetryDetector outerRetry) {
 		// ThreadLocalRandom.current() is looked up per call: the interceptor is shared by
 		// every calling thread, and the per-thread generator avoids contention.
-		this(clients, listener, cooldowns, budgets, new ThreadSleeper(), MonotonicClock.SYSTEM, Clock.systemUTC(),
-				() -> ThreadLocalRandom.current().nextLong());
+		this(clients, listener, cooldowns, budgets, outerRetry, new ThreadSleeper(), MonotonicClock.SYSTEM,
+				Clock.systemUTC(), () -> ThreadLocalRandom.current().nextLong());
 	}
 
 	/**
@@ -152,6 +177,14 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, Sleeper sleeper, MonotonicClock monotonicClock, Clock wallClock,
 			RandomGenerator random) {
+		this(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, sleeper, monotonicClock, wallClock,
+				random);
+	}
+
+	RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+			RetryBudgets budgets, OuterRetryDetector outerRetry, Sleeper sleeper, MonotonicClock monotonicClock,
+			Clock wallClock, RandomGenerator random) {
+		this.outerRetry = Objects.requireNonNull(outerRetry, "outerRetry");
 		this.cooldowns = Objects.requireNonNull(cooldowns, "cooldowns");
 		this.budgets = Objects.requireNonNull(budgets, "budgets");
 		this.clients = Objects.requireNonNull(clients, "clients");
@@ -413,6 +446,10 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			try {
 				RetryDecision decision = RetryPlanner.decide(this.settings, this.facts, result.outcome(), attempt,
 						elapsed(), this.permits, RetryAfterInterceptor.this.random);
+				if (attempt == 1 && wouldContinue(decision)
+						&& RetryAfterInterceptor.this.outerRetry.isOuterRetryActive()) {
+					decision = handBack(decision);
+				}
 				listener().attemptCompleted(this.client.name(), this.facts.method(), attempt, result.outcome(),
 						decision);
 				return decision;
@@ -423,6 +460,26 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				result.discard();
 				throw ex;
 			}
+		}
+
+		/**
+		 * Whether the planner's decision is anything but a normal end: only then can an outer
+		 * retry layer matter, so a call that succeeds never asks for one.
+		 */
+		private boolean wouldContinue(RetryDecision decision) {
+			return !(decision instanceof RetryDecision.Stop stop) || stop.reason().isAbandonment();
+		}
+
+		/**
+		 * Leaves the retrying to the outer layer: it plans its own wait (from the same
+		 * {@code Retry-After}) and decides whether to try again, so this interceptor neither
+		 * waits nor spends a retry-budget permit, and gives back the one the planner took.
+		 */
+		private RetryDecision handBack(RetryDecision decision) {
+			if (decision instanceof RetryDecision.Retry) {
+				this.permits.refund();
+			}
+			return OUTER_RETRY;
 		}
 
 		private void pause(Duration planned) throws InterruptedIOException {

@@ -39,6 +39,14 @@ import org.jspecify.annotations.Nullable;
  * {@code outcome} tag of Framework's {@code http.client.requests} timer (HTTP status series
  * such as {@code SUCCESS} or {@code CLIENT_ERROR}, for the whole call): do not join the two.
  * <p>
+ * When a spring-retry template backing off with {@code RetryAfterBackOffPolicy} drives the
+ * call, the interceptor sends one attempt per template attempt and the template retries
+ * (reason {@code outer-retry}). Each such attempt that the interceptor would otherwise have
+ * retried counts as {@code outcome=retried}, with no planned or actual wait here (the
+ * template waits), and the template giving up is not an abandonment here: the caller sees it
+ * as the template's exception. So a call the template tries three times counts three
+ * {@code retried} attempts, where the interceptor alone counts two and one {@code abandoned}.
+ * <p>
  * Meters are looked up by their tags once and then kept, per client, in small tables
  * indexed by the bounded tag values, so recording an attempt allocates nothing. A meter
  * removed from the registry afterwards is therefore not re-registered by this listener.
@@ -178,6 +186,9 @@ public class RetryAfterMetrics implements RetryListener {
 			return switch (stop.reason()) {
 				case SUCCESS -> 0;
 				case NOT_RETRYABLE -> 1;
+				// Handed to the retry layer around the client, which retries it unless its own
+				// policy is spent: the per-attempt view of that layer's retries.
+				case OUTER_RETRY -> OUTCOME_RETRIED;
 				default -> 2;
 			};
 		}

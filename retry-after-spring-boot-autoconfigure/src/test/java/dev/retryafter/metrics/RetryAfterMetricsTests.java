@@ -77,6 +77,16 @@ class RetryAfterMetricsTests {
 	}
 
 	@Test
+	void whenHandedToAnOuterRetryThenAttemptCountedAsRetriedWithoutDelayOrAbandonment() {
+		this.metrics.attemptCompleted("default", "GET", 1, TOO_MANY, new RetryDecision.Stop(StopReason.OUTER_RETRY));
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "default", "method", "GET", "status", "429", "outcome", "retried")
+			.counter()
+			.count()).isEqualTo(1.0);
+		assertThat(this.registry.getMeters()).hasSize(1);
+	}
+
+	@Test
 	void whenIoFailureThenStatusTagIsIoError() {
 		this.metrics.attemptCompleted("default", "GET", 1, new AttemptOutcome.IoFailure(IoFailureKind.CONNECT_REFUSED),
 				new RetryDecision.Retry(Duration.ofSeconds(1), Duration.ofSeconds(1), DelaySource.BACKOFF));
@@ -124,7 +134,7 @@ class RetryAfterMetricsTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(value = StopReason.class, names = { "SUCCESS", "NOT_RETRYABLE" })
+	@EnumSource(value = StopReason.class, names = { "SUCCESS", "NOT_RETRYABLE", "OUTER_RETRY" })
 	void whenStoppedWithoutAttemptForNormalEndThenNothingCounted(StopReason reason) {
 		this.metrics.stoppedWithoutAttempt("default", "GET", reason);
 		assertThat(this.registry.getMeters()).isEmpty();
