@@ -675,23 +675,25 @@ public class RetryAfterProperties {
 	public static class Redis {
 
 		/**
-		 * Prefix of the Redis keys that hold host cooldowns.
+		 * Prefix of the Redis keys and channel that hold host cooldowns. Defaults to
+		 * "retry-after:<spring.application.name>:", or "retry-after:" when the application has
+		 * no name, so unrelated applications on one Redis do not share cooldowns.
 		 */
-		private String keyPrefix = "retry-after:";
+		private @Nullable String keyPrefix;
 
 		/**
 		 * Returns the value of {@code retry-after.redis.key-prefix}.
-		 * @return the value
+		 * @return the value, or {@code null} for the default derived from the application's name
 		 */
-		public String getKeyPrefix() {
+		public @Nullable String getKeyPrefix() {
 			return this.keyPrefix;
 		}
 
 		/**
 		 * Sets {@code retry-after.redis.key-prefix}.
-		 * @param keyPrefix the new value
+		 * @param keyPrefix the new value, or {@code null} for the default
 		 */
-		public void setKeyPrefix(String keyPrefix) {
+		public void setKeyPrefix(@Nullable String keyPrefix) {
 			this.keyPrefix = keyPrefix;
 		}
 

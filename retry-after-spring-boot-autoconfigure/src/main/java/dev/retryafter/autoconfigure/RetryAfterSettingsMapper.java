@@ -65,7 +65,11 @@ final class RetryAfterSettingsMapper {
 			throw invalid("cooldown.max-hosts", maxHosts, "must be at least 1");
 		}
 		required(PREFIX + ".store", this.properties.getStore());
-		required(PREFIX + ".redis.key-prefix", this.properties.getRedis().getKeyPrefix());
+		String keyPrefix = this.properties.getRedis().getKeyPrefix();
+		if (keyPrefix != null && keyPrefix.isBlank()) {
+			// Unset means the default; a blank prefix would make every key in Redis look shared.
+			throw invalid("redis.key-prefix", keyPrefix, "must not be blank (leave it unset for the default)");
+		}
 	}
 
 	private RetrySettings defaults() {

@@ -16,7 +16,10 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * <li>{@code http.client.retry.cooldown.hosts} (gauge, no tags): origins cooling down now;</li>
  * <li>{@code http.client.retry.store.errors} (function counter; {@code store}, the store's
  * name, {@code local} or {@code redis}): failed store operations, each of which fell back to
- * this instance's cooldowns.</li>
+ * this instance's cooldowns, counted once per outage (a lost or failed connection,
+ * subscription or command, or a missing heartbeat), not once per retry;</li>
+ * <li>{@code http.client.retry.store.dropped} (function counter; {@code store}): cooldowns not
+ * shared because the store's write queue was full; Redis was slow, not down.</li>
  * </ul>
  *
  * @since 0.1.0
@@ -28,6 +31,9 @@ public class CooldownStoreMetrics implements MeterBinder {
 
 	/** Name of the counter of failed cooldown store operations. */
 	public static final String STORE_ERRORS = "http.client.retry.store.errors";
+
+	/** Name of the counter of cooldowns not shared because the write queue was full. */
+	public static final String STORE_DROPPED = "http.client.retry.store.dropped";
 
 	private final CooldownStore store;
 
@@ -55,6 +61,10 @@ public class CooldownStoreMetrics implements MeterBinder {
 		FunctionCounter.builder(STORE_ERRORS, this.store, CooldownStore::errorCount)
 			.tag("store", this.store.name())
 			.description("Failed operations of the cooldown store; each fell back to this instance's cooldowns")
+			.register(registry);
+		FunctionCounter.builder(STORE_DROPPED, this.store, CooldownStore::droppedCount)
+			.tag("store", this.store.name())
+			.description("Cooldowns not shared because the store's write queue was full; they still hold here")
 			.register(registry);
 	}
 

@@ -116,4 +116,23 @@ public interface CooldownStore {
 		return 0;
 	}
 
+	/**
+	 * How many cooldowns were not shared because the store's write queue was full (the
+	 * {@code http.client.retry.store.dropped} counter). Not an outage: the store was only
+	 * slower than the cooldowns came in. The cooldowns still hold in this instance.
+	 * @return the number of dropped writes; always zero for a local store
+	 */
+	default long droppedCount() {
+		return 0;
+	}
+
+	/**
+	 * The store's state for the actuator endpoint.
+	 * @return the state; a store that shares nothing is always connected, since the JVM
+	 * started
+	 */
+	default StoreState state() {
+		return new StoreState(name(), true, JvmStart.INSTANT, errorCount());
+	}
+
 }

@@ -2,6 +2,7 @@ package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
 
 import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.actuate.RetryAfterEndpointAutoConfiguration;
@@ -15,6 +16,7 @@ import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.store.RedisCooldownStore;
 import dev.retryafter.testsupport.RedisServerExtension;
+import io.lettuce.core.SocketOptions;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,7 +29,9 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationContext;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -165,16 +169,59 @@ class RetryAfterProtectionAutoConfigurationTests {
 					assertThat(store).isInstanceOf(RedisCooldownStore.class);
 					assertThat(store.name()).isEqualTo("redis");
 					assertThat(store.cooldowns().maxHosts()).isEqualTo(7);
-					Instant now = Instant.now();
-					store.record(CooldownKey.of(Origin.of("https", "api.example.com", -1)), Duration.ofSeconds(30),
-							System.nanoTime(),
-							now);
-					StringRedisTemplate redis = new StringRedisTemplate(context.getBean(RedisConnectionFactory.class));
-					String key = "shop:cooldown:https://api.example.com:443";
-					await().atMost(Duration.ofSeconds(10))
-						.untilAsserted(() -> assertThat(redis.opsForValue().get(key))
-							.isEqualTo(Long.toString(now.toEpochMilli() + 30_000)));
+					assertThat(cooldownKeyWritten(context, store)).startsWith("shop:cooldown:");
 				});
+		}
+
+		@Test
+		void whenTheApplicationHasANameThenTheDefaultKeyPrefixCarriesIt() {
+			withRedis().withPropertyValues("retry-after.store=redis", "spring.application.name=orders")
+				.run((context) -> assertThat(cooldownKeyWritten(context, context.getBean(CooldownStore.class)))
+					.isEqualTo("retry-after:orders:https://api.example.com:443"));
+		}
+
+		@Test
+		void whenTheApplicationHasNoNameThenTheDefaultKeyPrefixIsRetryAfter() {
+			withRedis().withPropertyValues("retry-after.store=redis")
+				.run((context) -> assertThat(cooldownKeyWritten(context, context.getBean(CooldownStore.class)))
+					.isEqualTo("retry-after:https://api.example.com:443"));
+		}
+
+		@Test
+		void whenTheKeyPrefixIsBlankThenStartUpFailsNamingIt() {
+			withRedis().withPropertyValues("retry-after.store=redis", "retry-after.redis.key-prefix= ")
+				.run((context) -> assertThat(context).hasFailed()
+					.getFailure()
+					.rootCause()
+					.hasMessageContaining("retry-after.redis.key-prefix"));
+		}
+
+		@Test
+		void whenStoreIsRedisThenLettuceConnectionsUseTcpKeepAlive() {
+			withRedis().withPropertyValues("retry-after.store=redis", "spring.data.redis.connect-timeout=3s")
+				.run((context) -> {
+					LettuceConnectionFactory factory = context.getBean(LettuceConnectionFactory.class);
+					SocketOptions socket = factory.getClientConfiguration().getClientOptions().orElseThrow()
+						.getSocketOptions();
+					assertThat(socket.isKeepAlive()).isTrue();
+					assertThat(socket.getKeepAlive().getIdle()).isEqualTo(Duration.ofSeconds(15));
+					assertThat(socket.getKeepAlive().getInterval()).isEqualTo(Duration.ofSeconds(5));
+					assertThat(socket.getKeepAlive().getCount()).isEqualTo(3);
+					assertThat(socket.getConnectTimeout()).isEqualTo(Duration.ofSeconds(3));
+				});
+		}
+
+		// Records a 30 s cooldown for https://api.example.com and returns the key it lands under.
+		private String cooldownKeyWritten(ApplicationContext context, CooldownStore store) {
+			store.record(CooldownKey.of(Origin.of("https", "api.example.com", -1)), Duration.ofSeconds(30),
+					System.nanoTime(), Instant.now());
+			StringRedisTemplate redis = new StringRedisTemplate(context.getBean(RedisConnectionFactory.class));
+			await().atMost(Duration.ofSeconds(20)).until(() -> !redis.keys("*api.example.com*").isEmpty());
+			Set<String> keys = redis.keys("*api.example.com*");
+			assertThat(keys).hasSize(1);
+			String key = keys.iterator().next();
+			assertThat(redis.getExpire(key)).isBetween(25L, 30L);
+			return key;
 		}
 
 	}

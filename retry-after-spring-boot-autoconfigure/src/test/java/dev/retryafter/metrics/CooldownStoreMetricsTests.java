@@ -64,11 +64,18 @@ class CooldownStoreMetricsTests {
 				return 3;
 			}
 
+			@Override
+			public long droppedCount() {
+				return 5;
+			}
+
 		};
 		new CooldownStoreMetrics(failing, this.clock).bindTo(this.registry);
 
 		assertThat(this.registry.get("http.client.retry.store.errors").tag("store", "redis").functionCounter().count())
 			.isEqualTo(3.0);
+		assertThat(this.registry.get("http.client.retry.store.dropped").tag("store", "redis").functionCounter().count())
+			.isEqualTo(5.0);
 	}
 
 	@Test

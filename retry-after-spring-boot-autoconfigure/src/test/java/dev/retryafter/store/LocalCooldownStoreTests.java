@@ -1,6 +1,8 @@
 package dev.retryafter.store;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.time.Instant;
 
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.CooldownMode;
@@ -47,6 +49,13 @@ class LocalCooldownStoreTests {
 	void whenAskedThenNameIsLocalAndThereAreNoErrors() {
 		assertThat(this.store.name()).isEqualTo("local");
 		assertThat(this.store.errorCount()).isZero();
+		assertThat(this.store.droppedCount()).isZero();
+	}
+
+	@Test
+	void whenAskedForItsStateThenItIsConnectedSinceTheJvmStarted() {
+		Instant jvmStart = Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime());
+		assertThat(this.store.state()).isEqualTo(new StoreState("local", true, jvmStart, 0));
 	}
 
 }

@@ -119,6 +119,40 @@ public final class RedisServer implements AutoCloseable {
 		this.process = null;
 	}
 
+	/**
+	 * Stops the server process (SIGSTOP): its connections stay open but nothing is answered,
+	 * as when Redis hangs or a network device drops packets without a reset.
+	 */
+	public synchronized void pause() {
+		signal("STOP");
+	}
+
+	/**
+	 * Lets a {@linkplain #pause() paused} server carry on (SIGCONT).
+	 */
+	public synchronized void resume() {
+		signal("CONT");
+	}
+
+	private void signal(String name) {
+		if (this.process == null) {
+			throw new IllegalStateException("redis-server is not running on port " + this.port);
+		}
+		try {
+			Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(this.process.pid())).start();
+			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+				throw new IllegalStateException("Cannot send SIG" + name + " to redis-server on port " + this.port);
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot send SIG" + name + " to redis-server", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while signalling redis-server", ex);
+		}
+	}
+
 	@Override
 	public void close() {
 		kill();

@@ -1,0 +1,196 @@
+package dev.retryafter.store;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.LongAdder;
+
+import ch.qos.logback.classic.Level;
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.Origin;
+import dev.retryafter.testsupport.RedisServerExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static dev.retryafter.store.RedisStoreFixture.remaining;
+import static dev.retryafter.store.RedisStoreFixture.timed;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Stores ("instances") on one real Redis that dies, hangs and comes back.
+ */
+class RedisCooldownStoreOutageTests {
+
+	private static final CooldownKey ORIGIN = CooldownKey.of(Origin.of("http", "127.0.0.1", 8080));
+
+	private static final CooldownKey OTHER = CooldownKey.of(Origin.of("https", "api.example.com", -1));
+
+	private static final Duration AWAIT = Duration.ofSeconds(30);
+
+	// Far below the 50 ms bound of SPEC section 5; what a request may spend on the store.
+	private static final Duration CALLER_BOUND = Duration.ofMillis(50);
+
+	// The heartbeat timeout, one watchdog tick, one command timeout, and room for a busy machine.
+	private static final Duration NOTICED_WITHIN = RedisStoreFixture.HEARTBEAT_TIMEOUT
+		.plus(RedisStoreFixture.HEARTBEAT_INTERVAL)
+		.plus(RedisStoreFixture.COMMAND_TIMEOUT)
+		.plusSeconds(2);
+
+	private static final String UNAVAILABLE = "Redis cooldown store 'retry-after:' is unavailable (";
+
+	private static final String BACK = "Redis cooldown store 'retry-after:' is connected again after an outage of ";
+
+	@RegisterExtension
+	final RedisServerExtension redis = new RedisServerExtension();
+
+	private RedisStoreFixture fixture;
+
+	@BeforeEach
+	void createFixture() {
+		this.fixture = new RedisStoreFixture(this.redis.server());
+	}
+
+	@AfterEach
+	void closeFixture() throws Exception {
+		this.fixture.close();
+	}
+
+	@Test
+	void whenRedisDiesThenTheOutageIsCountedOnceAndTheCooldownsRecordedMeanwhileArePublishedOnRecovery() {
+		LongAdder callbackErrors = new LongAdder();
+		RedisCooldownStore first = store(callbackErrors);
+		RedisCooldownStore second = store(new LongAdder());
+		awaitConnected(first, second);
+
+		long killedAt = System.nanoTime();
+		this.redis.server().kill();
+		assertThat(timed(() -> first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now())))
+			.isLessThan(CALLER_BOUND);
+		assertThat(timed(() -> remaining(first, ORIGIN))).isLessThan(CALLER_BOUND);
+		assertThat(remaining(first, ORIGIN)).isBetween(Duration.ofSeconds(25), Duration.ofSeconds(30));
+		await().atMost(AWAIT).until(() -> first.errorCount() == 1 && second.errorCount() == 1);
+		assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).isLessThan(NOTICED_WITHIN);
+		assertThat(first.state().connected()).isFalse();
+		second.record(OTHER, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		// Many heartbeats and reconnection attempts fail meanwhile: still one error, one WARN.
+		sleep(RedisStoreFixture.HEARTBEAT_TIMEOUT.multipliedBy(3));
+		assertThat(first.errorCount()).isEqualTo(1);
+		assertThat(second.errorCount()).isEqualTo(1);
+		assertThat(callbackErrors.sum()).isEqualTo(1);
+		assertThat(this.fixture.messages(Level.WARN)).hasSize(2).allMatch((line) -> line.startsWith(UNAVAILABLE));
+		assertThat(this.fixture.messages(Level.INFO)).isEmpty();
+
+		this.redis.server().start();
+		// Recorded during the outage only, and never again: published on recovery.
+		await().atMost(AWAIT).untilAsserted(() -> {
+			assertThat(remaining(second, ORIGIN)).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(30));
+			assertThat(remaining(first, OTHER)).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(30));
+		});
+		await().atMost(AWAIT).until(() -> this.fixture.messages(Level.INFO).size() == 2);
+		assertThat(this.fixture.messages(Level.INFO)).allMatch((line) -> line.startsWith(BACK));
+		assertThat(first.state().connected()).isTrue();
+		assertThat(first.errorCount() + second.errorCount()).isEqualTo(2);
+		assertThat(this.fixture.messages(Level.WARN)).hasSize(2);
+	}
+
+	@Test
+	void whenRedisIsDownAtStartThenLocalCooldownsWorkAndSharingStartsWhenItComesUp() {
+		this.redis.server().kill();
+		RedisCooldownStore first = store(new LongAdder());
+		await().atMost(AWAIT).until(() -> first.errorCount() == 1);
+		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		assertThat(remaining(first, ORIGIN)).isBetween(Duration.ofSeconds(25), Duration.ofSeconds(30));
+		assertThat(this.fixture.messages(Level.WARN)).hasSize(1);
+		// The subscription or the first heartbeat, whichever failed first, names the cause.
+		assertThat(this.fixture.messages(Level.WARN).get(0)).startsWith(UNAVAILABLE)
+			.containsPattern("\\((subscribe|heartbeat) failed: .*RedisConnectionFailureException");
+
+		this.redis.server().start();
+		RedisCooldownStore second = store(new LongAdder());
+		await().atMost(AWAIT).until(() -> this.fixture.messages(Level.INFO).size() == 1);
+		await().atMost(AWAIT).until(() -> !remaining(second, ORIGIN).isZero());
+		first.record(OTHER, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		await().atMost(AWAIT).until(() -> remaining(second, OTHER).compareTo(Duration.ofSeconds(25)) > 0);
+		assertThat(this.fixture.messages(Level.WARN)).hasSize(1);
+		assertThat(first.errorCount()).isEqualTo(1);
+	}
+
+	@Test
+	void whenRedisHangsThenRequestsCarryOnTheOutageIsNoticedAndItRecoversWhenRedisResumes() {
+		RedisCooldownStore first = store(new LongAdder());
+		RedisCooldownStore second = store(new LongAdder());
+		awaitConnected(first, second);
+
+		long pausedAt = System.nanoTime();
+		this.redis.server().pause();
+		try {
+			for (int i = 0; i < 20; i++) {
+				CooldownKey key = CooldownKey.of(Origin.of("http", "hung" + i, -1));
+				assertThat(timed(() -> first.record(key, Duration.ofSeconds(30), System.nanoTime(), Instant.now())))
+					.isLessThan(CALLER_BOUND);
+				assertThat(timed(() -> remaining(first, key))).isLessThan(CALLER_BOUND);
+				sleep(Duration.ofMillis(50));
+			}
+			await().atMost(AWAIT).until(() -> first.errorCount() == 1 && second.errorCount() == 1);
+			assertThat(Duration.ofNanos(System.nanoTime() - pausedAt)).isLessThan(NOTICED_WITHIN);
+			assertThat(this.fixture.messages(Level.WARN)).hasSize(2).allMatch((line) -> line.startsWith(UNAVAILABLE));
+			assertThat(timed(() -> first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now())))
+				.isLessThan(CALLER_BOUND);
+		}
+		finally {
+			this.redis.server().resume();
+		}
+		await().atMost(AWAIT).until(() -> this.fixture.messages(Level.INFO).size() == 2);
+		await().atMost(AWAIT).until(() -> !remaining(second, ORIGIN).isZero());
+		assertThat(first.state().connected()).isTrue();
+		assertThat(first.errorCount() + second.errorCount()).isEqualTo(2);
+	}
+
+	@Test
+	void whenTheWriteQueueIsFullThenCooldownsAreDroppedAndCountedButNoOutageIsReported() {
+		HostCooldowns cooldowns = new HostCooldowns(2);
+		// Not started yet, so writes wait in the queue.
+		RedisCooldownStore store = this.fixture.unstarted(cooldowns, RedisCooldownStore.DEFAULT_KEY_PREFIX,
+				Clock.systemUTC(), new LongAdder());
+		store.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		store.record(OTHER, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		CooldownKey third = CooldownKey.of(Origin.of("http", "third", -1));
+		store.record(third, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		// The same key again only updates its queued write.
+		store.record(OTHER, Duration.ofSeconds(40), System.nanoTime(), Instant.now());
+		assertThat(store.droppedCount()).isEqualTo(1);
+		assertThat(store.errorCount()).isZero();
+		assertThat(this.fixture.messages(Level.WARN)).isEmpty();
+
+		store.start();
+		await().atMost(AWAIT).until(() -> this.fixture.template().hasKey("retry-after:" + OTHER));
+		assertThat(this.fixture.template().getExpire("retry-after:" + OTHER)).isBetween(35L, 40L);
+		assertThat(this.fixture.template().hasKey("retry-after:" + ORIGIN)).isTrue();
+		assertThat(this.fixture.template().hasKey("retry-after:" + third)).isFalse();
+		assertThat(store.errorCount()).isZero();
+	}
+
+	private RedisCooldownStore store(LongAdder errors) {
+		return this.fixture.store(new HostCooldowns(100), RedisCooldownStore.DEFAULT_KEY_PREFIX, Clock.systemUTC(),
+				errors);
+	}
+
+	private static void awaitConnected(RedisCooldownStore first, RedisCooldownStore second) {
+		await().atMost(AWAIT).until(() -> first.state().connected() && second.state().connected());
+	}
+
+	private static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}

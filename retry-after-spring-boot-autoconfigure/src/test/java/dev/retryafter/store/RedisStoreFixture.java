@@ -1,0 +1,110 @@
+package dev.retryafter.store;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.testsupport.RedisServer;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Stores ("instances") on one real Redis, each with its own connection factory as separate
+ * processes would have, on short heartbeat timings; captures the store's log lines and
+ * closes everything it made.
+ */
+final class RedisStoreFixture implements AutoCloseable {
+
+	/** Heartbeat every 200 ms, an outage after 1 s without one. */
+	static final Duration HEARTBEAT_INTERVAL = Duration.ofMillis(200);
+
+	static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(1);
+
+	static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
+
+	private final RedisServer server;
+
+	private final List<AutoCloseable> resources = new ArrayList<>();
+
+	private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+
+	private final Logger storeLogger = (Logger) LoggerFactory.getLogger(RedisCooldownStore.class);
+
+	RedisStoreFixture(RedisServer server) {
+		this.server = server;
+		this.log.start();
+		this.storeLogger.addAppender(this.log);
+	}
+
+	RedisCooldownStore store(HostCooldowns cooldowns) {
+		return store(cooldowns, RedisCooldownStore.DEFAULT_KEY_PREFIX, Clock.systemUTC(), new LongAdder());
+	}
+
+	RedisCooldownStore store(HostCooldowns cooldowns, String prefix, Clock wallClock, LongAdder errors) {
+		RedisCooldownStore store = unstarted(cooldowns, prefix, wallClock, errors);
+		store.start();
+		return store;
+	}
+
+	RedisCooldownStore unstarted(HostCooldowns cooldowns, String prefix, Clock wallClock, LongAdder errors) {
+		RedisCooldownStore store = new RedisCooldownStore(connectionFactory(), cooldowns, prefix, errors::increment,
+				MonotonicClock.SYSTEM, wallClock, HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
+		this.resources.add(store);
+		return store;
+	}
+
+	LettuceConnectionFactory connectionFactory() {
+		RedisStandaloneConfiguration config = new RedisStandaloneConfiguration("127.0.0.1", this.server.port());
+		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
+			.commandTimeout(COMMAND_TIMEOUT)
+			.build();
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(config, client);
+		factory.afterPropertiesSet();
+		factory.start();
+		this.resources.add(factory::destroy);
+		return factory;
+	}
+
+	StringRedisTemplate template() {
+		return new StringRedisTemplate(connectionFactory());
+	}
+
+	List<String> messages(Level level) {
+		return this.log.list.stream()
+			.filter((event) -> event.getLevel() == level)
+			.map(ILoggingEvent::getFormattedMessage)
+			.toList();
+	}
+
+	static Duration remaining(CooldownStore store, CooldownKey key) {
+		return store.remaining(key, System.nanoTime());
+	}
+
+	static Duration timed(Runnable action) {
+		long start = System.nanoTime();
+		action.run();
+		return Duration.ofNanos(System.nanoTime() - start);
+	}
+
+	@Override
+	public void close() throws Exception {
+		this.storeLogger.detachAppender(this.log);
+		for (int i = this.resources.size() - 1; i >= 0; i--) {
+			this.resources.get(i).close();
+		}
+	}
+
+}
