@@ -122,7 +122,8 @@ class RetryAfterEndpointTests {
 
 	@Test
 	void deleteWithoutOriginShouldEndEveryCooldown() {
-		RecordingEndState state = new RecordingEndState(List.of("http://127.0.0.1:8080", "https://a.example:443#0123abcd"));
+		RecordingEndState state = new RecordingEndState(
+				List.of("http://127.0.0.1:8080", "https://a.example:443#0123abcd"));
 		EndedDescriptor ended = new RetryAfterEndpoint(RetryClients.of(RetrySettings.defaults()), state).end(null);
 		assertThat(ended.ended()).containsExactly("http://127.0.0.1:8080", "https://a.example:443#0123abcd");
 		assertThat(state.origins).containsExactly((Origin) null);
@@ -155,7 +156,8 @@ class RetryAfterEndpointTests {
 		RecordingEndState state = new RecordingEndState(List.of());
 		RetryAfterEndpoint endpoint = new RetryAfterEndpoint(RetryClients.of(RetrySettings.defaults()), state);
 		assertThatExceptionOfType(InvalidEndpointRequestException.class).isThrownBy(() -> endpoint.end(origin))
-			.withMessage("Invalid origin '" + origin + "': expected scheme://host:port, e.g. https://api.example.com:443")
+			.withMessage("Invalid origin '" + origin
+					+ "': expected scheme://host:port, e.g. https://api.example.com:443")
 			.satisfies((ex) -> assertThat(ex.getReason()).isEqualTo("Invalid origin"));
 		assertThat(state.origins).isEmpty();
 	}

@@ -37,7 +37,8 @@ class RetryAfterSettingsMapperTests {
 					"retry-after.header.on-invalid=abandon", "retry-after.header.date-reference=local-clock",
 					"retry-after.io-errors.connect=false", "retry-after.io-errors.read=false",
 					"retry-after.cooldown.enabled=false", "retry-after.cooldown.mode=fail-fast",
-					"retry-after.cooldown.statuses=429,503", "retry-after.cooldown.partition-headers=Authorization,X-Tenant",
+					"retry-after.cooldown.statuses=429,503",
+					"retry-after.cooldown.partition-headers=Authorization,X-Tenant",
 					"retry-after.budget.enabled=false", "retry-after.budget.ratio=0.5",
 					"retry-after.budget.min-per-second=2", "retry-after.budget.window=1m")
 			.run((context) -> assertThat(context.getBean(RetryClients.class).defaults().settings())
