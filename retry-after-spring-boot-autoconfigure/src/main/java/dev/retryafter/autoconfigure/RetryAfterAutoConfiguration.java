@@ -73,7 +73,7 @@ public final class RetryAfterAutoConfiguration {
 
 	/**
 	 * Takes {@code retryClients} only so that the properties are validated (with messages
-	 * naming them) before {@code max-hosts} is used here.
+	 * naming them) before {@code max-hosts} and {@code max-duration} are used here.
 	 */
 	@Bean
 	@ConditionalOnMissingBean(CooldownStore.class)
@@ -82,7 +82,8 @@ public final class RetryAfterAutoConfiguration {
 			logger.warn("retry-after.store is 'redis' but Spring Data Redis or a RedisConnectionFactory bean is "
 					+ "missing: host cooldowns are kept in this instance only");
 		}
-		return new LocalCooldownStore(new HostCooldowns(properties.getCooldown().getMaxHosts()));
+		return new LocalCooldownStore(new HostCooldowns(properties.getCooldown().getMaxHosts(),
+				properties.getCooldown().getMaxDuration()));
 	}
 
 	@Bean

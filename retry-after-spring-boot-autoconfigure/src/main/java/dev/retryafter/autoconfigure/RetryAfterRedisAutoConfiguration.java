@@ -56,7 +56,8 @@ public final class RetryAfterRedisAutoConfiguration {
 		}
 		// Errors are counted by the store itself; the metrics read them from there.
 		RedisCooldownStore store = new RedisCooldownStore(redisConnectionFactory,
-				new HostCooldowns(properties.getCooldown().getMaxHosts()), keyPrefix, () -> {
+				new HostCooldowns(properties.getCooldown().getMaxHosts(), properties.getCooldown().getMaxDuration()),
+				keyPrefix, () -> {
 				});
 		store.start();
 		return store;

@@ -58,6 +58,7 @@ class RetryAfterProtectionAutoConfigurationTests {
 			CooldownStore store = context.getBean(CooldownStore.class);
 			assertThat(store).isInstanceOf(LocalCooldownStore.class);
 			assertThat(store.cooldowns().maxHosts()).isEqualTo(10_000);
+			assertThat(store.cooldowns().maxDuration()).isEqualTo(Duration.ofSeconds(60));
 			assertThat(context.getBean(RetryBudgets.class).snapshots())
 				.containsExactly(entry("default", new RetryBudget.Snapshot(0, 0, 100, Duration.ofSeconds(10))));
 		});
@@ -68,6 +69,17 @@ class RetryAfterProtectionAutoConfigurationTests {
 	void whenMaxHostsIsSetThenTheMapIsBoundedByIt() {
 		this.contextRunner.withPropertyValues("retry-after.cooldown.max-hosts=5")
 			.run((context) -> assertThat(context.getBean(CooldownStore.class).cooldowns().maxHosts()).isEqualTo(5));
+	}
+
+	@Test
+	void whenMaxDurationIsSetThenEveryCooldownIsCappedByIt() {
+		this.contextRunner.withPropertyValues("retry-after.cooldown.max-duration=15s").run((context) -> {
+			CooldownStore store = context.getBean(CooldownStore.class);
+			assertThat(store.cooldowns().maxDuration()).isEqualTo(Duration.ofSeconds(15));
+			CooldownKey key = CooldownKey.of(Origin.of("https", "api.example.com", -1));
+			store.record(key, Duration.ofHours(3), 1_000L, Instant.EPOCH);
+			assertThat(store.remaining(key, 1_000L)).isEqualTo(Duration.ofSeconds(15));
+		});
 	}
 
 	@Test
@@ -163,12 +175,13 @@ class RetryAfterProtectionAutoConfigurationTests {
 		void whenStoreIsRedisThenCooldownsAreWrittenUnderTheKeyPrefix() {
 			withRedis()
 				.withPropertyValues("retry-after.store=redis", "retry-after.redis.key-prefix=shop:cooldown:",
-						"retry-after.cooldown.max-hosts=7")
+						"retry-after.cooldown.max-hosts=7", "retry-after.cooldown.max-duration=45s")
 				.run((context) -> {
 					CooldownStore store = context.getBean(CooldownStore.class);
 					assertThat(store).isInstanceOf(RedisCooldownStore.class);
 					assertThat(store.name()).isEqualTo("redis");
 					assertThat(store.cooldowns().maxHosts()).isEqualTo(7);
+					assertThat(store.cooldowns().maxDuration()).isEqualTo(Duration.ofSeconds(45));
 					assertThat(cooldownKeyWritten(context, store)).startsWith("shop:cooldown:");
 				});
 		}
