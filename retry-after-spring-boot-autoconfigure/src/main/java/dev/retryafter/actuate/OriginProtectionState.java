@@ -15,6 +15,7 @@ import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.store.CooldownStore;
+import dev.retryafter.store.StoreState;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -81,6 +82,12 @@ public class OriginProtectionState implements RetryAfterRuntimeState {
 		}
 		ended.sort(null);
 		return ended;
+	}
+
+	@Override
+	public StoreDescriptor store() {
+		StoreState state = this.cooldowns.state();
+		return new StoreDescriptor(state.type(), state.connected(), state.since().toString(), state.errors());
 	}
 
 	@Override

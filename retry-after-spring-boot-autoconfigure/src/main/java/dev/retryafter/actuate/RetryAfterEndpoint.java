@@ -10,6 +10,7 @@ import java.util.Optional;
 
 import dev.retryafter.actuate.RetryAfterRuntimeState.BudgetDescriptor;
 import dev.retryafter.actuate.RetryAfterRuntimeState.CooldownDescriptor;
+import dev.retryafter.actuate.RetryAfterRuntimeState.StoreDescriptor;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryClients;
@@ -65,7 +66,7 @@ public class RetryAfterEndpoint {
 		}
 		// Copied in order: the budgets come in configuration order, default first.
 		return new RetryAfterDescriptor(clients, List.copyOf(this.state.cooldowns()),
-				Collections.unmodifiableMap(new LinkedHashMap<>(this.state.budgets())));
+				Collections.unmodifiableMap(new LinkedHashMap<>(this.state.budgets())), this.state.store());
 	}
 
 	/**
@@ -113,9 +114,10 @@ public class RetryAfterEndpoint {
 	 * @param clients each client's hosts and settings, {@code default} first
 	 * @param cooldowns the origins, or partitions of origins, currently cooling down
 	 * @param budgets the retry budget state by client name
+	 * @param store the cooldown store's state, or {@code null} when there is no store
 	 */
 	public record RetryAfterDescriptor(Map<String, ClientDescriptor> clients, List<CooldownDescriptor> cooldowns,
-			Map<String, BudgetDescriptor> budgets) implements OperationResponseBody {
+			Map<String, BudgetDescriptor> budgets, @Nullable StoreDescriptor store) implements OperationResponseBody {
 	}
 
 	/**

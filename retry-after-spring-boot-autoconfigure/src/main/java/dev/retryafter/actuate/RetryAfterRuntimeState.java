@@ -49,6 +49,15 @@ public interface RetryAfterRuntimeState {
 	}
 
 	/**
+	 * The cooldown store's state.
+	 * @return the store, or {@code null} when this state has no store
+	 * @since 0.2.0
+	 */
+	default @Nullable StoreDescriptor store() {
+		return null;
+	}
+
+	/**
 	 * How a cooldown key is shown to an operator: the origin, followed by {@code #} and the
 	 * partition's digest prefix when partitioned. Never the full digest.
 	 * @param key the key
@@ -84,6 +93,20 @@ public interface RetryAfterRuntimeState {
 			this(client, origin, remaining, null);
 		}
 
+	}
+
+	/**
+	 * Where cooldowns are kept, and whether it works.
+	 *
+	 * @param type {@code local} or {@code redis}
+	 * @param connected whether the store shares cooldowns now (always {@code true} for
+	 * {@code local}; {@code false} for {@code redis} during an outage)
+	 * @param since when {@code connected} last changed, ISO-8601 (for {@code local}, when the
+	 * JVM started)
+	 * @param errors the failures counted in {@code http.client.retry.store.errors}
+	 * @since 0.2.0
+	 */
+	record StoreDescriptor(String type, boolean connected, String since, long errors) {
 	}
 
 	/**

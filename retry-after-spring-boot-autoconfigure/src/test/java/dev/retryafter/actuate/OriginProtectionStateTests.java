@@ -1,11 +1,13 @@
 package dev.retryafter.actuate;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 
 import dev.retryafter.actuate.RetryAfterRuntimeState.BudgetDescriptor;
 import dev.retryafter.actuate.RetryAfterRuntimeState.CooldownDescriptor;
+import dev.retryafter.actuate.RetryAfterRuntimeState.StoreDescriptor;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.Origin;
@@ -14,6 +16,7 @@ import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
+import dev.retryafter.store.StoreState;
 import dev.retryafter.testsupport.FakeClock;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +47,39 @@ class OriginProtectionStateTests {
 		assertThat(this.state.cooldowns()).containsExactly(
 				new CooldownDescriptor("default", "http://127.0.0.1:8080", "500ms"),
 				new CooldownDescriptor("billing", "https://billing.example:443", "49s"));
+	}
+
+	@Test
+	void whenAskedForTheStoreThenItsStateIsShown() {
+		CooldownStore redis = new CooldownStore() {
+
+			private final HostCooldowns cooldowns = new HostCooldowns(10);
+
+			@Override
+			public String name() {
+				return "redis";
+			}
+
+			@Override
+			public void record(CooldownKey key, Duration delay, long nowNanos, Instant wallNow) {
+			}
+
+			@Override
+			public HostCooldowns cooldowns() {
+				return this.cooldowns;
+			}
+
+			@Override
+			public StoreState state() {
+				return new StoreState("redis", false, Instant.parse("2026-09-08T12:00:00Z"), 2);
+			}
+
+		};
+		assertThat(new OriginProtectionState(this.clients, redis, this.budgets, this.clock).store())
+			.isEqualTo(new StoreDescriptor("redis", false, "2026-09-08T12:00:00Z", 2));
+		assertThat(this.state.store().type()).isEqualTo("local");
+		assertThat(this.state.store().connected()).isTrue();
+		assertThat(this.state.store().errors()).isZero();
 	}
 
 	@Test

@@ -7,6 +7,7 @@ import java.util.Set;
 import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.actuate.RetryAfterEndpointAutoConfiguration;
 import dev.retryafter.actuate.RetryAfterRuntimeState.BudgetDescriptor;
+import dev.retryafter.actuate.RetryAfterRuntimeState.StoreDescriptor;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
@@ -221,6 +222,25 @@ class RetryAfterProtectionAutoConfigurationTests {
 					assertThat(socket.getKeepAlive().getInterval()).isEqualTo(Duration.ofSeconds(5));
 					assertThat(socket.getKeepAlive().getCount()).isEqualTo(3);
 					assertThat(socket.getConnectTimeout()).isEqualTo(Duration.ofSeconds(3));
+				});
+		}
+
+		@Test
+		void whenStoreIsRedisThenTheEndpointShowsItsStateAndItsDeleteReachesRedis() {
+			withRedis().withConfiguration(AutoConfigurations.of(RetryAfterEndpointAutoConfiguration.class))
+				.withPropertyValues("retry-after.store=redis", "management.endpoints.web.exposure.include=retryafter")
+				.run((context) -> {
+					RetryAfterEndpoint endpoint = context.getBean(RetryAfterEndpoint.class);
+					await().atMost(Duration.ofSeconds(20)).until(() -> endpoint.retryAfter().store().connected());
+					StoreDescriptor store = endpoint.retryAfter().store();
+					assertThat(store.type()).isEqualTo("redis");
+					assertThat(store.errors()).isZero();
+					assertThat(Instant.parse(store.since())).isBefore(Instant.now());
+					String key = cooldownKeyWritten(context, context.getBean(CooldownStore.class));
+					assertThat(endpoint.end("https://api.example.com").ended())
+						.containsExactly("https://api.example.com:443");
+					StringRedisTemplate redis = new StringRedisTemplate(context.getBean(RedisConnectionFactory.class));
+					await().atMost(Duration.ofSeconds(20)).until(() -> !redis.hasKey(key));
 				});
 		}
 
