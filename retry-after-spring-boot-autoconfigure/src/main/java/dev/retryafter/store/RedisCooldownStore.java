@@ -37,6 +37,7 @@ import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.ClassUtils;
 
 /**
  * Host cooldowns shared by a fleet through Redis ({@code retry-after.store=redis}).
@@ -83,6 +84,13 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 
 	/** How long a heartbeat may take to come back before the store counts an outage. */
 	static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(25);
+
+	/** How long a heartbeat may take to come back after a client connection closed. */
+	static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+
+	private static final boolean LETTUCE_EVENTS_PRESENT = ClassUtils.isPresent(
+			"io.lettuce.core.event.connection.DisconnectedEvent", RedisCooldownStore.class.getClassLoader())
+			&& ClassUtils.isPresent("reactor.core.Disposable", RedisCooldownStore.class.getClassLoader());
 
 	private static final Log logger = LogFactory.getLog(RedisCooldownStore.class);
 
@@ -167,6 +175,19 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 
 	private volatile long lastSentNanos;
 
+	private final long probeTimeoutNanos;
+
+	// Set when a client connection closed: the heartbeat must then come back within the probe
+	// timeout, or the outage starts at once rather than after the heartbeat timeout.
+	private volatile long probeStartNanos;
+
+	private volatile boolean probing;
+
+	private volatile @Nullable String probeCause;
+
+	// Stops watching the client's connection events.
+	private volatile @Nullable Runnable disconnects;
+
 	// Monotonic not-before instant of each key recorded here and not yet written, per key: a
 	// burst of 429s from one origin becomes one write, and the cooldowns recorded during an
 	// outage are published on recovery (those still running).
@@ -231,6 +252,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		}
 		this.heartbeatIntervalNanos = heartbeatInterval.toNanos();
 		this.heartbeatTimeoutNanos = heartbeatTimeout.toNanos();
+		this.probeTimeoutNanos = Math.min(PROBE_TIMEOUT.toNanos(), this.heartbeatTimeoutNanos);
 		// Reconnection attempts never wait longer than a heartbeat interval.
 		this.maxRetryDelay = heartbeatInterval;
 		this.firstRetryDelay = (FIRST_RETRY_DELAY.compareTo(heartbeatInterval) < 0) ? FIRST_RETRY_DELAY
@@ -265,6 +287,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	 * background: never blocks and never fails, even when Redis is down (then it keeps trying).
 	 */
 	public void start() {
+		watchDisconnects();
 		requestSubscribe();
 		long tick = Math.max(1, Math.min(this.heartbeatIntervalNanos / 4, TimeUnit.SECONDS.toNanos(1)));
 		try {
@@ -352,6 +375,10 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	@Override
 	public void close() {
 		this.closed = true;
+		Runnable watching = this.disconnects;
+		if (watching != null) {
+			watching.run();
+		}
 		this.watchdog.shutdownNow();
 		this.worker.shutdownNow();
 		this.subscriber.shutdownNow();
@@ -372,9 +399,43 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 				requestSubscribe();
 			}
 		}
+		if (this.probing && now - this.probeStartNanos > this.probeTimeoutNanos) {
+			this.probing = false;
+			if (this.lastHeardNanos - this.probeStartNanos < 0 && !this.outage) {
+				boolean started = failed("connection", "the connection to " + this.probeCause
+						+ " closed and no heartbeat came back within " + this.probeTimeoutNanos / 1_000_000 + " ms");
+				if (started) {
+					requestSubscribe();
+				}
+			}
+		}
 		if (now - this.lastSentNanos >= this.heartbeatIntervalNanos) {
 			sendHeartbeat();
 		}
+	}
+
+	private void watchDisconnects() {
+		if (!LETTUCE_EVENTS_PRESENT) {
+			return;
+		}
+		try {
+			this.disconnects = LettuceDisconnects.watch(this.connectionFactory, this::connectionClosed);
+		}
+		catch (RuntimeException | LinkageError ex) {
+			// The heartbeat alone still notices a lost connection.
+			logger.debug("Cannot watch the Redis client's connection events", ex);
+		}
+	}
+
+	// Called on the client's event thread: must not block.
+	private void connectionClosed(String remote) {
+		if (this.closed || this.outage) {
+			return;
+		}
+		this.probeCause = remote;
+		this.probeStartNanos = this.monotonicClock.nanoTime();
+		this.probing = true;
+		sendHeartbeat();
 	}
 
 	private void sendHeartbeat() {

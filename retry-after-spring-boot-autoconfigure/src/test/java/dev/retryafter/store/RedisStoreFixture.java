@@ -66,10 +66,27 @@ final class RedisStoreFixture implements AutoCloseable {
 		return store;
 	}
 
+	/**
+	 * A store on the production heartbeat timings and Lettuce's default command timeout.
+	 */
+	RedisCooldownStore storeWithDefaultTimings(HostCooldowns cooldowns) {
+		RedisCooldownStore store = new RedisCooldownStore(connectionFactory(Duration.ofSeconds(60)), cooldowns,
+				RedisCooldownStore.DEFAULT_KEY_PREFIX, () -> {
+				}, MonotonicClock.SYSTEM, Clock.systemUTC(), RedisCooldownStore.HEARTBEAT_INTERVAL,
+				RedisCooldownStore.HEARTBEAT_TIMEOUT);
+		this.resources.add(store);
+		store.start();
+		return store;
+	}
+
 	LettuceConnectionFactory connectionFactory() {
+		return connectionFactory(COMMAND_TIMEOUT);
+	}
+
+	private LettuceConnectionFactory connectionFactory(Duration commandTimeout) {
 		RedisStandaloneConfiguration config = new RedisStandaloneConfiguration("127.0.0.1", this.server.port());
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
-			.commandTimeout(COMMAND_TIMEOUT)
+			.commandTimeout(commandTimeout)
 			.build();
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(config, client);
 		factory.afterPropertiesSet();
