@@ -108,9 +108,10 @@ public interface CooldownStore {
 	}
 
 	/**
-	 * How many store operations have failed so far (the
-	 * {@code http.client.retry.store.errors} counter).
-	 * @return the number of failed operations; always zero for a local store
+	 * How many store failures have been counted so far (the
+	 * {@code http.client.retry.store.errors} counter): a shared store counts each lost or
+	 * failed connection, subscription or command once, not each retry during an outage.
+	 * @return the number of failures; always zero for a local store
 	 */
 	default long errorCount() {
 		return 0;

@@ -287,6 +287,8 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	 * background: never blocks and never fails, even when Redis is down (then it keeps trying).
 	 */
 	public void start() {
+		// The heartbeat timeout runs from now, not from when the store was made.
+		this.lastHeardNanos = this.monotonicClock.nanoTime();
 		watchDisconnects();
 		requestSubscribe();
 		long tick = Math.max(1, Math.min(this.heartbeatIntervalNanos / 4, TimeUnit.SECONDS.toNanos(1)));
