@@ -9,6 +9,7 @@ import ch.qos.logback.classic.Level;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.Origin;
+import dev.retryafter.testsupport.LoopbackTcpProxy;
 import dev.retryafter.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -112,6 +113,37 @@ class RedisCooldownStoreOutageTests {
 			.startsWith(UNAVAILABLE + "connection failed: the connection to ")
 			.endsWith(" closed and no heartbeat came back within 2000 ms); requests use this instance's "
 					+ "cooldowns until it is back");
+	}
+
+	@Test
+	void whenTheSubscriptionIsDroppedSilentlyThenTheHeartbeatNoticesItAndANewOneRecovers() throws Exception {
+		try (LoopbackTcpProxy proxy = new LoopbackTcpProxy(this.redis.server().port())) {
+			LongAdder errors = new LongAdder();
+			RedisCooldownStore dropped = this.fixture.storeSubscribingThrough(proxy, new HostCooldowns(100));
+			RedisCooldownStore other = store(errors);
+			awaitConnected(dropped, other);
+
+			proxy.drop();
+			long droppedAt = System.nanoTime();
+			// Commands still work: only the heartbeat's silence tells.
+			await().atMost(AWAIT).until(() -> dropped.errorCount() == 1);
+			Duration unnoticed = Duration.ofNanos(System.nanoTime() - droppedAt);
+			assertThat(unnoticed).isGreaterThanOrEqualTo(RedisStoreFixture.HEARTBEAT_TIMEOUT.minus(
+					RedisStoreFixture.HEARTBEAT_INTERVAL)).isLessThan(NOTICED_WITHIN);
+			assertThat(this.fixture.messages(Level.WARN)).singleElement()
+				.asString()
+				.startsWith(UNAVAILABLE + "heartbeat failed: no heartbeat heard back for ");
+			assertThat(dropped.state().connected()).isFalse();
+			other.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+
+			proxy.heal();
+			// A new subscription: the one the network forgot is never heard from again.
+			await().atMost(AWAIT).until(() -> dropped.state().connected());
+			await().atMost(AWAIT).until(() -> !remaining(dropped, ORIGIN).isZero());
+			assertThat(this.fixture.messages(Level.INFO)).singleElement().asString().startsWith(BACK);
+			assertThat(dropped.errorCount()).isEqualTo(1);
+			assertThat(errors.sum()).isZero();
+		}
 	}
 
 	@Test

@@ -1,5 +1,7 @@
 package dev.retryafter.store;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,9 +15,11 @@ import ch.qos.logback.core.read.ListAppender;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.testsupport.LoopbackTcpProxy;
 import dev.retryafter.testsupport.RedisServer;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -47,6 +51,9 @@ final class RedisStoreFixture implements AutoCloseable {
 		this.server = server;
 		this.log.start();
 		this.storeLogger.addAppender(this.log);
+		// The first connection of a JVM loads the client: done here, it cannot make a store
+		// miss its first heartbeat (1 s) and count an outage that never was.
+		template().hasKey("warm-up");
 	}
 
 	RedisCooldownStore store(HostCooldowns cooldowns) {
@@ -79,12 +86,44 @@ final class RedisStoreFixture implements AutoCloseable {
 		return store;
 	}
 
+	/**
+	 * A store whose subscription goes through {@code proxy} while its commands go straight to
+	 * Redis, so the subscription alone can be dropped.
+	 */
+	RedisCooldownStore storeSubscribingThrough(LoopbackTcpProxy proxy, HostCooldowns cooldowns) {
+		RedisConnectionFactory direct = connectionFactory();
+		RedisConnectionFactory proxied = connectionFactory(proxy.port(), COMMAND_TIMEOUT);
+		// The store subscribes on its subscriber thread and sends every command from others.
+		RedisConnectionFactory routing = (RedisConnectionFactory) Proxy.newProxyInstance(
+				RedisConnectionFactory.class.getClassLoader(), new Class<?>[] { RedisConnectionFactory.class },
+				(self, method, args) -> {
+					boolean subscribing = Thread.currentThread().getName().equals("retry-after-redis-subscriber");
+					try {
+						return method.invoke((subscribing && method.getName().equals("getConnection")) ? proxied
+								: direct, args);
+					}
+					catch (InvocationTargetException ex) {
+						throw ex.getCause();
+					}
+				});
+		RedisCooldownStore store = new RedisCooldownStore(routing, cooldowns, RedisCooldownStore.DEFAULT_KEY_PREFIX,
+				() -> {
+				}, MonotonicClock.SYSTEM, Clock.systemUTC(), HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
+		this.resources.add(store);
+		store.start();
+		return store;
+	}
+
 	LettuceConnectionFactory connectionFactory() {
 		return connectionFactory(COMMAND_TIMEOUT);
 	}
 
 	private LettuceConnectionFactory connectionFactory(Duration commandTimeout) {
-		RedisStandaloneConfiguration config = new RedisStandaloneConfiguration("127.0.0.1", this.server.port());
+		return connectionFactory(this.server.port(), commandTimeout);
+	}
+
+	private LettuceConnectionFactory connectionFactory(int port, Duration commandTimeout) {
+		RedisStandaloneConfiguration config = new RedisStandaloneConfiguration("127.0.0.1", port);
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
 			.commandTimeout(commandTimeout)
 			.build();
