@@ -97,10 +97,13 @@ public final class RedisOutageLatency {
 				print("healthy", run(client, uri, a, requests));
 
 				ErrorWatch hang = new ErrorWatch(a);
+				ErrorWatch silence = new ErrorWatch(b);
 				redis.pause();
 				long pausedAt = System.nanoTime();
 				print("hung (SIGSTOP)", run(client, uri, a, requests));
 				Duration hangNoticed = hang.await(pausedAt);
+				// B sends nothing but its heartbeat: it notices as it would a dropped subscription.
+				Duration silenceNoticed = silence.await(pausedAt);
 				redis.resume();
 				long resumedAt = System.nanoTime();
 				awaitTrue("recovery after the hang", () -> a.state().connected() && b.state().connected());
@@ -122,6 +125,8 @@ public final class RedisOutageLatency {
 				System.out.printf(Locale.ROOT, "%n| measure | value |%n| --- | --- |%n");
 				System.out.printf(Locale.ROOT, "| command timeout | %d ms |%n", commandTimeout.toMillis());
 				System.out.printf(Locale.ROOT, "| SIGSTOP to first counted error (A) | %d ms |%n", hangNoticed.toMillis());
+				System.out.printf(Locale.ROOT, "| SIGSTOP to first counted error (B, heartbeat only) | %d ms |%n",
+						silenceNoticed.toMillis());
 				System.out.printf(Locale.ROOT, "| SIGCONT to both connected | %d ms |%n", hangRecovered.toMillis());
 				System.out.printf(Locale.ROOT, "| SIGKILL to first counted error (A) | %d ms |%n", deathNoticed.toMillis());
 				System.out.printf(Locale.ROOT, "| restart to B holding A's outage cooldown | %d ms |%n",
