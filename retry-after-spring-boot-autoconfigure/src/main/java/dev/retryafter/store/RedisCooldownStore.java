@@ -57,7 +57,8 @@ import org.springframework.util.ClassUtils;
  * <p>
  * The store checks its own connections: every 10 s it publishes a heartbeat that its own
  * subscription must hear back within 25 s, which catches a dead command connection, a dead
- * subscription and one silently dropped by the network alike. A failed command, a failed
+ * subscription and one silently dropped by the network alike; when Lettuce reports a closed
+ * connection, the heartbeat must come back within 2 s instead. A failed command, a failed
  * subscription or a missing heartbeat starts an outage: it is counted once
  * ({@link #errorCount()} and the error callback), logged once at WARN, and the subscription
  * is made again, with backoff, until the store hears its heartbeat again. It then logs one
