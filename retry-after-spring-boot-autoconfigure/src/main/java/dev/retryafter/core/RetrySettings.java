@@ -8,8 +8,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Every per-request retry setting, immutable. Defaults are those of SPEC section 4; Spring
- * binding and validation happen outside the core, which only checks invariants.
+ * Every per-request retry setting, immutable. Spring binding and validation happen outside
+ * the core, which only checks invariants.
  *
  * @param maxAttempts attempts in total, the first included (at least 1)
  * @param totalBudget time for all attempts and waits, from the first attempt
@@ -77,7 +77,8 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	}
 
 	/**
-	 * The SPEC section 4 defaults.
+	 * The defaults of the {@code retry-after.*} properties, for callers that build settings
+	 * without Spring; a test of the auto-configuration keeps the two equal.
 	 * @return the default settings
 	 */
 	public static RetrySettings defaults() {
