@@ -7,8 +7,13 @@ import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Decides, for one attempt's outcome, whether to retry and after how long (SPEC section 3,
- * rules 1 to 8, first that applies wins). A pure function of its arguments: it never sleeps,
+ * Decides, for one attempt's outcome, whether to retry and after how long. Eight rules, the
+ * first that applies wins: (1) a success or a non-retryable outcome ends the request; (2) a
+ * request that may not be repeated stops, unless it provably never left; (3) the last allowed
+ * attempt stops; (4) the retry budget may refuse; (5) an invalid {@code Retry-After} abandons
+ * or counts as absent; (6) a {@code Retry-After} longer than {@code header.max-wait} abandons;
+ * (7) a wait plus the attempt reserve that does not fit the total budget abandons; (8) else
+ * retry after the longer of the server's delay and the local backoff, plus jitter. A pure function of its arguments: it never sleeps,
  * logs or reads a clock.
  * <p>
  * No arithmetic here can overflow, whatever the settings and inputs: a server delay is
