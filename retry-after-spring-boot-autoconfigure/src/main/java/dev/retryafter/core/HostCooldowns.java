@@ -143,7 +143,7 @@ public final class HostCooldowns {
 	 * <p>
 	 * The jitter is scaled by the server's whole delay, not by the time left: requests held
 	 * just before the instant would otherwise all get a tiny jitter and leave together, a
-	 * spike that the origin's own retries (each jittered by the whole delay, SPEC rule 8) do
+	 * spike that the origin's own retries (each jittered by the whole delay) do
 	 * not make. Scaled this way, held requests spread over the same window as those retries.
 	 * @param key the request's cooldown key
 	 * @param nowNanos the current monotonic reading
