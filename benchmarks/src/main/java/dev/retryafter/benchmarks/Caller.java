@@ -16,7 +16,17 @@ interface Caller extends AutoCloseable {
 	 * @param uri the target
 	 * @return the final status code, or {@link #IO_ERROR}
 	 */
-	int get(URI uri);
+	default int get(URI uri) {
+		return get(uri, null);
+	}
+
+	/**
+	 * Sends a GET with an {@code Authorization} header, letting the library retry.
+	 * @param uri the target
+	 * @param authorization the header's value, or {@code null} for none
+	 * @return the final status code, or {@link #IO_ERROR}
+	 */
+	int get(URI uri, String authorization);
 
 	/**
 	 * Why calls gave up, where the library says so (ours, from its abandonment meter).
