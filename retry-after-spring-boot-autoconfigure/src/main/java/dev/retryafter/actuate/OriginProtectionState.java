@@ -6,13 +6,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.store.CooldownStore;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The live cooldowns and retry budgets shown by the {@code retryafter} endpoint, read from
@@ -51,16 +54,33 @@ public class OriginProtectionState implements RetryAfterRuntimeState {
 
 	@Override
 	public List<CooldownDescriptor> cooldowns() {
-		List<Map.Entry<Origin, Duration>> active = new ArrayList<>(
+		List<Map.Entry<CooldownKey, Duration>> active = new ArrayList<>(
 				this.cooldowns.snapshot(this.clock.nanoTime()).entrySet());
 		active.sort(Map.Entry.comparingByValue());
 		List<CooldownDescriptor> descriptors = new ArrayList<>(active.size());
-		for (Map.Entry<Origin, Duration> entry : active) {
-			Origin origin = entry.getKey();
+		for (Map.Entry<CooldownKey, Duration> entry : active) {
+			Origin origin = entry.getKey().origin();
+			// Origin always carries its effective port, so api.example.com:443 in a client's
+			// hosts matches https://api.example.com.
 			descriptors.add(new CooldownDescriptor(this.clients.resolve(origin.host(), origin.port()).name(),
-					origin.toString(), DurationFormat.format(entry.getValue())));
+					origin.toString(), DurationFormat.format(entry.getValue()), entry.getKey().partitionPrefix()));
 		}
 		return descriptors;
+	}
+
+	@Override
+	public List<String> end(@Nullable Origin origin) {
+		// Expired entries not yet purged are removed too, but only running cooldowns are
+		// reported as ended.
+		Set<CooldownKey> running = this.cooldowns.snapshot(this.clock.nanoTime()).keySet();
+		List<String> ended = new ArrayList<>();
+		for (CooldownKey key : this.cooldowns.end(origin)) {
+			if (running.contains(key)) {
+				ended.add(RetryAfterRuntimeState.shown(key));
+			}
+		}
+		ended.sort(null);
+		return ended;
 	}
 
 	@Override

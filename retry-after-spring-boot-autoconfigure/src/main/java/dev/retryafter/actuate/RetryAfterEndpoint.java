@@ -6,22 +6,31 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 import dev.retryafter.actuate.RetryAfterRuntimeState.BudgetDescriptor;
 import dev.retryafter.actuate.RetryAfterRuntimeState.CooldownDescriptor;
 import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;
+import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
  * {@code GET /actuator/retryafter}: the effective settings of {@code default} and of each
- * named client with its hosts, the origins cooling down, and the retry budgets. Durations are
- * written as in {@code application.yml} ({@code 10s}, {@code 500ms}). It shows configuration
- * and counters only: never request headers, credentials or bodies.
+ * named client with its hosts, the cooldowns running (origin, partition digest prefix, time
+ * left), and the retry budgets. Durations are written as in {@code application.yml}
+ * ({@code 10s}, {@code 500ms}). It shows configuration and counters only: never request
+ * headers, credentials, bodies or a full partition digest.
+ * <p>
+ * {@code DELETE /actuator/retryafter} ends every cooldown; with
+ * {@code ?origin=scheme://host:port} it ends that origin's, every partition of it.
  *
  * @since 0.1.0
  */
@@ -60,11 +69,49 @@ public class RetryAfterEndpoint {
 	}
 
 	/**
+	 * Ends cooldowns at once, e.g. after the origin's operators said it recovered.
+	 * @param origin {@code scheme://host:port} (the port may be left out for the scheme's
+	 * default) whose cooldowns end, every partition of it; {@code null} ends every cooldown
+	 * @return what was ended
+	 * @throws InvalidEndpointRequestException if {@code origin} is not an origin (answered
+	 * with {@code 400} over HTTP)
+	 */
+	@DeleteOperation
+	public EndedDescriptor end(@Nullable String origin) {
+		if (origin == null) {
+			return new EndedDescriptor(this.state.end(null));
+		}
+		Origin parsed = origin(origin).orElseThrow(() -> new InvalidEndpointRequestException("Invalid origin '"
+				+ origin + "': expected scheme://host:port, e.g. https://api.example.com:443", "Invalid origin"));
+		return new EndedDescriptor(this.state.end(parsed));
+	}
+
+	private static Optional<Origin> origin(String text) {
+		Optional<Origin> parsed = Origin.parse(text);
+		int schemeEnd = text.indexOf("://");
+		if (parsed.isPresent() || schemeEnd <= 0) {
+			return parsed;
+		}
+		// https://api.example.com means https://api.example.com:443, as in a request URI.
+		int port = Origin.effectivePort(text.substring(0, schemeEnd), -1);
+		return (port >= 0) ? Origin.parse(text + ":" + port) : parsed;
+	}
+
+	/**
+	 * The answer to {@code DELETE}: the cooldowns that were running and are now ended.
+	 *
+	 * @param ended each ended cooldown as its origin, followed by {@code #} and the partition
+	 * digest prefix when partitioned, sorted
+	 */
+	public record EndedDescriptor(List<String> ended) implements OperationResponseBody {
+	}
+
+	/**
 	 * The endpoint's response. Fields are only ever added, so clients of this JSON keep
 	 * working.
 	 *
 	 * @param clients each client's hosts and settings, {@code default} first
-	 * @param cooldowns the origins currently cooling down
+	 * @param cooldowns the origins, or partitions of origins, currently cooling down
 	 * @param budgets the retry budget state by client name
 	 */
 	public record RetryAfterDescriptor(Map<String, ClientDescriptor> clients, List<CooldownDescriptor> cooldowns,
@@ -117,7 +164,7 @@ public class RetryAfterEndpoint {
 					new Header(DurationFormat.format(header.maxWait()), propertyValue(header.onInvalid()),
 							propertyValue(header.dateReference())),
 					new IoErrors(settings.ioErrors().connect(), settings.ioErrors().read()),
-					new Cooldown(settings.cooldown().enabled(), propertyValue(settings.cooldown().mode())),
+					Cooldown.of(settings.cooldown()),
 					new Budget(budget.enabled(), budget.ratio(), budget.minPerSecond(),
 							DurationFormat.format(budget.window())));
 		}
@@ -161,8 +208,19 @@ public class RetryAfterEndpoint {
 		 *
 		 * @param enabled whether it applies
 		 * @param mode {@code wait} or {@code fail-fast}
+		 * @param statuses statuses whose {@code Retry-After} starts a cooldown, ascending
+		 * @param partitionHeaders request headers whose values split an origin's cooldown, in
+		 * configuration order
 		 */
-		public record Cooldown(boolean enabled, String mode) {
+		public record Cooldown(boolean enabled, String mode, List<Integer> statuses, List<String> partitionHeaders) {
+
+			static Cooldown of(RetrySettings.Cooldown cooldown) {
+				List<Integer> statuses = new ArrayList<>(cooldown.statuses());
+				Collections.sort(statuses);
+				return new Cooldown(cooldown.enabled(), propertyValue(cooldown.mode()), statuses,
+						cooldown.partitionHeaders());
+			}
+
 		}
 
 		/**

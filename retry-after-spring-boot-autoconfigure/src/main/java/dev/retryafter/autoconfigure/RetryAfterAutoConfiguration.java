@@ -1,5 +1,8 @@
 package dev.retryafter.autoconfigure;
 
+import java.util.List;
+
+import dev.retryafter.client.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.client.RetryAfterRestClientCustomizer;
 import dev.retryafter.client.RetryAfterRestTemplateCustomizer;
@@ -8,6 +11,7 @@ import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;
+import dev.retryafter.springretry.BackOffPolicyRetryDetector;
 import dev.retryafter.springretry.RetryAfterBackOffPolicy;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
@@ -69,7 +73,7 @@ public final class RetryAfterAutoConfiguration {
 
 	/**
 	 * Takes {@code retryClients} only so that the properties are validated (with messages
-	 * naming them) before {@code max-hosts} is used here.
+	 * naming them) before {@code max-hosts} and {@code max-duration} are used here.
 	 */
 	@Bean
 	@ConditionalOnMissingBean(CooldownStore.class)
@@ -78,15 +82,30 @@ public final class RetryAfterAutoConfiguration {
 			logger.warn("retry-after.store is 'redis' but Spring Data Redis or a RedisConnectionFactory bean is "
 					+ "missing: host cooldowns are kept in this instance only");
 		}
-		return new LocalCooldownStore(new HostCooldowns(properties.getCooldown().getMaxHosts()));
+		return new LocalCooldownStore(new HostCooldowns(properties.getCooldown().getMaxHosts(),
+				properties.getCooldown().getMaxDuration()));
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	RetryAfterInterceptor retryAfterInterceptor(RetryClients retryClients, ObjectProvider<RetryListener> listeners,
-			CooldownStore cooldownStore, RetryBudgets retryBudgets) {
+			CooldownStore cooldownStore, RetryBudgets retryBudgets, ObjectProvider<OuterRetryDetector> detectors) {
 		return new RetryAfterInterceptor(retryClients, RetryListener.composite(listeners.orderedStream().toList()),
-				cooldownStore, retryBudgets);
+				cooldownStore, retryBudgets, anyOf(detectors.orderedStream().toList()));
+	}
+
+	/**
+	 * Any detector seeing an outer retry layer is enough; without one (no spring-retry), the
+	 * interceptor always retries by itself.
+	 */
+	private static OuterRetryDetector anyOf(List<OuterRetryDetector> detectors) {
+		if (detectors.isEmpty()) {
+			return OuterRetryDetector.NEVER;
+		}
+		if (detectors.size() == 1) {
+			return detectors.get(0);
+		}
+		return () -> detectors.stream().anyMatch(OuterRetryDetector::isOuterRetryActive);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -137,6 +156,16 @@ public final class RetryAfterAutoConfiguration {
 		@ConditionalOnMissingBean(type = "org.springframework.retry.backoff.BackOffPolicy")
 		RetryAfterBackOffPolicy retryAfterBackOffPolicy(RetryClients retryClients) {
 			return new RetryAfterBackOffPolicy(retryClients.defaults().settings());
+		}
+
+		/**
+		 * Lets the interceptor send a single attempt per attempt of a template that backs off
+		 * with {@link RetryAfterBackOffPolicy}, whoever built that policy.
+		 */
+		@Bean
+		@ConditionalOnMissingBean
+		BackOffPolicyRetryDetector backOffPolicyRetryDetector() {
+			return new BackOffPolicyRetryDetector();
 		}
 
 	}

@@ -1,6 +1,7 @@
 package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -524,7 +525,23 @@ public class RetryAfterProperties {
 		private CooldownMode mode = CooldownMode.WAIT;
 
 		/**
-		 * Maximum number of origins whose cooldown is remembered.
+		 * HTTP status codes whose Retry-After starts a cooldown.
+		 */
+		private Set<Integer> statuses = new LinkedHashSet<>(List.of(429));
+
+		/**
+		 * Longest cooldown, whatever the server asked or another instance reported.
+		 */
+		private Duration maxDuration = Duration.ofSeconds(60);
+
+		/**
+		 * Request headers whose values split an origin's cooldown, e.g. Authorization; only a
+		 * one-way digest of the values is kept.
+		 */
+		private List<String> partitionHeaders = new ArrayList<>();
+
+		/**
+		 * Maximum number of cooldown keys (origins, or partitions of origins) remembered.
 		 */
 		private int maxHosts = 10000;
 
@@ -558,6 +575,54 @@ public class RetryAfterProperties {
 		 */
 		public void setMode(CooldownMode mode) {
 			this.mode = mode;
+		}
+
+		/**
+		 * Returns the value of {@code retry-after.cooldown.statuses}.
+		 * @return the value
+		 */
+		public Set<Integer> getStatuses() {
+			return this.statuses;
+		}
+
+		/**
+		 * Sets {@code retry-after.cooldown.statuses}.
+		 * @param statuses the new value
+		 */
+		public void setStatuses(Set<Integer> statuses) {
+			this.statuses = statuses;
+		}
+
+		/**
+		 * Returns the value of {@code retry-after.cooldown.max-duration}.
+		 * @return the value
+		 */
+		public Duration getMaxDuration() {
+			return this.maxDuration;
+		}
+
+		/**
+		 * Sets {@code retry-after.cooldown.max-duration}.
+		 * @param maxDuration the new value
+		 */
+		public void setMaxDuration(Duration maxDuration) {
+			this.maxDuration = maxDuration;
+		}
+
+		/**
+		 * Returns the value of {@code retry-after.cooldown.partition-headers}.
+		 * @return the value
+		 */
+		public List<String> getPartitionHeaders() {
+			return this.partitionHeaders;
+		}
+
+		/**
+		 * Sets {@code retry-after.cooldown.partition-headers}.
+		 * @param partitionHeaders the new value
+		 */
+		public void setPartitionHeaders(List<String> partitionHeaders) {
+			this.partitionHeaders = partitionHeaders;
 		}
 
 		/**
@@ -1132,6 +1197,17 @@ public class RetryAfterProperties {
 		private @Nullable CooldownMode mode;
 
 		/**
+		 * HTTP status codes whose Retry-After starts a cooldown.
+		 */
+		private @Nullable Set<Integer> statuses;
+
+		/**
+		 * Request headers whose values split an origin's cooldown, e.g. Authorization; only a
+		 * one-way digest of the values is kept.
+		 */
+		private @Nullable List<String> partitionHeaders;
+
+		/**
 		 * Returns the value of {@code retry-after.clients.<name>.cooldown.enabled}.
 		 * @return the value, or {@code null} to inherit it
 		 */
@@ -1161,6 +1237,38 @@ public class RetryAfterProperties {
 		 */
 		public void setMode(@Nullable CooldownMode mode) {
 			this.mode = mode;
+		}
+
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.cooldown.statuses}.
+		 * @return the value, or {@code null} to inherit it
+		 */
+		public @Nullable Set<Integer> getStatuses() {
+			return this.statuses;
+		}
+
+		/**
+		 * Sets {@code retry-after.clients.<name>.cooldown.statuses}.
+		 * @param statuses the new value, or {@code null} to inherit it
+		 */
+		public void setStatuses(@Nullable Set<Integer> statuses) {
+			this.statuses = statuses;
+		}
+
+		/**
+		 * Returns the value of {@code retry-after.clients.<name>.cooldown.partition-headers}.
+		 * @return the value, or {@code null} to inherit it
+		 */
+		public @Nullable List<String> getPartitionHeaders() {
+			return this.partitionHeaders;
+		}
+
+		/**
+		 * Sets {@code retry-after.clients.<name>.cooldown.partition-headers}.
+		 * @param partitionHeaders the new value, or {@code null} to inherit it
+		 */
+		public void setPartitionHeaders(@Nullable List<String> partitionHeaders) {
+			this.partitionHeaders = partitionHeaders;
 		}
 
 	}

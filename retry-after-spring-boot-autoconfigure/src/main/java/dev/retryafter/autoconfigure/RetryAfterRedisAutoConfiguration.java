@@ -44,7 +44,8 @@ public final class RetryAfterRedisAutoConfiguration {
 			RetryAfterProperties properties, RetryClients retryClients) {
 		// Errors are counted by the store itself; the metrics read them from there.
 		RedisCooldownStore store = new RedisCooldownStore(redisConnectionFactory,
-				new HostCooldowns(properties.getCooldown().getMaxHosts()), properties.getRedis().getKeyPrefix(),
+				new HostCooldowns(properties.getCooldown().getMaxHosts(), properties.getCooldown().getMaxDuration()),
+				properties.getRedis().getKeyPrefix(),
 				() -> {
 				});
 		store.start();

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -64,6 +65,7 @@ final class RetryAfterSettingsMapper {
 		if (maxHosts < 1) {
 			throw invalid("cooldown.max-hosts", maxHosts, "must be at least 1");
 		}
+		positive(PREFIX + ".cooldown.max-duration", this.properties.getCooldown().getMaxDuration());
 		required(PREFIX + ".store", this.properties.getStore());
 		required(PREFIX + ".redis.key-prefix", this.properties.getRedis().getKeyPrefix());
 	}
@@ -85,10 +87,12 @@ final class RetryAfterSettingsMapper {
 						required(PREFIX + ".header.date-reference", p.getHeader().getDateReference())),
 				new RetrySettings.IoErrors(p.getIoErrors().isConnect(), p.getIoErrors().isRead()),
 				new RetrySettings.Cooldown(p.getCooldown().isEnabled(),
-						required(PREFIX + ".cooldown.mode", p.getCooldown().getMode())),
+						required(PREFIX + ".cooldown.mode", p.getCooldown().getMode()),
+						statuses(PREFIX + ".cooldown.statuses", p.getCooldown().getStatuses()),
+						headerNames(PREFIX + ".cooldown.partition-headers", p.getCooldown().getPartitionHeaders())),
 				new RetrySettings.Budget(p.getBudget().isEnabled(), ratio(PREFIX + ".budget.ratio", p.getBudget().getRatio()),
 						minPerSecond(PREFIX + ".budget.min-per-second", p.getBudget().getMinPerSecond()),
-						window(PREFIX + ".budget.window", p.getBudget().getWindow())));
+						positive(PREFIX + ".budget.window", p.getBudget().getWindow())));
 	}
 
 	private RetrySettings client(String prefix, Client client, RetrySettings inherited) {
@@ -131,14 +135,20 @@ final class RetryAfterSettingsMapper {
 				new RetrySettings.IoErrors(or(ioErrors.getConnect(), inherited.ioErrors().connect()),
 						or(ioErrors.getRead(), inherited.ioErrors().read())),
 				new RetrySettings.Cooldown(or(cooldown.getEnabled(), inherited.cooldown().enabled()),
-						or(cooldown.getMode(), inherited.cooldown().mode())),
+						or(cooldown.getMode(), inherited.cooldown().mode()),
+						(cooldown.getStatuses() != null)
+								? statuses(prefix + ".cooldown.statuses", cooldown.getStatuses())
+								: inherited.cooldown().statuses(),
+						(cooldown.getPartitionHeaders() != null)
+								? headerNames(prefix + ".cooldown.partition-headers", cooldown.getPartitionHeaders())
+								: inherited.cooldown().partitionHeaders()),
 				new RetrySettings.Budget(or(budget.getEnabled(), inherited.budget().enabled()),
 						(budget.getRatio() != null) ? ratio(prefix + ".budget.ratio", budget.getRatio())
 								: inherited.budget().ratio(),
 						(budget.getMinPerSecond() != null)
 								? minPerSecond(prefix + ".budget.min-per-second", budget.getMinPerSecond())
 								: inherited.budget().minPerSecond(),
-						(budget.getWindow() != null) ? window(prefix + ".budget.window", budget.getWindow())
+						(budget.getWindow() != null) ? positive(prefix + ".budget.window", budget.getWindow())
 								: inherited.budget().window()));
 	}
 
@@ -184,11 +194,12 @@ final class RetryAfterSettingsMapper {
 		return value;
 	}
 
-	private static Duration window(String name, @Nullable Duration value) {
+	private static Duration positive(String name, @Nullable Duration value) {
 		if (required(name, value).isNegative() || value.isZero()) {
 			throw new InvalidConfigurationPropertyValueException(name, value, "must be positive");
 		}
-		// The bound RetryBudget enforces: checked here so start-up names the property.
+		// The bound RetryBudget and HostCooldowns enforce: checked here so start-up names the
+		// property.
 		if (value.compareTo(RetryAfter.MAX_DELAY) > 0) {
 			throw new InvalidConfigurationPropertyValueException(name, value,
 					"must be at most " + RetryAfter.MAX_DELAY.toDays() + " days");
@@ -251,6 +262,16 @@ final class RetryAfterSettingsMapper {
 			}
 		}
 		return methods;
+	}
+
+	private static List<String> headerNames(String name, @Nullable List<String> headers) {
+		for (String header : required(name, headers)) {
+			if (header == null || !isToken(header)) {
+				throw new InvalidConfigurationPropertyValueException(name, header,
+						"each header must be a valid HTTP header name");
+			}
+		}
+		return headers;
 	}
 
 	private static String headerName(String name, @Nullable String value) {

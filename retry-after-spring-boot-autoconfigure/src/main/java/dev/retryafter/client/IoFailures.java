@@ -10,12 +10,18 @@ import java.net.UnknownHostException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
+import java.security.cert.CertPathValidatorException;
+import java.security.cert.CertificateException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 import dev.retryafter.core.IoFailureKind;
 
@@ -49,7 +55,8 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  * The cause chain is walked from the outside in and the first throwable that says something
  * wins, except that an unresolvable host anywhere in the chain means {@code UNKNOWN_HOST}
- * (the JDK client reports it as a {@link ConnectException}). Anything unrecognised is
+ * (the JDK client reports it as a {@link ConnectException}), and so does a failed TLS
+ * handshake or refused certificate ({@code TLS_FAILURE}). Anything unrecognised is
  * {@link IoFailureKind#OTHER}, which the planner treats as possibly sent.
  *
  * @since 0.1.0
@@ -78,6 +85,11 @@ public final class IoFailures {
 		for (Throwable throwable : chain) {
 			if (throwable instanceof UnknownHostException || throwable instanceof UnresolvedAddressException) {
 				return IoFailureKind.UNKNOWN_HOST;
+			}
+		}
+		for (Throwable throwable : chain) {
+			if (isTlsFailure(throwable)) {
+				return IoFailureKind.TLS_FAILURE;
 			}
 		}
 		for (Throwable throwable : chain) {
@@ -113,6 +125,21 @@ public final class IoFailures {
 			return IoFailureKind.RESET_AFTER_SEND;
 		}
 		return null;
+	}
+
+	/**
+	 * A failed handshake or a refused certificate, wherever the transport wrapped it: the
+	 * request was never sent, but sending it again would fail the same way.
+	 */
+	private static boolean isTlsFailure(Throwable throwable) {
+		if (throwable instanceof SSLHandshakeException || throwable instanceof SSLPeerUnverifiedException
+				|| throwable instanceof CertificateException || throwable instanceof CertPathValidatorException) {
+			return true;
+		}
+		// Any other SSLException is a protocol error (say, a plain-HTTP port spoken to over
+		// TLS), unless it only reports that the connection dropped under TLS.
+		return throwable instanceof SSLException && !(throwable.getCause() instanceof SocketException)
+				&& !(throwable.getCause() instanceof EOFException) && !isResetMessage(throwable.getMessage());
 	}
 
 	/** {@code HttpURLConnection} reports a connect timeout as a plain SocketTimeoutException. */

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Locale;
 
 import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
@@ -19,12 +20,15 @@ import org.apache.commons.logging.LogFactory;
  * retry decision: client=default method=GET attempt=3 status=429 retry-after=1000ms -&gt; stop reason=max-attempts
  * retry decision: client=payments method=POST attempt=1 failure=read-timeout -&gt; stop reason=non-idempotent
  * retry decision: client=default method=GET no attempt sent -&gt; stop reason=cooldown
+ * cooldown held: client=default method=GET origin=https://api.example.com:443 partition=1a2b3c4d held=1250ms
  * </pre>
  * (the first line is one line in the log), and the time actually waited at TRACE.
  * <p>
  * A line holds only the client name, the method, the attempt number, the status or failure
- * kind, the delay derived from {@code Retry-After}, and the decision. It never holds URIs or
- * query strings, other header values, or bodies: they may carry credentials or personal data.
+ * kind, the delay derived from {@code Retry-After}, and the decision; a hold also names the
+ * origin ({@code scheme://host:port}) and the first digits of its partition digest. It never
+ * holds paths, query strings, header values, full partition digests, or bodies: they may
+ * carry credentials or personal data.
  *
  * @since 0.1.0
  */
@@ -90,6 +94,25 @@ public class LoggingRetryListener implements RetryListener {
 			this.logger.debug("retry decision: client=" + client + " method=" + method
 					+ " no attempt sent -> stop reason=" + reason.tagValue());
 		}
+	}
+
+	@Override
+	public void held(String client, String method, CooldownKey key, Duration heldFor) {
+		if (!this.logger.isDebugEnabled()) {
+			return;
+		}
+		StringBuilder line = new StringBuilder(128).append("cooldown held: client=")
+			.append(client)
+			.append(" method=")
+			.append(method)
+			.append(" origin=")
+			.append(key.origin());
+		String partition = key.partitionPrefix();
+		if (partition != null) {
+			line.append(" partition=").append(partition);
+		}
+		line.append(" held=").append(millis(heldFor));
+		this.logger.debug(line.toString());
 	}
 
 	private static void appendRetryAfter(StringBuilder line, RetryAfter retryAfter) {

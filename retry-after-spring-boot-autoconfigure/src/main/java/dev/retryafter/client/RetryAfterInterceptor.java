@@ -14,6 +14,8 @@ import java.util.random.RandomGenerator;
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownPartition;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
@@ -67,6 +69,12 @@ import org.springframework.http.client.ClientHttpResponse;
  * a refused retry returns the last response. Each request that is sent counts towards its
  * client's {@link RetryBudgets retry budget}, which the planner asks before every retry.
  * <p>
+ * When an {@link OuterRetryDetector} reports that a retry layer around the client (a
+ * spring-retry template backing off with the same policy) drives the call, the interceptor
+ * sends a single attempt: it still admits the request, records the cooldown and reports the
+ * attempt, but hands an outcome it would have retried back to the caller as received (reason
+ * {@code outer-retry}), so that only that layer retries and attempts never multiply.
+ * <p>
  * It must be the outermost interceptor: re-executing re-runs every interceptor after it
  * (authentication, tracing) once per attempt, which Spring Framework 7 guarantees (its
  * intercepting request rebuilds the rest of the chain on each call). The customizers in this
@@ -89,6 +97,8 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 
 	private static final String DATE = "date";
 
+	private static final RetryDecision.Stop OUTER_RETRY = new RetryDecision.Stop(StopReason.OUTER_RETRY);
+
 	private final RetryClients clients;
 
 	private final RetryListener listener;
@@ -104,6 +114,8 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	private final CooldownStore cooldowns;
 
 	private final RetryBudgets budgets;
+
+	private final OuterRetryDetector outerRetry;
 
 	private final RequestFactsResolver factsResolver = new RequestFactsResolver();
 
@@ -126,10 +138,25 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 */
 	public RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets) {
+		this(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER);
+	}
+
+	/**
+	 * Creates an interceptor on the system clocks, sleeping the calling thread, with the
+	 * given origin protection, that sends a single attempt while an outer retry layer drives
+	 * the call.
+	 * @param clients the settings per named client
+	 * @param listener notified at each decision point
+	 * @param cooldowns the host cooldowns consulted before and recorded after each attempt
+	 * @param budgets the retry budget of each client
+	 * @param outerRetry tells whether a retry layer around the client is retrying the call
+	 */
+	public RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+			RetryBudgets budgets, OuterRetryDetector outerRetry) {
 		// ThreadLocalRandom.current() is looked up per call: the interceptor is shared by
 		// every calling thread, and the per-thread generator avoids contention.
-		this(clients, listener, cooldowns, budgets, new ThreadSleeper(), MonotonicClock.SYSTEM, Clock.systemUTC(),
-				() -> ThreadLocalRandom.current().nextLong());
+		this(clients, listener, cooldowns, budgets, outerRetry, new ThreadSleeper(), MonotonicClock.SYSTEM,
+				Clock.systemUTC(), () -> ThreadLocalRandom.current().nextLong());
 	}
 
 	/**
@@ -150,6 +177,14 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, Sleeper sleeper, MonotonicClock monotonicClock, Clock wallClock,
 			RandomGenerator random) {
+		this(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, sleeper, monotonicClock, wallClock,
+				random);
+	}
+
+	RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+			RetryBudgets budgets, OuterRetryDetector outerRetry, Sleeper sleeper, MonotonicClock monotonicClock,
+			Clock wallClock, RandomGenerator random) {
+		this.outerRetry = Objects.requireNonNull(outerRetry, "outerRetry");
 		this.cooldowns = Objects.requireNonNull(cooldowns, "cooldowns");
 		this.budgets = Objects.requireNonNull(budgets, "budgets");
 		this.clients = Objects.requireNonNull(clients, "clients");
@@ -169,7 +204,9 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
 		URI uri = request.getURI();
-		ClientSettings client = this.clients.resolve((uri.getHost() != null) ? uri.getHost() : "", uri.getPort());
+		// The effective port: https://h/ and https://h:443/ must pick the same named client.
+		ClientSettings client = this.clients.resolve((uri.getHost() != null) ? uri.getHost() : "",
+				Origin.effectivePort(uri.getScheme(), uri.getPort()));
 		RequestFacts facts = this.factsResolver.resolve(request, client.settings());
 		return new Exchange(client, facts, request, body, execution).run();
 	}
@@ -206,8 +243,8 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		/** The client's retry budget, which counts this request once it is sent; null if off. */
 		private final @Nullable RetryBudget budget;
 
-		/** The cooldown origin, resolved on first use: most requests never need it. */
-		private @Nullable Origin origin;
+		/** The cooldown key, resolved on first use: most requests never need it. */
+		private @Nullable CooldownKey cooldownKey;
 
 		private boolean originResolved;
 
@@ -246,6 +283,10 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				if (calledOff != null) {
 					return calledOff;
 				}
+				if (retry.isServerPaced() && this.budget != null) {
+					// A server-paced retry spends no budget but is a request the origin sees.
+					this.budget.recordRequest();
+				}
 			}
 		}
 
@@ -277,41 +318,49 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				return null;
 			}
 			finally {
-				if (!sending) {
+				if (!sending && !retry.isServerPaced()) {
 					this.permits.refund();
 				}
 			}
 		}
 
 		/**
-		 * The origin whose cooldown this request honours and sets, or {@code null} when the
-		 * client's cooldown is off (or the URI has no usable origin).
+		 * The cooldown this request honours and sets: its origin, split by the client's
+		 * partition headers; {@code null} when the client's cooldown is off (or the URI has
+		 * no usable origin).
 		 */
-		private @Nullable Origin cooldownOrigin() {
+		private @Nullable CooldownKey cooldownKey() {
 			if (!this.originResolved) {
-				this.origin = resolveOrigin();
+				this.cooldownKey = resolveCooldownKey();
 				this.originResolved = true;
 			}
-			return this.origin;
+			return this.cooldownKey;
 		}
 
-		private @Nullable Origin resolveOrigin() {
+		private @Nullable CooldownKey resolveCooldownKey() {
 			URI uri = this.request.getURI();
 			if (!this.settings.cooldown().enabled() || uri.getScheme() == null || uri.getHost() == null) {
 				return null;
 			}
+			Origin origin;
 			try {
-				return Origin.of(uri.getScheme(), uri.getHost(), uri.getPort());
+				origin = Origin.of(uri.getScheme(), uri.getHost(), uri.getPort());
 			}
 			catch (IllegalArgumentException ex) {
 				return null;
 			}
+			HttpHeaders headers = this.request.getHeaders();
+			return new CooldownKey(origin,
+					CooldownPartition.of(this.settings.cooldown().partitionHeaders(), headers::get));
 		}
 
 		/**
-		 * Admission before each send (SPEC section 5): an origin cooling down holds the
-		 * request (plus jitter) when that fits the budget, as often as the cooldown is
-		 * extended meanwhile, or refuses it.
+		 * Admission before each send: a key cooling down holds the request (plus jitter)
+		 * when that fits the budget, or refuses it. A request is held at most once per
+		 * attempt: once its hold ends it is sent, even if other responses extended the
+		 * cooldown meanwhile. Holding it again is what starved herds: every released request
+		 * that met a fresh 429 re-held all the others, round after round, until their
+		 * budgets ran out and they failed without ever being sent.
 		 * @return the refusal, already reported to the listener, or {@code null} to send
 		 */
 		private Admission.@Nullable Refuse admit() throws InterruptedIOException {
@@ -322,37 +371,37 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			if (!this.settings.cooldown().enabled() || !RetryAfterInterceptor.this.cooldowns.hasCooldowns()) {
 				return null;
 			}
-			Origin origin = cooldownOrigin();
-			if (origin == null) {
+			CooldownKey key = cooldownKey();
+			if (key == null) {
 				return null;
 			}
-			while (true) {
-				long now = RetryAfterInterceptor.this.monotonicClock.nanoTime();
-				Admission admission = RetryAfterInterceptor.this.cooldowns.admit(origin, now, timeLeft(),
-						this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(),
-						RetryAfterInterceptor.this.random);
-				if (admission instanceof Admission.Wait wait) {
-					sleep(wait.delay(), true);
-				}
-				else if (admission instanceof Admission.Refuse refuse) {
-					listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(), StopReason.COOLDOWN);
-					return refuse;
-				}
-				else {
-					return null;
-				}
+			MonotonicClock clock = RetryAfterInterceptor.this.monotonicClock;
+			long now = clock.nanoTime();
+			Admission admission = RetryAfterInterceptor.this.cooldowns.admit(key, now, timeLeft(),
+					this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(),
+					RetryAfterInterceptor.this.random);
+			if (admission instanceof Admission.Wait wait) {
+				sleep(wait.delay(), true);
+				listener().held(this.client.name(), this.facts.method(), key,
+						Duration.ofNanos(clock.nanoTime() - now));
 			}
+			else if (admission instanceof Admission.Refuse refuse) {
+				listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(), StopReason.COOLDOWN);
+				return refuse;
+			}
+			return null;
 		}
 
 		/**
-		 * Sets the origin's cooldown from a retryable response's valid {@code Retry-After},
-		 * whatever this request does next.
+		 * Starts the key's cooldown from a cooldown status's valid {@code Retry-After} (by
+		 * default a 429's only: a 503 is often one sick backend behind a load balancer, so
+		 * it paces only its own request), whatever this request does next.
 		 */
 		private void recordCooldown(int status, RetryAfter retryAfter, Instant receivedAt) {
-			if (retryAfter instanceof RetryAfter.Delay delay && this.settings.retryableStatuses().contains(status)) {
-				Origin origin = cooldownOrigin();
-				if (origin != null) {
-					RetryAfterInterceptor.this.cooldowns.record(origin, delay.delay(),
+			if (retryAfter instanceof RetryAfter.Delay delay && this.settings.cooldown().statuses().contains(status)) {
+				CooldownKey key = cooldownKey();
+				if (key != null) {
+					RetryAfterInterceptor.this.cooldowns.record(key, delay.delay(),
 							RetryAfterInterceptor.this.monotonicClock.nanoTime(), receivedAt);
 				}
 			}
@@ -397,6 +446,10 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			try {
 				RetryDecision decision = RetryPlanner.decide(this.settings, this.facts, result.outcome(), attempt,
 						elapsed(), this.permits, RetryAfterInterceptor.this.random);
+				if (attempt == 1 && wouldContinue(decision)
+						&& RetryAfterInterceptor.this.outerRetry.isOuterRetryActive()) {
+					decision = handBack(decision);
+				}
 				listener().attemptCompleted(this.client.name(), this.facts.method(), attempt, result.outcome(),
 						decision);
 				return decision;
@@ -407,6 +460,26 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				result.discard();
 				throw ex;
 			}
+		}
+
+		/**
+		 * Whether the planner's decision is anything but a normal end: only then can an outer
+		 * retry layer matter, so a call that succeeds never asks for one.
+		 */
+		private boolean wouldContinue(RetryDecision decision) {
+			return !(decision instanceof RetryDecision.Stop stop) || stop.reason().isAbandonment();
+		}
+
+		/**
+		 * Leaves the retrying to the outer layer: it plans its own wait (from the same
+		 * {@code Retry-After}) and decides whether to try again, so this interceptor neither
+		 * waits nor spends a retry-budget permit, and gives back the one the planner took.
+		 */
+		private RetryDecision handBack(RetryDecision decision) {
+			if (decision instanceof RetryDecision.Retry) {
+				this.permits.refund();
+			}
+			return OUTER_RETRY;
 		}
 
 		private void pause(Duration planned) throws InterruptedIOException {

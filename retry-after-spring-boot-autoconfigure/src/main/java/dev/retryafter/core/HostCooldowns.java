@@ -14,10 +14,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * Per-origin cooldowns (SPEC section 5): each origin's "not before" instant on the monotonic
- * clock, set by a retryable response's {@code Retry-After} and kept at the later of old and
- * new. Thread-safe without a global lock: {@link #admit} is one lock-free map read, and
+ * Host cooldowns: each {@link CooldownKey}'s "not before" instant on the monotonic clock, set
+ * by a response's {@code Retry-After} and kept at the later of old and new. No cooldown lasts
+ * longer than {@code maxDuration}, whatever the server asked or another instance reported: a
+ * server asking for hours (or an epoch timestamp sent by mistake) cools the origin down for
+ * that long at most, after which one request goes out and learns the state again.
+ * <p>
+ * Thread-safe without a global lock: {@link #admit} is one lock-free map read, and
  * {@link #record} updates a single map entry atomically.
  * <p>
  * Bounded by {@code maxHosts}: expired entries are purged from time to time, and when the
@@ -45,46 +51,64 @@ public final class HostCooldowns {
 
 	private final int maxHosts;
 
-	private final ConcurrentHashMap<Origin, Hold> notBefore = new ConcurrentHashMap<>();
+	private final long maxDurationNanos;
+
+	private final ConcurrentHashMap<CooldownKey, Hold> notBefore = new ConcurrentHashMap<>();
 
 	private final AtomicInteger recordsSincePurge = new AtomicInteger();
 
 	private final AtomicBoolean maintaining = new AtomicBoolean();
 
 	/**
-	 * Creates an empty map.
-	 * @param maxHosts how many origins to remember at most, at least 1
+	 * Creates an empty map whose cooldowns last at most 60 seconds.
+	 * @param maxHosts how many keys to remember at most, at least 1
 	 * @throws IllegalArgumentException if {@code maxHosts} is below 1
 	 */
 	public HostCooldowns(int maxHosts) {
-		if (maxHosts < 1) {
-			throw new IllegalArgumentException("maxHosts must be at least 1: " + maxHosts);
-		}
-		this.maxHosts = maxHosts;
+		this(maxHosts, Duration.ofSeconds(60));
 	}
 
 	/**
-	 * Records that {@code origin} asked for {@code delay} (from now) before the next request.
-	 * The later of the held and the new not-before instant wins.
-	 * @param origin the origin
-	 * @param nowNanos the current monotonic reading
-	 * @param delay the delay; zero or negative records nothing, more than
-	 * {@link RetryAfter#MAX_DELAY} counts as {@code MAX_DELAY}
-	 * @return whether the origin's not-before instant is now the one this call asked for
+	 * Creates an empty map.
+	 * @param maxHosts how many keys to remember at most, at least 1
+	 * @param maxDuration the longest cooldown, positive; longer delays are cut to it
+	 * @throws IllegalArgumentException if {@code maxHosts} is below 1 or {@code maxDuration}
+	 * is not positive
 	 */
-	public boolean record(Origin origin, long nowNanos, Duration delay) {
-		Objects.requireNonNull(origin, "origin");
-		long delayNanos = saturatedNanos(delay, MAX_DELAY_NANOS);
+	public HostCooldowns(int maxHosts, Duration maxDuration) {
+		Objects.requireNonNull(maxDuration, "maxDuration");
+		if (maxHosts < 1) {
+			throw new IllegalArgumentException("maxHosts must be at least 1: " + maxHosts);
+		}
+		if (maxDuration.isNegative() || maxDuration.isZero()) {
+			throw new IllegalArgumentException("maxDuration must be positive: " + maxDuration);
+		}
+		this.maxHosts = maxHosts;
+		this.maxDurationNanos = saturatedNanos(maxDuration, MAX_DELAY_NANOS);
+	}
+
+	/**
+	 * Records that {@code key} asked for {@code delay} (from now) before the next request,
+	 * cut to the longest cooldown. The later of the held and the new not-before instant wins.
+	 * @param key the origin, or partition of an origin
+	 * @param nowNanos the current monotonic reading
+	 * @param delay the delay; zero or negative records nothing, more than the map's
+	 * {@code maxDuration} counts as {@code maxDuration}
+	 * @return whether the key's not-before instant is now the one this call asked for
+	 */
+	public boolean record(CooldownKey key, long nowNanos, Duration delay) {
+		Objects.requireNonNull(key, "key");
+		long delayNanos = saturatedNanos(delay, this.maxDurationNanos);
 		if (delayNanos <= 0) {
 			return false;
 		}
 		// May wrap, as nanoTime readings do; only differences are ever compared.
 		long until = nowNanos + delayNanos;
 		Hold candidate = new Hold(until, delayNanos);
-		Hold held = this.notBefore.merge(origin, candidate,
+		Hold held = this.notBefore.merge(key, candidate,
 				(old, fresh) -> (fresh.until - old.until > 0) ? fresh : old);
 		if (this.notBefore.size() > this.maxHosts || this.recordsSincePurge.incrementAndGet() >= PURGE_EVERY) {
-			maintain(origin, nowNanos);
+			maintain(key, nowNanos);
 		}
 		return held == candidate;
 	}
@@ -92,25 +116,26 @@ public final class HostCooldowns {
 	/**
 	 * Records an absolute wall-clock not-before instant, e.g. one learned from another
 	 * instance through a shared store. It is turned into a monotonic instant with a pair of
-	 * readings taken together, after which the wall clock plays no part.
-	 * @param origin the origin
+	 * readings taken together, after which the wall clock plays no part. It is cut to the
+	 * longest cooldown like any other.
+	 * @param key the origin, or partition of an origin
 	 * @param notBefore the wall-clock instant before which no request should be sent
 	 * @param wallNow the current wall-clock instant
 	 * @param nowNanos the monotonic reading taken with {@code wallNow}
 	 * @return whether the origin's not-before instant is now the one this call asked for
 	 * (false too when {@code notBefore} is not after {@code wallNow})
 	 */
-	public boolean recordUntil(Origin origin, Instant notBefore, Instant wallNow, long nowNanos) {
+	public boolean recordUntil(CooldownKey key, Instant notBefore, Instant wallNow, long nowNanos) {
 		Objects.requireNonNull(notBefore, "notBefore");
 		Objects.requireNonNull(wallNow, "wallNow");
 		if (!notBefore.isAfter(wallNow)) {
 			return false;
 		}
-		return record(origin, nowNanos, Duration.between(wallNow, notBefore));
+		return record(key, nowNanos, Duration.between(wallNow, notBefore));
 	}
 
 	/**
-	 * Decides whether a request to {@code origin} may be sent now. A cooling origin makes the
+	 * Decides whether a request under {@code key} may be sent now. A cooling origin makes the
 	 * request wait until its not-before instant plus jitter uniform in
 	 * {@code [0, jitter x the delay that set the cooldown]}, the jitter trimmed so that the
 	 * wait plus the reserve fits the budget; if even the bare wait does not fit, or in
@@ -120,7 +145,7 @@ public final class HostCooldowns {
 	 * just before the instant would otherwise all get a tiny jitter and leave together, a
 	 * spike that the origin's own retries (each jittered by the whole delay, SPEC rule 8) do
 	 * not make. Scaled this way, held requests spread over the same window as those retries.
-	 * @param origin the request's origin
+	 * @param key the request's cooldown key
 	 * @param nowNanos the current monotonic reading
 	 * @param remainingBudget the request's remaining total budget (may be negative)
 	 * @param attemptReserve the time kept back for the attempt itself
@@ -130,15 +155,15 @@ public final class HostCooldowns {
 	 * @return the admission
 	 * @throws IllegalArgumentException if {@code jitter} is not between 0 and 1
 	 */
-	public Admission admit(Origin origin, long nowNanos, Duration remainingBudget, Duration attemptReserve,
+	public Admission admit(CooldownKey key, long nowNanos, Duration remainingBudget, Duration attemptReserve,
 			CooldownMode mode, double jitter, RandomGenerator random) {
 		Objects.requireNonNull(mode, "mode");
 		Objects.requireNonNull(random, "random");
 		if (!(jitter >= 0 && jitter <= 1)) {
 			throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
 		}
-		Hold hold = this.notBefore.get(origin);
-		long left = (hold != null) ? remainingNanos(origin, hold, nowNanos) : 0;
+		Hold hold = this.notBefore.get(key);
+		long left = (hold != null) ? remainingNanos(key, hold, nowNanos) : 0;
 		if (left <= 0) {
 			return Admission.PROCEED;
 		}
@@ -157,13 +182,46 @@ public final class HostCooldowns {
 	}
 
 	/**
-	 * The time left until {@code origin}'s not-before instant.
-	 * @param origin the origin
+	 * The time left until {@code key}'s not-before instant.
+	 * @param key the origin, or partition of an origin
 	 * @param nowNanos the current monotonic reading
-	 * @return the time left, or {@link Duration#ZERO} if the origin is not cooling down
+	 * @return the time left, or {@link Duration#ZERO} if the key is not cooling down
 	 */
-	public Duration remaining(Origin origin, long nowNanos) {
-		return Duration.ofNanos(Math.max(0, remainingNanos(origin, nowNanos)));
+	public Duration remaining(CooldownKey key, long nowNanos) {
+		return Duration.ofNanos(Math.max(0, remainingNanos(key, nowNanos)));
+	}
+
+	/**
+	 * Ends cooldowns at once, as an operator may ask.
+	 * @param origin the origin whose cooldowns (every partition of it) end, or {@code null}
+	 * to end every cooldown
+	 * @return the keys whose cooldown was ended
+	 */
+	public List<CooldownKey> endAll(@Nullable Origin origin) {
+		List<CooldownKey> ended = new ArrayList<>();
+		for (CooldownKey key : this.notBefore.keySet()) {
+			if ((origin == null || key.origin().equals(origin)) && this.notBefore.remove(key) != null) {
+				ended.add(key);
+			}
+		}
+		return ended;
+	}
+
+	/**
+	 * Ends one key's cooldown at once, e.g. when another instance reports that it was ended.
+	 * @param key the key
+	 * @return whether a cooldown was held for it
+	 */
+	public boolean end(CooldownKey key) {
+		return this.notBefore.remove(key) != null;
+	}
+
+	/**
+	 * The longest cooldown this map keeps.
+	 * @return the cap on every recorded delay
+	 */
+	public Duration maxDuration() {
+		return Duration.ofNanos(this.maxDurationNanos);
 	}
 
 	/**
@@ -184,22 +242,22 @@ public final class HostCooldowns {
 	}
 
 	/**
-	 * The origins cooling down now with their time left, ordered by origin text (for the
+	 * The keys cooling down now with their time left, ordered by key text (for the
 	 * actuator endpoint). Purges the expired entries it passes.
 	 * @param nowNanos the current monotonic reading
-	 * @return an unmodifiable map from origin to time left, positive
+	 * @return an unmodifiable map from key to time left, positive
 	 */
-	public Map<Origin, Duration> snapshot(long nowNanos) {
+	public Map<CooldownKey, Duration> snapshot(long nowNanos) {
 		purgeExpired(nowNanos);
-		List<Map.Entry<Origin, Long>> active = new ArrayList<>();
-		this.notBefore.forEach((origin, hold) -> {
+		List<Map.Entry<CooldownKey, Long>> active = new ArrayList<>();
+		this.notBefore.forEach((key, hold) -> {
 			if (hold.until - nowNanos > 0) {
-				active.add(Map.entry(origin, hold.until));
+				active.add(Map.entry(key, hold.until));
 			}
 		});
-		active.sort(Comparator.comparing((Map.Entry<Origin, Long> entry) -> entry.getKey().toString()));
-		Map<Origin, Duration> snapshot = new LinkedHashMap<>();
-		for (Map.Entry<Origin, Long> entry : active) {
+		active.sort(Comparator.comparing((Map.Entry<CooldownKey, Long> entry) -> entry.getKey().toString()));
+		Map<CooldownKey, Duration> snapshot = new LinkedHashMap<>();
+		for (Map.Entry<CooldownKey, Long> entry : active) {
 			snapshot.put(entry.getKey(), Duration.ofNanos(entry.getValue() - nowNanos));
 		}
 		return Collections.unmodifiableMap(snapshot);
@@ -230,21 +288,21 @@ public final class HostCooldowns {
 		return this.maxHosts;
 	}
 
-	private long remainingNanos(Origin origin, long nowNanos) {
-		Hold hold = this.notBefore.get(origin);
-		return (hold != null) ? remainingNanos(origin, hold, nowNanos) : 0;
+	private long remainingNanos(CooldownKey key, long nowNanos) {
+		Hold hold = this.notBefore.get(key);
+		return (hold != null) ? remainingNanos(key, hold, nowNanos) : 0;
 	}
 
-	private long remainingNanos(Origin origin, Hold hold, long nowNanos) {
+	private long remainingNanos(CooldownKey key, Hold hold, long nowNanos) {
 		long left = hold.until - nowNanos;
 		if (left <= 0) {
-			this.notBefore.remove(origin, hold);
+			this.notBefore.remove(key, hold);
 		}
 		return left;
 	}
 
 	// One thread at a time; the others carry on (the bound is approximate under contention).
-	private void maintain(Origin justRecorded, long nowNanos) {
+	private void maintain(CooldownKey justRecorded, long nowNanos) {
 		if (!this.maintaining.compareAndSet(false, true)) {
 			return;
 		}
@@ -267,17 +325,17 @@ public final class HostCooldowns {
 		this.notBefore.entrySet().removeIf((entry) -> entry.getValue().until - nowNanos <= 0);
 	}
 
-	private void evictSoonestEnding(Origin justRecorded, long nowNanos, int count) {
-		List<Map.Entry<Origin, Hold>> candidates = new ArrayList<>(this.notBefore.size());
-		this.notBefore.forEach((origin, hold) -> {
-			if (!origin.equals(justRecorded)) {
-				candidates.add(Map.entry(origin, hold));
+	private void evictSoonestEnding(CooldownKey justRecorded, long nowNanos, int count) {
+		List<Map.Entry<CooldownKey, Hold>> candidates = new ArrayList<>(this.notBefore.size());
+		this.notBefore.forEach((key, hold) -> {
+			if (!key.equals(justRecorded)) {
+				candidates.add(Map.entry(key, hold));
 			}
 		});
 		candidates.sort(
-				Comparator.comparingLong((Map.Entry<Origin, Hold> entry) -> entry.getValue().until - nowNanos));
+				Comparator.comparingLong((Map.Entry<CooldownKey, Hold> entry) -> entry.getValue().until - nowNanos));
 		for (int i = 0; i < count && i < candidates.size(); i++) {
-			Map.Entry<Origin, Hold> entry = candidates.get(i);
+			Map.Entry<CooldownKey, Hold> entry = candidates.get(i);
 			this.notBefore.remove(entry.getKey(), entry.getValue());
 		}
 	}

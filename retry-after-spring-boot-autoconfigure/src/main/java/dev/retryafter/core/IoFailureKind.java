@@ -23,6 +23,12 @@ public enum IoFailureKind {
 	/** The host name could not be resolved: never retried. */
 	UNKNOWN_HOST(false),
 
+	/**
+	 * The TLS handshake failed or the server's certificate was refused: never retried, since
+	 * the same handshake would fail the same way.
+	 */
+	TLS_FAILURE(false),
+
 	/** Any other I/O failure: treated as possibly sent. */
 	OTHER(true);
 

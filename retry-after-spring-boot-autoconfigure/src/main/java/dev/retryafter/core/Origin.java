@@ -4,6 +4,8 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The key of a host cooldown: scheme, host and port, as RFC 6454 defines an origin. Always
  * normalised (lower-case scheme and host, an IPv6 literal in brackets, an explicit port), so
@@ -86,6 +88,24 @@ public record Origin(String scheme, String host, int port) {
 		catch (IllegalArgumentException ex) {
 			return Optional.empty();
 		}
+	}
+
+	/**
+	 * The port a request really goes to: {@code port} when given, else the scheme's default,
+	 * so that {@code https://h/} and {@code https://h:443/} are one origin everywhere.
+	 * @param scheme the scheme, any case, or {@code null}
+	 * @param port the port, or a negative number when the URI names none
+	 * @return the port, or {@code -1} when none is given and the scheme has no known default
+	 */
+	public static int effectivePort(@Nullable String scheme, int port) {
+		if (port >= 0 || scheme == null) {
+			return port;
+		}
+		return switch (scheme.toLowerCase(Locale.ROOT)) {
+			case "http", "ws" -> 80;
+			case "https", "wss" -> 443;
+			default -> -1;
+		};
 	}
 
 	private static int defaultPort(String scheme) {

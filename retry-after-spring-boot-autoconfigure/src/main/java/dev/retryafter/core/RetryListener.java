@@ -47,6 +47,16 @@ public interface RetryListener {
 	}
 
 	/**
+	 * A request was held by a cooldown before it was sent (at most once per attempt).
+	 * @param client the client name
+	 * @param method the request method
+	 * @param key the cooldown that held it
+	 * @param heldFor the time it was actually held, on the monotonic clock
+	 */
+	default void held(String client, String method, CooldownKey key, Duration heldFor) {
+	}
+
+	/**
 	 * Combines listeners; each is called in order.
 	 * @param listeners the listeners
 	 * @return a listener calling all of them
@@ -80,6 +90,13 @@ public interface RetryListener {
 			public void stoppedWithoutAttempt(String client, String method, StopReason reason) {
 				for (RetryListener listener : copy) {
 					listener.stoppedWithoutAttempt(client, method, reason);
+				}
+			}
+
+			@Override
+			public void held(String client, String method, CooldownKey key, Duration heldFor) {
+				for (RetryListener listener : copy) {
+					listener.held(client, method, key, heldFor);
 				}
 			}
 

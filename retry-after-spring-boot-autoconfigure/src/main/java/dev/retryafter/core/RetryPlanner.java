@@ -57,11 +57,15 @@ public final class RetryPlanner {
 		if (stop == null) {
 			stop = stopIfLastAttempt(settings, attempt);
 		}
-		if (stop == null) {
+		boolean serverPaced = isServerPaced(settings, outcome, attempt);
+		if (stop == null && !serverPaced) {
 			stop = stopIfBudgetRefuses(permits);
 		}
 		if (stop != null) {
 			return stop;
+		}
+		if (serverPaced) {
+			return planWait(settings, outcome, attempt, elapsed, random);
 		}
 		try {
 			RetryDecision decision = planWait(settings, outcome, attempt, elapsed, random);
@@ -78,7 +82,25 @@ public final class RetryPlanner {
 	}
 
 	/**
-	 * Rules 5 to 8, once a permit is held.
+	 * Whether the server, not the client, sets this retry's wait: a valid {@code Retry-After}
+	 * of at least {@link RetryDecision.Retry#SERVER_PACED_MINIMUM} that is not shorter than
+	 * the local backoff (so the retry, if any, is {@link RetryDecision.Retry#isServerPaced()}).
+	 * Such a retry comes back when the server said it could take it, so it spends no retry
+	 * budget (rule 4 is skipped): a one-off herd told to return in a second all returns. The
+	 * budget still limits what the client schedules by itself (backoff, I/O failures, and
+	 * {@code Retry-After: 0}, which paces nothing).
+	 */
+	private static boolean isServerPaced(RetrySettings settings, AttemptOutcome outcome, int attempt) {
+		if (outcome instanceof AttemptOutcome.Response response
+				&& response.retryAfter() instanceof RetryAfter.Delay delay
+				&& delay.delay().compareTo(RetryDecision.Retry.SERVER_PACED_MINIMUM) >= 0) {
+			return delay.delay().compareTo(ExponentialBackoff.forRetry(settings.backoff(), attempt)) >= 0;
+		}
+		return false;
+	}
+
+	/**
+	 * Rules 5 to 8, once rule 4 passed.
 	 */
 	private static RetryDecision planWait(RetrySettings settings, AttemptOutcome outcome, int attempt,
 			Duration elapsed, RandomGenerator random) {
@@ -112,7 +134,7 @@ public final class RetryPlanner {
 			return stop((response.status() < 400) ? StopReason.SUCCESS : StopReason.NOT_RETRYABLE);
 		}
 		IoFailureKind kind = ((AttemptOutcome.IoFailure) outcome).kind();
-		if (kind == IoFailureKind.UNKNOWN_HOST) {
+		if (kind == IoFailureKind.UNKNOWN_HOST || kind == IoFailureKind.TLS_FAILURE) {
 			return stop(StopReason.NOT_RETRYABLE);
 		}
 		boolean retried = kind.maybeSent() ? settings.ioErrors().read() : settings.ioErrors().connect();

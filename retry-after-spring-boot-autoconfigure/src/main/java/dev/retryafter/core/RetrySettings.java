@@ -1,6 +1,7 @@
 package dev.retryafter.core;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -291,16 +292,34 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	 *
 	 * @param enabled whether a received {@code Retry-After} holds back other requests to the origin
 	 * @param mode what a held-back request does
+	 * @param statuses the statuses whose {@code Retry-After} starts a cooldown
+	 * @param partitionHeaders the request headers whose values split an origin's cooldown
 	 */
-	public record Cooldown(boolean enabled, CooldownMode mode) {
+	public record Cooldown(boolean enabled, CooldownMode mode, Set<Integer> statuses, List<String> partitionHeaders) {
+
+		/** Statuses that start a cooldown unless configured otherwise: a 429 is about the caller's rate. */
+		public static final Set<Integer> DEFAULT_STATUSES = Set.of(429);
 
 		/**
 		 * Checks the components, as described on the record.
 		 * @param enabled whether a received {@code Retry-After} holds back other requests to the origin
 		 * @param mode what a held-back request does
+		 * @param statuses the statuses whose {@code Retry-After} starts a cooldown
+		 * @param partitionHeaders the request headers whose values split an origin's cooldown
 		 */
 		public Cooldown {
 			Objects.requireNonNull(mode, "mode");
+			statuses = Set.copyOf(statuses);
+			partitionHeaders = List.copyOf(partitionHeaders);
+		}
+
+		/**
+		 * A cooldown started by {@code 429} only, on the whole origin.
+		 * @param enabled whether a received {@code Retry-After} holds back other requests to the origin
+		 * @param mode what a held-back request does
+		 */
+		public Cooldown(boolean enabled, CooldownMode mode) {
+			this(enabled, mode, DEFAULT_STATUSES, List.of());
 		}
 
 	}

@@ -1,8 +1,8 @@
 package dev.retryafter.core;
 
 /**
- * Why retrying stopped. {@link #SUCCESS} and {@link #NOT_RETRYABLE} are normal ends; every
- * other value is an abandonment and becomes the {@code reason} tag of
+ * Why retrying stopped. {@link #SUCCESS}, {@link #NOT_RETRYABLE} and {@link #OUTER_RETRY}
+ * are normal ends; every other value is an abandonment and becomes the {@code reason} tag of
  * {@code http.client.retry.abandoned}.
  *
  * @since 0.1.0
@@ -40,7 +40,14 @@ public enum StopReason {
 	INTERRUPTED("interrupted", true),
 
 	/** The origin is cooling down and the request was refused without being sent. */
-	COOLDOWN("cooldown", true);
+	COOLDOWN("cooldown", true),
+
+	/**
+	 * A retry layer around the client (a spring-retry template backing off with the same
+	 * policy) decides whether to retry: the interceptor sent this one attempt and handed the
+	 * outcome back. Not an abandonment: that layer may still retry.
+	 */
+	OUTER_RETRY("outer-retry", false);
 
 	private final String tagValue;
 

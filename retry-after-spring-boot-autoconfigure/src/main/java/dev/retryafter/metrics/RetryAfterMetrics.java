@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
@@ -27,6 +28,8 @@ import org.jspecify.annotations.Nullable;
  * waited, on the monotonic clock.</li>
  * <li>{@code http.client.retry.abandoned} (counter; {@code client}, {@code reason}): each time
  * retrying was given up.</li>
+ * <li>{@code http.client.retry.cooldown.held} (timer; {@code client}): the time a request was
+ * held by a cooldown before it was sent, at most once per attempt.</li>
  * </ul>
  * <p>
  * Every tag value comes from a bounded set: {@code client} is the configured client name or
@@ -38,6 +41,14 @@ import org.jspecify.annotations.Nullable;
  * {@code not-retryable}) says what the retry policy did with one attempt. It is not the
  * {@code outcome} tag of Framework's {@code http.client.requests} timer (HTTP status series
  * such as {@code SUCCESS} or {@code CLIENT_ERROR}, for the whole call): do not join the two.
+ * <p>
+ * When a spring-retry template backing off with {@code RetryAfterBackOffPolicy} drives the
+ * call, the interceptor sends one attempt per template attempt and the template retries
+ * (reason {@code outer-retry}). Each such attempt that the interceptor would otherwise have
+ * retried counts as {@code outcome=retried}, with no planned or actual wait here (the
+ * template waits), and the template giving up is not an abandonment here: the caller sees it
+ * as the template's exception. So a call the template tries three times counts three
+ * {@code retried} attempts, where the interceptor alone counts two and one {@code abandoned}.
  * <p>
  * Meters are looked up by their tags once and then kept, per client, in small tables
  * indexed by the bounded tag values, so recording an attempt allocates nothing. A meter
@@ -58,6 +69,9 @@ public class RetryAfterMetrics implements RetryListener {
 
 	/** Name of the abandonment counter. */
 	public static final String ABANDONED = "http.client.retry.abandoned";
+
+	/** Name of the cooldown hold timer. */
+	public static final String COOLDOWN_HELD = "http.client.retry.cooldown.held";
 
 	/** {@code status} tag value for an attempt that ended with an I/O failure. */
 	public static final String IO_ERROR = "IO_ERROR";
@@ -99,6 +113,8 @@ public class RetryAfterMetrics implements RetryListener {
 
 	private final MeterProvider<Counter> abandoned;
 
+	private final MeterProvider<Timer> held;
+
 	// Bounded: client names are the configured ones and "default".
 	private final ConcurrentHashMap<String, ClientMeters> byClient = new ConcurrentHashMap<>();
 
@@ -119,6 +135,9 @@ public class RetryAfterMetrics implements RetryListener {
 		this.abandoned = Counter.builder(ABANDONED)
 			.description("Requests whose retrying was given up, by reason")
 			.withRegistry(registry);
+		this.held = Timer.builder(COOLDOWN_HELD)
+			.description("Time a request was held by a cooldown before it was sent")
+			.withRegistry(registry);
 	}
 
 	@Override
@@ -137,6 +156,12 @@ public class RetryAfterMetrics implements RetryListener {
 	@Override
 	public void waited(String client, Duration planned, Duration actual) {
 		meters(client).actual().record(actual);
+	}
+
+	@Override
+	public void held(String client, String method, CooldownKey key, Duration heldFor) {
+		// Tagged by client only: the origin and partition are unbounded, the endpoint shows them.
+		meters(client).held().record(heldFor);
 	}
 
 	@Override
@@ -178,6 +203,9 @@ public class RetryAfterMetrics implements RetryListener {
 			return switch (stop.reason()) {
 				case SUCCESS -> 0;
 				case NOT_RETRYABLE -> 1;
+				// Handed to the retry layer around the client, which retries it unless its own
+				// policy is spent: the per-attempt view of that layer's retries.
+				case OUTER_RETRY -> OUTCOME_RETRIED;
 				default -> 2;
 			};
 		}
@@ -209,6 +237,8 @@ public class RetryAfterMetrics implements RetryListener {
 		private final AtomicReferenceArray<Counter> abandoned = new AtomicReferenceArray<>(REASONS.length);
 
 		private volatile @Nullable Timer actual;
+
+		private volatile @Nullable Timer held;
 
 		ClientMeters(String client) {
 			this.client = client;
@@ -254,6 +284,15 @@ public class RetryAfterMetrics implements RetryListener {
 			if (timer == null) {
 				timer = RetryAfterMetrics.this.actual.withTags("client", this.client);
 				this.actual = timer;
+			}
+			return timer;
+		}
+
+		Timer held() {
+			Timer timer = this.held;
+			if (timer == null) {
+				timer = RetryAfterMetrics.this.held.withTags("client", this.client);
+				this.held = timer;
 			}
 			return timer;
 		}

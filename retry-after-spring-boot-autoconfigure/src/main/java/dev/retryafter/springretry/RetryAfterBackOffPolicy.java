@@ -56,6 +56,10 @@ import org.springframework.web.client.RestClientResponseException;
  * template calls before the first attempt. An HTTP-date {@code Retry-After} is measured from
  * the moment the back-off starts, just after the response arrived, so a wait is never shorter
  * than asked. Waits are handed to the {@link Sleeper} in whole milliseconds, rounded up.
+ * <p>
+ * {@link #start} marks the retry context ({@link #RETRYING_ATTRIBUTE}), so that the HTTP
+ * client interceptor, through {@link BackOffPolicyRetryDetector}, sends a single attempt per
+ * template attempt instead of retrying underneath the template.
  *
  * @since 0.1.0
  */
@@ -65,6 +69,12 @@ public class RetryAfterBackOffPolicy implements SleepingBackOffPolicy<RetryAfter
 	 * Facts about "the request": the RetryPolicy has already judged the operation repeatable.
 	 */
 	private static final RequestFacts REPEATABLE = new RequestFacts("GET", IdempotencyMark.REPEATABLE, false, true);
+
+	/**
+	 * Attribute {@link #start} sets on the retry context: a template (or a {@code @Retryable}
+	 * interceptor) backing off with this policy is retrying whatever runs inside it.
+	 */
+	public static final String RETRYING_ATTRIBUTE = RetryAfterBackOffPolicy.class.getName() + ".RETRYING";
 
 	private static final RandomGenerator THREAD_LOCAL_RANDOM = () -> ThreadLocalRandom.current().nextLong();
 
@@ -107,13 +117,28 @@ public class RetryAfterBackOffPolicy implements SleepingBackOffPolicy<RetryAfter
 	}
 
 	/**
-	 * Starts a back-off sequence; called by the template before the first attempt.
+	 * Starts a back-off sequence; called by the template before the first attempt. Marks the
+	 * retry context with {@link #RETRYING_ATTRIBUTE}.
 	 * @param context the retry context, whose last throwable drives each back-off
 	 * @return the back-off context
 	 */
 	@Override
 	public BackOffContext start(RetryContext context) {
+		context.setAttribute(RETRYING_ATTRIBUTE, Boolean.TRUE);
 		return new Context(context, this.monotonicClock.nanoTime());
+	}
+
+	/**
+	 * The HTTP error response behind what a template using this policy threw: the cause of the
+	 * {@link BackOffInterruptedException} it throws when it stops before a wait, or the
+	 * {@link RestClientResponseException} itself when the retry policy gave up. The cause
+	 * chain is searched, at most 16 deep.
+	 * @param thrown what the template threw
+	 * @return the last error response, or {@code null} if none is in the chain (an I/O
+	 * failure, or an interrupted wait)
+	 */
+	public static @Nullable RestClientResponseException lastResponse(@Nullable Throwable thrown) {
+		return responseException(thrown);
 	}
 
 	/**

@@ -2,21 +2,21 @@ package dev.retryafter.store;
 
 import java.util.Optional;
 
-import dev.retryafter.core.Origin;
+import dev.retryafter.core.CooldownKey;
 
 /**
  * What one instance publishes when it stores a cooldown in Redis:
- * {@code <not-before epoch millis> <instance id> <origin>}. Plain text, so it can be read
+ * {@code <not-before epoch millis> <instance id> <cooldown key>}. Plain text, so it can be read
  * with {@code redis-cli SUBSCRIBE}.
  *
  * @param notBeforeMillis the not-before instant, epoch milliseconds
  * @param instance the id of the publishing store, so it can skip its own messages
- * @param origin the origin
+ * @param key the cooldown key: an origin, with its partition digest if it has one
  */
-record CooldownMessage(long notBeforeMillis, String instance, Origin origin) {
+record CooldownMessage(long notBeforeMillis, String instance, CooldownKey key) {
 
 	String encode() {
-		return this.notBeforeMillis + " " + this.instance + " " + this.origin;
+		return this.notBeforeMillis + " " + this.instance + " " + this.key;
 	}
 
 	// Messages come from the network: anything malformed is ignored, never thrown.
@@ -37,8 +37,8 @@ record CooldownMessage(long notBeforeMillis, String instance, Origin origin) {
 		}
 		long notBeforeMillis = millis;
 		String instance = text.substring(first + 1, second);
-		return Origin.parse(text.substring(second + 1))
-			.map((origin) -> new CooldownMessage(notBeforeMillis, instance, origin));
+		return CooldownKey.parse(text.substring(second + 1))
+			.map((key) -> new CooldownMessage(notBeforeMillis, instance, key));
 	}
 
 }

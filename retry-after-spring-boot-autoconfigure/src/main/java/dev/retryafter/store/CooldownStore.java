@@ -2,13 +2,16 @@ package dev.retryafter.store;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.random.RandomGenerator;
 
 import dev.retryafter.core.Admission;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.Origin;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Holds the host cooldowns (SPEC section 5) a client consults before each attempt. Every
@@ -31,15 +34,15 @@ public interface CooldownStore {
 	String name();
 
 	/**
-	 * Records that {@code origin} answered with a retryable status and a valid
-	 * {@code Retry-After} of {@code delay}; the later not-before instant wins. Returns
-	 * promptly: a shared store propagates in the background.
-	 * @param origin the origin
+	 * Records that a request under {@code key} was answered with a cooldown status and a
+	 * valid {@code Retry-After} of {@code delay}, cut to the longest cooldown; the later
+	 * not-before instant wins. Returns promptly: a shared store propagates in the background.
+	 * @param key the origin, or partition of an origin
 	 * @param delay the server's delay, from now
 	 * @param nowNanos the current monotonic reading
 	 * @param wallNow the wall-clock instant read with {@code nowNanos}
 	 */
-	void record(Origin origin, Duration delay, long nowNanos, Instant wallNow);
+	void record(CooldownKey key, Duration delay, long nowNanos, Instant wallNow);
 
 	/**
 	 * The local map every decision reads.
@@ -59,9 +62,9 @@ public interface CooldownStore {
 	}
 
 	/**
-	 * Decides whether a request to {@code origin} may be sent now; see
+	 * Decides whether a request under {@code key} may be sent now; see
 	 * {@link HostCooldowns#admit}.
-	 * @param origin the request's origin
+	 * @param key the request's cooldown key
 	 * @param nowNanos the current monotonic reading
 	 * @param remainingBudget the request's remaining total budget
 	 * @param attemptReserve the time kept back for the attempt itself
@@ -70,27 +73,37 @@ public interface CooldownStore {
 	 * @param random the random source for jitter
 	 * @return the admission
 	 */
-	default Admission admit(Origin origin, long nowNanos, Duration remainingBudget, Duration attemptReserve,
+	default Admission admit(CooldownKey key, long nowNanos, Duration remainingBudget, Duration attemptReserve,
 			CooldownMode mode, double jitter, RandomGenerator random) {
-		return cooldowns().admit(origin, nowNanos, remainingBudget, attemptReserve, mode, jitter, random);
+		return cooldowns().admit(key, nowNanos, remainingBudget, attemptReserve, mode, jitter, random);
 	}
 
 	/**
-	 * The time left until {@code origin}'s not-before instant.
-	 * @param origin the origin
+	 * The time left until {@code key}'s not-before instant.
+	 * @param key the origin, or partition of an origin
 	 * @param nowNanos the current monotonic reading
 	 * @return the time left, or {@link Duration#ZERO}
 	 */
-	default Duration remaining(Origin origin, long nowNanos) {
-		return cooldowns().remaining(origin, nowNanos);
+	default Duration remaining(CooldownKey key, long nowNanos) {
+		return cooldowns().remaining(key, nowNanos);
 	}
 
 	/**
-	 * The origins cooling down now, with their time left.
-	 * @param nowNanos the current monotonic reading
-	 * @return an unmodifiable map from origin to time left
+	 * Ends cooldowns at once, as an operator may ask through the actuator endpoint.
+	 * @param origin the origin whose cooldowns (every partition of it) end, or {@code null}
+	 * to end every cooldown
+	 * @return the keys whose cooldown was ended
 	 */
-	default Map<Origin, Duration> snapshot(long nowNanos) {
+	default List<CooldownKey> end(@Nullable Origin origin) {
+		return cooldowns().endAll(origin);
+	}
+
+	/**
+	 * The keys cooling down now, with their time left.
+	 * @param nowNanos the current monotonic reading
+	 * @return an unmodifiable map from key to time left
+	 */
+	default Map<CooldownKey, Duration> snapshot(long nowNanos) {
 		return cooldowns().snapshot(nowNanos);
 	}
 

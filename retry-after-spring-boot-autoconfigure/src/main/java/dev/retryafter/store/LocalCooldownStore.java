@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 import dev.retryafter.core.HostCooldowns;
-import dev.retryafter.core.Origin;
+import dev.retryafter.core.CooldownKey;
 
 /**
  * Host cooldowns kept in this JVM only ({@code retry-after.store=local}, the default).
@@ -33,8 +33,8 @@ public final class LocalCooldownStore implements CooldownStore {
 	}
 
 	@Override
-	public void record(Origin origin, Duration delay, long nowNanos, Instant wallNow) {
-		this.cooldowns.record(origin, nowNanos, delay);
+	public void record(CooldownKey key, Duration delay, long nowNanos, Instant wallNow) {
+		this.cooldowns.record(key, nowNanos, delay);
 	}
 
 	@Override

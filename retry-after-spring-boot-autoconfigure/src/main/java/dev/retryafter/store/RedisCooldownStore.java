@@ -19,9 +19,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
-import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryAfter;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -116,7 +116,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 
 	// Latest not-before (epoch ms) waiting to be written, per origin: a burst of 429s from
 	// one origin becomes one write, and the queue is bounded by the number of origins.
-	private final Map<Origin, Long> pendingWrites = new ConcurrentHashMap<>();
+	private final Map<CooldownKey, Long> pendingWrites = new ConcurrentHashMap<>();
 
 	private final AtomicBoolean flushScheduled = new AtomicBoolean();
 
@@ -181,19 +181,20 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	}
 
 	@Override
-	public void record(Origin origin, Duration delay, long nowNanos, Instant wallNow) {
-		this.cooldowns.record(origin, nowNanos, delay);
+	public void record(CooldownKey key, Duration delay, long nowNanos, Instant wallNow) {
+		this.cooldowns.record(key, nowNanos, delay);
 		if (delay.isNegative() || delay.isZero() || this.closed) {
 			return;
 		}
-		Duration bounded = (delay.compareTo(RetryAfter.MAX_DELAY) > 0) ? RetryAfter.MAX_DELAY : delay;
+		Duration cap = this.cooldowns.maxDuration();
+		Duration bounded = (delay.compareTo(cap) > 0) ? cap : delay;
 		// Rounded up: the shared instant must never be earlier than the server asked.
 		long notBeforeMillis = wallNow.toEpochMilli() + (bounded.toNanos() + 999_999) / 1_000_000;
-		if (this.pendingWrites.size() >= this.cooldowns.maxHosts() && !this.pendingWrites.containsKey(origin)) {
+		if (this.pendingWrites.size() >= this.cooldowns.maxHosts() && !this.pendingWrites.containsKey(key)) {
 			failed("write", new IllegalStateException("too many cooldowns waiting to be written"));
 			return;
 		}
-		this.pendingWrites.merge(origin, notBeforeMillis, Math::max);
+		this.pendingWrites.merge(key, notBeforeMillis, Math::max);
 		if (this.flushScheduled.compareAndSet(false, true)) {
 			runInBackground(this::flushWrites);
 		}
@@ -227,18 +228,18 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 
 	private void flushWrites() {
 		this.flushScheduled.set(false);
-		for (Map.Entry<Origin, Long> entry : this.pendingWrites.entrySet()) {
+		for (Map.Entry<CooldownKey, Long> entry : this.pendingWrites.entrySet()) {
 			if (this.pendingWrites.remove(entry.getKey(), entry.getValue())) {
 				write(entry.getKey(), entry.getValue());
 			}
 		}
 	}
 
-	private void write(Origin origin, long notBeforeMillis) {
-		String message = new CooldownMessage(notBeforeMillis, this.instance, origin).encode();
+	private void write(CooldownKey key, long notBeforeMillis) {
+		String message = new CooldownMessage(notBeforeMillis, this.instance, key).encode();
 		Long held;
 		try {
-			held = this.redis.execute(LATER_WINS, List.of(this.keyPrefix + origin), Long.toString(notBeforeMillis),
+			held = this.redis.execute(LATER_WINS, List.of(this.keyPrefix + key), Long.toString(notBeforeMillis),
 					this.channel, message);
 		}
 		catch (RuntimeException ex) {
@@ -248,7 +249,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		succeeded();
 		if (held != null && held > notBeforeMillis) {
 			// Another instance holds a later instant this one may have missed.
-			learn(origin, held);
+			learn(key, held);
 		}
 	}
 
@@ -345,15 +346,16 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		}
 		try {
 			long notBeforeMillis = Long.parseLong(value);
-			Origin.parse(key.substring(this.keyPrefix.length())).ifPresent((origin) -> learn(origin, notBeforeMillis));
+			CooldownKey.parse(key.substring(this.keyPrefix.length()))
+				.ifPresent((parsed) -> learn(parsed, notBeforeMillis));
 		}
 		catch (NumberFormatException ex) {
 			// not one of ours
 		}
 	}
 
-	private void learn(Origin origin, long notBeforeMillis) {
-		this.cooldowns.recordUntil(origin, Instant.ofEpochMilli(notBeforeMillis), this.wallClock.instant(),
+	private void learn(CooldownKey key, long notBeforeMillis) {
+		this.cooldowns.recordUntil(key, Instant.ofEpochMilli(notBeforeMillis), this.wallClock.instant(),
 				this.monotonicClock.nanoTime());
 	}
 
@@ -440,7 +442,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 			String text = new String(message.getBody(), StandardCharsets.UTF_8);
 			CooldownMessage.decode(text).ifPresent((decoded) -> {
 				if (!decoded.instance().equals(RedisCooldownStore.this.instance)) {
-					learn(decoded.origin(), decoded.notBeforeMillis());
+					learn(decoded.key(), decoded.notBeforeMillis());
 				}
 			});
 		}

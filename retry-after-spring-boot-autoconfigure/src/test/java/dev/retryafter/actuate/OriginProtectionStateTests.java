@@ -6,6 +6,7 @@ import java.util.Set;
 
 import dev.retryafter.actuate.RetryAfterRuntimeState.BudgetDescriptor;
 import dev.retryafter.actuate.RetryAfterRuntimeState.CooldownDescriptor;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
@@ -35,14 +36,60 @@ class OriginProtectionStateTests {
 
 	@Test
 	void whenOriginsAreCoolingDownThenListedSoonestToEndFirstWithTheirClient() {
-		record(Origin.of("https", "billing.example", -1), Duration.ofSeconds(90));
-		record(Origin.of("http", "127.0.0.1", 8080), Duration.ofMillis(1500));
-		record(Origin.of("http", "gone.example", -1), Duration.ofSeconds(1));
+		record(CooldownKey.of(Origin.of("https", "billing.example", -1)), Duration.ofSeconds(50));
+		record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofMillis(1500));
+		record(CooldownKey.of(Origin.of("http", "gone.example", -1)), Duration.ofSeconds(1));
 		this.clock.advance(Duration.ofSeconds(1));
 
 		assertThat(this.state.cooldowns()).containsExactly(
 				new CooldownDescriptor("default", "http://127.0.0.1:8080", "500ms"),
-				new CooldownDescriptor("billing", "https://billing.example:443", "89s"));
+				new CooldownDescriptor("billing", "https://billing.example:443", "49s"));
+	}
+
+	@Test
+	void whenAPartitionIsCoolingDownThenItsDigestPrefixIsShownNeverTheDigest() {
+		String digest = "0123456789abcdef0123456789abcdef";
+		record(new CooldownKey(Origin.of("http", "127.0.0.1", 8080), digest), Duration.ofSeconds(2));
+		record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofSeconds(3));
+
+		assertThat(this.state.cooldowns()).containsExactly(
+				new CooldownDescriptor("default", "http://127.0.0.1:8080", "2s", "01234567"),
+				new CooldownDescriptor("default", "http://127.0.0.1:8080", "3s", null));
+	}
+
+	@Test
+	void whenAClientListsAHostWithTheDefaultPortThenAnOriginWithoutPortIsLabelledWithIt() {
+		RetryClients clients = new RetryClients(RetrySettings.defaults(),
+				Map.of("x", new RetryClients.NamedClient(Set.of("api.example.com:443"), RetrySettings.defaults())));
+		OriginProtectionState state = new OriginProtectionState(clients, this.store, this.budgets, this.clock);
+		record(CooldownKey.of(Origin.of("https", "api.example.com", -1)), Duration.ofSeconds(5));
+
+		assertThat(state.cooldowns())
+			.containsExactly(new CooldownDescriptor("x", "https://api.example.com:443", "5s", null));
+	}
+
+	@Test
+	void whenAnOriginIsEndedThenEveryPartitionOfItEndsAndOthersKeepCooling() {
+		Origin local = Origin.of("http", "127.0.0.1", 8080);
+		record(new CooldownKey(local, "fedcba9876543210fedcba9876543210"), Duration.ofSeconds(2));
+		record(CooldownKey.of(local), Duration.ofSeconds(3));
+		record(CooldownKey.of(Origin.of("https", "billing.example", -1)), Duration.ofSeconds(4));
+
+		assertThat(this.state.end(local)).containsExactly("http://127.0.0.1:8080", "http://127.0.0.1:8080#fedcba98");
+		assertThat(this.state.cooldowns())
+			.containsExactly(new CooldownDescriptor("billing", "https://billing.example:443", "4s"));
+		assertThat(this.state.end(local)).isEmpty();
+	}
+
+	@Test
+	void whenEverythingIsEndedThenOnlyRunningCooldownsAreReported() {
+		record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofSeconds(1));
+		record(CooldownKey.of(Origin.of("https", "billing.example", -1)), Duration.ofSeconds(4));
+		this.clock.advance(Duration.ofSeconds(2));
+
+		assertThat(this.state.end(null)).containsExactly("https://billing.example:443");
+		assertThat(this.state.cooldowns()).isEmpty();
+		assertThat(this.store.cooldowns().size()).isEqualTo(0);
 	}
 
 	@Test
@@ -54,7 +101,7 @@ class OriginProtectionStateTests {
 				entry("billing", new BudgetDescriptor(1, 1, 99)));
 	}
 
-	private void record(Origin origin, Duration delay) {
+	private void record(CooldownKey origin, Duration delay) {
 		this.store.record(origin, delay, this.clock.nanoTime(), this.clock.instant());
 	}
 

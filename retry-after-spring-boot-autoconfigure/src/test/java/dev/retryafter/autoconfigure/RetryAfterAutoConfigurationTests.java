@@ -2,13 +2,16 @@ package dev.retryafter.autoconfigure;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.retryafter.client.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.client.RetryAfterRestClientCustomizer;
 import dev.retryafter.client.RetryAfterRestTemplateCustomizer;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.springretry.BackOffPolicyRetryDetector;
 import dev.retryafter.springretry.RetryAfterBackOffPolicy;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.junit.jupiter.api.Test;
@@ -27,8 +30,12 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
+import org.springframework.retry.RetryContext;
 import org.springframework.retry.backoff.BackOffPolicy;
 import org.springframework.retry.backoff.FixedBackOffPolicy;
+import org.springframework.retry.context.RetryContextSupport;
+import org.springframework.retry.support.RetrySynchronizationManager;
+import org.springframework.test.util.ReflectionTestUtils;
 import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,7 +62,10 @@ class RetryAfterAutoConfigurationTests {
 				.hasSingleBean(RetryAfterRestClientCustomizer.class)
 				.hasSingleBean(RetryAfterRestTemplateCustomizer.class)
 				.hasSingleBean(HttpComponentsNoRetryCustomizer.class)
-				.hasSingleBean(RetryAfterBackOffPolicy.class);
+				.hasSingleBean(RetryAfterBackOffPolicy.class)
+				.hasSingleBean(BackOffPolicyRetryDetector.class);
+			assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("outerRetry")
+				.isSameAs(context.getBean(BackOffPolicyRetryDetector.class));
 			RetryClients clients = context.getBean(RetryClients.class);
 			assertThat(clients.defaults().settings()).isEqualTo(RetrySettings.defaults());
 			assertThat(clients.all()).containsExactly(clients.defaults());
@@ -71,7 +81,8 @@ class RetryAfterAutoConfigurationTests {
 				.doesNotHaveBean(RetryAfterRestClientCustomizer.class)
 				.doesNotHaveBean(RetryAfterRestTemplateCustomizer.class)
 				.doesNotHaveBean(HttpComponentsNoRetryCustomizer.class)
-				.doesNotHaveBean(RetryAfterBackOffPolicy.class));
+				.doesNotHaveBean(RetryAfterBackOffPolicy.class)
+				.doesNotHaveBean(OuterRetryDetector.class));
 	}
 
 	@Test
@@ -130,9 +141,40 @@ class RetryAfterAutoConfigurationTests {
 	@Test
 	void whenSpringRetryIsMissingShouldStartWithoutBackOffPolicy() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.retry"))
-			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(RetryAfterBackOffPolicy.class)
-				.hasSingleBean(RetryAfterInterceptor.class));
+			.run((context) -> {
+				assertThat(context).hasNotFailed()
+					.doesNotHaveBean(RetryAfterBackOffPolicy.class)
+					.doesNotHaveBean(OuterRetryDetector.class)
+					.hasSingleBean(RetryAfterInterceptor.class);
+				assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("outerRetry")
+					.isSameAs(OuterRetryDetector.NEVER);
+			});
+	}
+
+	@Test
+	void whenTheApplicationDefinesADetectorTooThenEitherOneSeeingAnOuterRetryIsEnough() {
+		AtomicBoolean applicationSees = new AtomicBoolean();
+		this.contextRunner.withBean("applicationDetector", OuterRetryDetector.class, () -> applicationSees::get)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(BackOffPolicyRetryDetector.class)
+					.getBeans(OuterRetryDetector.class)
+					.hasSize(2);
+				OuterRetryDetector combined = (OuterRetryDetector) ReflectionTestUtils
+					.getField(context.getBean(RetryAfterInterceptor.class), "outerRetry");
+				assertThat(combined.isOuterRetryActive()).isFalse();
+				applicationSees.set(true);
+				assertThat(combined.isOuterRetryActive()).isTrue();
+				applicationSees.set(false);
+				RetryContext marked = new RetryContextSupport(null);
+				marked.setAttribute(RetryAfterBackOffPolicy.RETRYING_ATTRIBUTE, Boolean.TRUE);
+				RetrySynchronizationManager.register(marked);
+				try {
+					assertThat(combined.isOuterRetryActive()).isTrue();
+				}
+				finally {
+					RetrySynchronizationManager.clear();
+				}
+			});
 	}
 
 	@Test

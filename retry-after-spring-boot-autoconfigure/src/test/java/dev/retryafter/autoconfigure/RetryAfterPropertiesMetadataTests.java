@@ -51,6 +51,9 @@ class RetryAfterPropertiesMetadataTests {
 				arguments("retry-after.header.date-reference", "server-date"),
 				arguments("retry-after.io-errors.connect", "true"), arguments("retry-after.io-errors.read", "true"),
 				arguments("retry-after.cooldown.enabled", "true"), arguments("retry-after.cooldown.mode", "wait"),
+				arguments("retry-after.cooldown.statuses", "429"),
+				arguments("retry-after.cooldown.max-duration", "60s"),
+				arguments("retry-after.cooldown.partition-headers", ""),
 				arguments("retry-after.cooldown.max-hosts", "10000"), arguments("retry-after.budget.enabled", "true"),
 				arguments("retry-after.budget.ratio", "0.2"), arguments("retry-after.budget.min-per-second", "10"),
 				arguments("retry-after.budget.window", "10s"), arguments("retry-after.store", "local"),
@@ -102,6 +105,9 @@ class RetryAfterPropertiesMetadataTests {
 		assertThat(normalized(additional.get("retry-after.retryable-statuses").get("defaultValue"))).isEqualTo("429,503");
 		assertThat(normalized(additional.get("retry-after.retryable-methods").get("defaultValue")))
 			.isEqualTo("GET,HEAD,OPTIONS,TRACE,PUT,DELETE");
+		assertThat(normalized(additional.get("retry-after.cooldown.statuses").get("defaultValue"))).isEqualTo("429");
+		assertThat(normalized(additional.get("retry-after.cooldown.partition-headers").get("defaultValue")))
+			.isEqualTo("");
 	}
 
 	private static Map<String, Map<String, Object>> properties(String resource) throws IOException {

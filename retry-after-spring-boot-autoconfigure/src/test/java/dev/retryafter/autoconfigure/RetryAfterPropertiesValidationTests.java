@@ -74,7 +74,25 @@ class RetryAfterPropertiesValidationTests {
 				arguments("retry-after.backoff.max=36501d", "retry-after.backoff.max", "PT876024H",
 						"must be at most 36500 days"),
 				arguments("retry-after.cooldown.max-hosts=0", "retry-after.cooldown.max-hosts", "0",
-						"must be at least 1"));
+						"must be at least 1"),
+				arguments("retry-after.cooldown.statuses=429,600", "retry-after.cooldown.statuses", "600",
+						"each status must be between 100 and 599"),
+				arguments("retry-after.cooldown.statuses=99", "retry-after.cooldown.statuses", "99",
+						"each status must be between 100 and 599"),
+				arguments("retry-after.cooldown.max-duration=0s", "retry-after.cooldown.max-duration", "PT0S",
+						"must be positive"),
+				arguments("retry-after.cooldown.max-duration=-5s", "retry-after.cooldown.max-duration", "PT-5S",
+						"must be positive"),
+				arguments("retry-after.cooldown.max-duration=36501d", "retry-after.cooldown.max-duration",
+						"PT876024H", "must be at most 36500 days"),
+				arguments("retry-after.cooldown.partition-headers=X-Tenant,,Authorization",
+						"retry-after.cooldown.partition-headers", "", "each header must be a valid HTTP header name"),
+				arguments("retry-after.cooldown.partition-headers[0]=Tenant Id",
+						"retry-after.cooldown.partition-headers", "Tenant Id",
+						"each header must be a valid HTTP header name"),
+				arguments("retry-after.cooldown.partition-headers[0]=X-Tenant:",
+						"retry-after.cooldown.partition-headers", "X-Tenant:",
+						"each header must be a valid HTTP header name"));
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -110,7 +128,13 @@ class RetryAfterPropertiesValidationTests {
 				arguments("budget.min-per-second=-5", "budget.min-per-second", "-5", "must not be negative"),
 				arguments("budget.window=0ms", "budget.window", "PT0S", "must be positive"),
 				arguments("budget.window=40000d", "budget.window", "PT960000H", "must be at most 36500 days"),
-				arguments("attempt-reserve=40000d", "attempt-reserve", "PT960000H", "must be at most 36500 days"));
+				arguments("attempt-reserve=40000d", "attempt-reserve", "PT960000H", "must be at most 36500 days"),
+				arguments("cooldown.statuses=429,1000", "cooldown.statuses", "1000",
+						"each status must be between 100 and 599"),
+				arguments("cooldown.partition-headers[0]=(tenant)", "cooldown.partition-headers", "(tenant)",
+						"each header must be a valid HTTP header name"),
+				arguments("cooldown.partition-headers=Authorization,,X-Tenant", "cooldown.partition-headers", "",
+						"each header must be a valid HTTP header name"));
 	}
 
 	@ParameterizedTest(name = "clients.payments.{0}")

@@ -7,6 +7,7 @@ import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.actuate.RetryAfterEndpointAutoConfiguration;
 import dev.retryafter.actuate.RetryAfterRuntimeState.BudgetDescriptor;
 import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
@@ -53,6 +54,7 @@ class RetryAfterProtectionAutoConfigurationTests {
 			CooldownStore store = context.getBean(CooldownStore.class);
 			assertThat(store).isInstanceOf(LocalCooldownStore.class);
 			assertThat(store.cooldowns().maxHosts()).isEqualTo(10_000);
+			assertThat(store.cooldowns().maxDuration()).isEqualTo(Duration.ofSeconds(60));
 			assertThat(context.getBean(RetryBudgets.class).snapshots())
 				.containsExactly(entry("default", new RetryBudget.Snapshot(0, 0, 100, Duration.ofSeconds(10))));
 		});
@@ -63,6 +65,17 @@ class RetryAfterProtectionAutoConfigurationTests {
 	void whenMaxHostsIsSetThenTheMapIsBoundedByIt() {
 		this.contextRunner.withPropertyValues("retry-after.cooldown.max-hosts=5")
 			.run((context) -> assertThat(context.getBean(CooldownStore.class).cooldowns().maxHosts()).isEqualTo(5));
+	}
+
+	@Test
+	void whenMaxDurationIsSetThenEveryCooldownIsCappedByIt() {
+		this.contextRunner.withPropertyValues("retry-after.cooldown.max-duration=15s").run((context) -> {
+			CooldownStore store = context.getBean(CooldownStore.class);
+			assertThat(store.cooldowns().maxDuration()).isEqualTo(Duration.ofSeconds(15));
+			CooldownKey key = CooldownKey.of(Origin.of("https", "api.example.com", -1));
+			store.record(key, Duration.ofHours(3), 1_000L, Instant.EPOCH);
+			assertThat(store.remaining(key, 1_000L)).isEqualTo(Duration.ofSeconds(15));
+		});
 	}
 
 	@Test
@@ -113,7 +126,8 @@ class RetryAfterProtectionAutoConfigurationTests {
 			.withPropertyValues("management.endpoints.web.exposure.include=retryafter")
 			.run((context) -> {
 				context.getBean(CooldownStore.class)
-					.record(Origin.of("http", "127.0.0.1", 8080), Duration.ofMinutes(5), System.nanoTime(),
+					.record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofMinutes(5),
+							System.nanoTime(),
 							Instant.now());
 				RetryAfterEndpoint.RetryAfterDescriptor described = context.getBean(RetryAfterEndpoint.class)
 					.retryAfter();
@@ -157,14 +171,16 @@ class RetryAfterProtectionAutoConfigurationTests {
 		void whenStoreIsRedisThenCooldownsAreWrittenUnderTheKeyPrefix() {
 			withRedis()
 				.withPropertyValues("retry-after.store=redis", "retry-after.redis.key-prefix=shop:cooldown:",
-						"retry-after.cooldown.max-hosts=7")
+						"retry-after.cooldown.max-hosts=7", "retry-after.cooldown.max-duration=45s")
 				.run((context) -> {
 					CooldownStore store = context.getBean(CooldownStore.class);
 					assertThat(store).isInstanceOf(RedisCooldownStore.class);
 					assertThat(store.name()).isEqualTo("redis");
 					assertThat(store.cooldowns().maxHosts()).isEqualTo(7);
+					assertThat(store.cooldowns().maxDuration()).isEqualTo(Duration.ofSeconds(45));
 					Instant now = Instant.now();
-					store.record(Origin.of("https", "api.example.com", -1), Duration.ofSeconds(30), System.nanoTime(),
+					store.record(CooldownKey.of(Origin.of("https", "api.example.com", -1)), Duration.ofSeconds(30),
+							System.nanoTime(),
 							now);
 					StringRedisTemplate redis = new StringRedisTemplate(context.getBean(RedisConnectionFactory.class));
 					String key = "shop:cooldown:https://api.example.com:443";

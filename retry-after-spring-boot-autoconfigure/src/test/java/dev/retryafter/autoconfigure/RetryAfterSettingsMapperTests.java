@@ -1,6 +1,7 @@
 package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
 import dev.retryafter.core.ClientSettings;
@@ -36,6 +37,8 @@ class RetryAfterSettingsMapperTests {
 					"retry-after.header.on-invalid=abandon", "retry-after.header.date-reference=local-clock",
 					"retry-after.io-errors.connect=false", "retry-after.io-errors.read=false",
 					"retry-after.cooldown.enabled=false", "retry-after.cooldown.mode=fail-fast",
+					"retry-after.cooldown.statuses=429,503",
+					"retry-after.cooldown.partition-headers=Authorization,X-Tenant",
 					"retry-after.budget.enabled=false", "retry-after.budget.ratio=0.5",
 					"retry-after.budget.min-per-second=2", "retry-after.budget.window=1m")
 			.run((context) -> assertThat(context.getBean(RetryClients.class).defaults().settings())
@@ -44,7 +47,9 @@ class RetryAfterSettingsMapperTests {
 						new RetrySettings.Backoff(Duration.ofMillis(200), 3.0, Duration.ofSeconds(5)), 0.5,
 						new RetrySettings.Header(Duration.ofMinutes(2), OnInvalidRetryAfter.ABANDON,
 								DateReference.LOCAL_CLOCK),
-						new RetrySettings.IoErrors(false, false), new RetrySettings.Cooldown(false, CooldownMode.FAIL_FAST),
+						new RetrySettings.IoErrors(false, false),
+						new RetrySettings.Cooldown(false, CooldownMode.FAIL_FAST, Set.of(429, 503),
+								List.of("Authorization", "X-Tenant")),
 						new RetrySettings.Budget(false, 0.5, 2, Duration.ofMinutes(1)))));
 	}
 
@@ -94,6 +99,8 @@ class RetryAfterSettingsMapperTests {
 				"retry-after.clients.payments.io-errors.read=false",
 				"retry-after.clients.payments.cooldown.enabled=false",
 				"retry-after.clients.payments.cooldown.mode=fail-fast",
+				"retry-after.clients.payments.cooldown.statuses=503",
+				"retry-after.clients.payments.cooldown.partition-headers=X-Tenant",
 				"retry-after.clients.payments.budget.enabled=false", "retry-after.clients.payments.budget.ratio=1",
 				"retry-after.clients.payments.budget.min-per-second=0",
 				"retry-after.clients.payments.budget.window=30s")
@@ -107,8 +114,35 @@ class RetryAfterSettingsMapperTests {
 							new RetrySettings.Header(Duration.ofSeconds(5), OnInvalidRetryAfter.ABANDON,
 									DateReference.LOCAL_CLOCK),
 							new RetrySettings.IoErrors(false, false),
-							new RetrySettings.Cooldown(false, CooldownMode.FAIL_FAST),
+							new RetrySettings.Cooldown(false, CooldownMode.FAIL_FAST, Set.of(503), List.of("X-Tenant")),
 							new RetrySettings.Budget(false, 1.0, 0, Duration.ofSeconds(30))));
+			});
+	}
+
+	@Test
+	void cooldownShouldDefaultTo429OnTheWholeOrigin() {
+		this.contextRunner
+			.run((context) -> assertThat(context.getBean(RetryClients.class).defaults().settings().cooldown())
+				.isEqualTo(new RetrySettings.Cooldown(true, CooldownMode.WAIT, Set.of(429), List.of())));
+	}
+
+	@Test
+	void namedClientShouldInheritOrOverrideCooldownStatusesAndPartitionHeaders() {
+		this.contextRunner
+			.withPropertyValues("retry-after.cooldown.statuses=429,503",
+					"retry-after.cooldown.partition-headers=Authorization",
+					"retry-after.clients.inherits.hosts=a.example.com",
+					"retry-after.clients.overrides.hosts=b.example.com",
+					"retry-after.clients.overrides.cooldown.statuses=",
+					"retry-after.clients.overrides.cooldown.partition-headers=X-Tenant,X-User")
+			.run((context) -> {
+				RetryClients clients = context.getBean(RetryClients.class);
+				assertThat(clients.resolve("a.example.com", 443).settings().cooldown())
+					.isEqualTo(new RetrySettings.Cooldown(true, CooldownMode.WAIT, Set.of(429, 503),
+							List.of("Authorization")));
+				assertThat(clients.resolve("b.example.com", 443).settings().cooldown())
+					.isEqualTo(new RetrySettings.Cooldown(true, CooldownMode.WAIT, Set.of(),
+							List.of("X-Tenant", "X-User")));
 			});
 	}
 

@@ -139,6 +139,18 @@ class IoFailuresLoopbackTests {
 		assertThat(IoFailures.classify(failure)).as(chain(failure)).isEqualTo(IoFailureKind.UNKNOWN_HOST);
 	}
 
+	@ParameterizedTest
+	@EnumSource(Transport.class)
+	void whenTlsIsSpokenToAPlainHttpPortThenTlsFailure(Transport transport) {
+		this.server.on("/plain", Reply.status(200));
+
+		IOException failure = failureOf(transport.factory(LONG_TIMEOUT, LONG_TIMEOUT),
+				URI.create("https://127.0.0.1:" + this.server.port() + "/plain"));
+
+		assertThat(IoFailures.classify(failure)).as(chain(failure)).isEqualTo(IoFailureKind.TLS_FAILURE);
+		assertThat(this.server.requests()).isEmpty();
+	}
+
 	private static List<Socket> fillAcceptQueue(ServerSocket server) throws IOException {
 		List<Socket> fillers = new ArrayList<>();
 		for (int i = 0; i < 16; i++) {

@@ -11,7 +11,13 @@ import java.net.UnknownHostException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
+import java.security.cert.CertPathValidatorException;
+import java.security.cert.CertificateExpiredException;
 import java.util.stream.Stream;
+
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 import dev.retryafter.core.IoFailureKind;
 import org.apache.hc.client5.http.ConnectTimeoutException;
@@ -54,6 +60,18 @@ class IoFailuresTests {
 				arguments(new NoHttpResponseException("127.0.0.1:8080 failed to respond"),
 						IoFailureKind.RESET_AFTER_SEND),
 				arguments(new ConnectionClosedException("Connection closed by peer"), IoFailureKind.RESET_AFTER_SEND),
+				arguments(new SSLHandshakeException("PKIX path building failed"), IoFailureKind.TLS_FAILURE),
+				arguments(new SSLPeerUnverifiedException("peer not authenticated"), IoFailureKind.TLS_FAILURE),
+				arguments(new SSLException("Unsupported or unrecognized SSL message"), IoFailureKind.TLS_FAILURE),
+				arguments(new SSLException("Connection reset"), IoFailureKind.OTHER),
+				arguments(new SSLException("closed", new SocketException("Connection reset")),
+						IoFailureKind.RESET_AFTER_SEND),
+				arguments(new SSLException("closed", new EOFException("EOF")), IoFailureKind.RESET_AFTER_SEND),
+				arguments(new IOException("handshake", new CertificateExpiredException("NotAfter: 2020")),
+						IoFailureKind.TLS_FAILURE),
+				arguments(new IOException("certificate_unknown",
+						new CertPathValidatorException("validity check failed")),
+						IoFailureKind.TLS_FAILURE),
 				arguments(new SocketException("Socket closed"), IoFailureKind.OTHER),
 				arguments(new SocketException(), IoFailureKind.OTHER),
 				arguments(new InterruptedIOException("interrupted"), IoFailureKind.OTHER),

@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.IoFailureKind;
+import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.StopReason;
@@ -70,6 +72,32 @@ class LoggingRetryListenerTests {
 	}
 
 	@Test
+	void whenTlsFailsThenLineNamesTheKind() {
+		this.listener.attemptCompleted("default", "GET", 1, new AttemptOutcome.IoFailure(IoFailureKind.TLS_FAILURE),
+				new RetryDecision.Stop(StopReason.NOT_RETRYABLE));
+		assertThat(this.log.debug).containsExactly(
+				"retry decision: client=default method=GET attempt=1 failure=tls-failure -> stop reason=not-retryable");
+	}
+
+	@Test
+	void whenHeldThenLineHasOriginAndHeldTimeOnly() {
+		this.listener.held("payments", "POST", CooldownKey.of(Origin.of("https", "pay.example.com", -1)),
+				Duration.ofMillis(1250));
+		assertThat(this.log.debug).containsExactly(
+				"cooldown held: client=payments method=POST origin=https://pay.example.com:443 held=1250ms");
+	}
+
+	@Test
+	void whenHeldByAPartitionThenLineHasTheDigestPrefixNeverTheDigest() {
+		String digest = "1a2b3c4d5e6f708192a3b4c5d6e7f809";
+		this.listener.held("default", "GET", new CooldownKey(Origin.of("http", "127.0.0.1", 8080), digest),
+				Duration.ofMillis(40));
+		assertThat(this.log.debug).containsExactly(
+				"cooldown held: client=default method=GET origin=http://127.0.0.1:8080 partition=1a2b3c4d held=40ms");
+		assertThat(this.log.debug.get(0)).doesNotContain(digest);
+	}
+
+	@Test
 	void whenStoppedWithoutAttemptThenLineSaysNoAttemptSent() {
 		this.listener.stoppedWithoutAttempt("default", "GET", StopReason.COOLDOWN);
 		assertThat(this.log.debug)
@@ -92,6 +120,7 @@ class LoggingRetryListenerTests {
 		listener.attemptCompleted("default", "GET", 1, new AttemptOutcome.Response(200, RetryAfter.ABSENT),
 				new RetryDecision.Stop(StopReason.SUCCESS));
 		listener.stoppedWithoutAttempt("default", "GET", StopReason.INTERRUPTED);
+		listener.held("default", "GET", CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofMillis(5));
 		assertThat(quiet.debug).isEmpty();
 	}
 

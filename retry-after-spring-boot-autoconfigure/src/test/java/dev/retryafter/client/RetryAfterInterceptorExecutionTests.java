@@ -11,6 +11,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.DelaySource;
@@ -22,6 +24,7 @@ import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.testsupport.FakeClock;
+import dev.retryafter.testsupport.FixedRandom;
 import dev.retryafter.testsupport.RecordingListener;
 import dev.retryafter.testsupport.RecordingListener.AttemptCompleted;
 import dev.retryafter.testsupport.RecordingSleeper;
@@ -175,6 +178,25 @@ class RetryAfterInterceptorExecutionTests {
 		assertThat(this.listener.events()).containsExactly(new AttemptCompleted("default", "GET", 1,
 				new AttemptOutcome.Response(200, RetryAfter.ABSENT), new RetryDecision.Stop(StopReason.SUCCESS)));
 		assertThat(this.sleeper.sleeps()).isEmpty();
+	}
+
+	@Test
+	void whenANamedClientListsAHostWithItsDefaultPortThenARequestWithoutAPortUsesThatClient() throws IOException {
+		RetryClients clients = new RetryClients(NO_JITTER,
+				Map.of("billing",
+						new RetryClients.NamedClient(Set.of("api.example.com:443"), NO_JITTER.withMaxAttempts(2)),
+						"plain",
+						new RetryClients.NamedClient(Set.of("plain.example.com:80"), NO_JITTER.withMaxAttempts(2))));
+		RetryAfterInterceptor interceptor = new RetryAfterInterceptor(clients, this.listener, this.sleeper, this.clock,
+				this.clock, new FixedRandom(0.5));
+
+		for (String uri : new String[] { "https://api.example.com/charges", "http://plain.example.com/x" }) {
+			interceptor.intercept(new MockClientHttpRequest(HttpMethod.GET, URI.create(uri)), this.body,
+					new Script(status(503), status(503), status(503)));
+		}
+
+		assertThat(this.listener.attempts()).extracting(AttemptCompleted::client)
+			.containsExactly("billing", "billing", "plain", "plain");
 	}
 
 	private RetryAfterInterceptor interceptor(RetryListener listener) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,6 +17,7 @@ import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryBudget;
@@ -32,6 +34,7 @@ import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 import dev.retryafter.testsupport.RecordingListener;
 import dev.retryafter.testsupport.RecordingListener.AttemptCompleted;
+import dev.retryafter.testsupport.RecordingListener.Held;
 import dev.retryafter.testsupport.RecordingListener.StoppedWithoutAttempt;
 import dev.retryafter.testsupport.RecordingListener.Waited;
 import dev.retryafter.testsupport.RecordingSleeper;
@@ -41,6 +44,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.web.client.ResourceAccessException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -167,7 +172,7 @@ class RetryAfterInterceptorProtectionTests {
 	@ParameterizedTest
 	@EnumSource(Kind.class)
 	void whenTheHoldDoesNotFitTheBudgetThenRefusedWithoutSending(Kind kind) {
-		this.server.on("/report", Reply.status(503).header("Retry-After", "30"));
+		this.server.on("/report", Reply.status(429).header("Retry-After", "30"));
 		HttpCaller caller = kind.create(interceptor(SINGLE_ATTEMPT));
 		caller.get(this.server.uri("/report"));
 
@@ -182,7 +187,7 @@ class RetryAfterInterceptorProtectionTests {
 	}
 
 	@Test
-	void whenRetryAfterIsHugeThenLaterRequestsFailFastWithoutReachingTheServer() {
+	void whenRetryAfterIsHugeThenLaterRequestsFailFastForAtMostTheMaxDuration() {
 		this.server.on("/report", Reply.status(429).header("Retry-After", "9".repeat(40)));
 		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER));
 
@@ -192,11 +197,15 @@ class RetryAfterInterceptorProtectionTests {
 				.isThrownBy(() -> caller.get(this.server.uri("/report")))
 				.havingRootCause()
 				.isInstanceOfSatisfying(RetryRefusedException.class,
-						(refused) -> assertThat(refused.getTimeLeft()).isEqualTo(RetryAfter.MAX_DELAY));
+						(refused) -> assertThat(refused.getTimeLeft()).isEqualTo(Duration.ofSeconds(60)));
 		}
 		assertThat(this.server.requests()).hasSize(1);
 		assertThat(this.listener.attempts()).extracting(AttemptCompleted::decision)
 			.containsExactly(new RetryDecision.Stop(StopReason.RETRY_AFTER_TOO_LONG));
+		// After the capped minute one request goes out and learns the state again.
+		this.clock.advance(Duration.ofSeconds(60));
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
+		assertThat(this.server.requests()).hasSize(2);
 	}
 
 	@Test
@@ -221,7 +230,7 @@ class RetryAfterInterceptorProtectionTests {
 	@Test
 	void whenAConcurrentCooldownOutlastsARetrysOwnPlanThenTheRetryWaitsForIt() {
 		this.server.on("/report", Reply.status(503), Reply.status(200).body("ready"));
-		Origin origin = Origin.of("http", "127.0.0.1", this.server.port());
+		CooldownKey origin = CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port()));
 		// While this request backs off, another one to the origin gets a 429 with 4 s.
 		Sleeper meanwhile = (duration) -> {
 			this.sleeper.sleep(duration);
@@ -239,7 +248,7 @@ class RetryAfterInterceptorProtectionTests {
 	@Test
 	void whenARetryIsRefusedByACooldownThenTheLastResponseIsReturned() {
 		this.server.on("/report", Reply.status(503).body("busy"), Reply.status(200));
-		Origin origin = Origin.of("http", "127.0.0.1", this.server.port());
+		CooldownKey origin = CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port()));
 		Sleeper meanwhile = (duration) -> {
 			this.sleeper.sleep(duration);
 			this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime(), this.clock.instant());
@@ -262,7 +271,8 @@ class RetryAfterInterceptorProtectionTests {
 		assertThat(this.listener.attempts()).extracting(AttemptCompleted::decision)
 			.containsExactly(new RetryDecision.Stop(StopReason.RETRY_AFTER_EXCEEDS_BUDGET));
 		assertThat(this.cooldowns.snapshot(this.clock.nanoTime()))
-			.containsExactly(entry(Origin.of("http", "127.0.0.1", this.server.port()), Duration.ofSeconds(45)));
+			.containsExactly(entry(CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port())),
+					Duration.ofSeconds(45)));
 	}
 
 	@Test
@@ -373,16 +383,17 @@ class RetryAfterInterceptorProtectionTests {
 	@Test
 	void whenACooldownWasRecordedBeforeTheRequestThenTheRequestIsHeld() {
 		this.server.on("/report", Reply.status(200).body("ready"));
-		Origin origin = Origin.of("http", "127.0.0.1", this.server.port());
+		CooldownKey origin = CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port()));
 		this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime(), this.clock.instant());
 		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(SINGLE_ATTEMPT));
 
 		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
 		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(4));
-		// Once the cooldown has ended it is purged, and the store is empty again.
-		assertThat(this.cooldowns.hasCooldowns()).isFalse();
+		assertThat(this.listener.events()).startsWith(new Held("default", "GET", origin, Duration.ofSeconds(4)));
 		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
 		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(4));
+		// The next request found the ended cooldown and purged it: the store is empty again.
+		assertThat(this.cooldowns.hasCooldowns()).isFalse();
 	}
 
 	@Test
@@ -397,7 +408,7 @@ class RetryAfterInterceptorProtectionTests {
 			}
 
 			@Override
-			public void record(Origin origin, Duration delay, long nowNanos, Instant wallNow) {
+			public void record(CooldownKey origin, Duration delay, long nowNanos, Instant wallNow) {
 				RetryAfterInterceptorProtectionTests.this.cooldowns.record(origin, delay, nowNanos, wallNow);
 			}
 
@@ -407,7 +418,7 @@ class RetryAfterInterceptorProtectionTests {
 			}
 
 			@Override
-			public Admission admit(Origin origin, long nowNanos, Duration remainingBudget, Duration attemptReserve,
+			public Admission admit(CooldownKey origin, long nowNanos, Duration remainingBudget, Duration attemptReserve,
 					CooldownMode mode, double jitter, RandomGenerator random) {
 				admits.incrementAndGet();
 				return CooldownStore.super.admit(origin, nowNanos, remainingBudget, attemptReserve, mode, jitter,
@@ -423,10 +434,114 @@ class RetryAfterInterceptorProtectionTests {
 		assertThat(admits).hasValue(0);
 		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
 		assertThat(admits).hasValue(0);
-		// Asked before the hold, and again after it (the cooldown may have been extended).
+		// Asked once: a request is held at most once, then sent.
 		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
-		assertThat(admits).hasValue(2);
+		assertThat(admits).hasValue(1);
 		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(3));
+	}
+
+	@Test
+	void whenTheCooldownIsExtendedWhileARequestIsHeldThenItIsSentWhenItsHoldEnds() {
+		this.server.on("/report", Reply.status(200).body("ready"));
+		CooldownKey origin = CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port()));
+		this.cooldowns.record(origin, Duration.ofSeconds(1), this.clock.nanoTime(), this.clock.instant());
+		// While this request is held, a released one meets a fresh 429 and extends the cooldown.
+		Sleeper extending = (duration) -> {
+			this.sleeper.sleep(duration);
+			this.cooldowns.record(origin, Duration.ofSeconds(1), this.clock.nanoTime(), this.clock.instant());
+		};
+		Result result = Kind.REST_CLIENT_JDK.create(interceptor(SINGLE_ATTEMPT, extending))
+			.get(this.server.uri("/report"));
+
+		assertThat(result.status()).isEqualTo(200);
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(1));
+		assertThat(this.server.requests()).hasSize(1);
+		assertThat(this.listener.events()).containsOnlyOnce(new Held("default", "GET", origin, Duration.ofSeconds(1)));
+	}
+
+	@Test
+	void whenARetryIsHeldThenItIsHeldOnlyOnceBeforeItIsSent() {
+		this.server.on("/report", Reply.status(503), Reply.status(200).body("ready"));
+		CooldownKey origin = CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port()));
+		// Every wait ends with the cooldown pushed 2 s further by other requests' 429s.
+		Sleeper extending = (duration) -> {
+			this.sleeper.sleep(duration);
+			this.cooldowns.record(origin, Duration.ofSeconds(2), this.clock.nanoTime(), this.clock.instant());
+		};
+		Result result = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER, extending)).get(this.server.uri("/report"));
+
+		assertThat(result.body()).isEqualTo("ready");
+		// The planned 1 s backoff, then one hold of 2 s, then the retry is sent.
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
+		assertThat(this.server.requests()).hasSize(2);
+	}
+
+	@Test
+	void whenA503CarriesRetryAfterThenItPacesItsOwnRequestButStartsNoCooldown() {
+		this.server.on("/report", Reply.status(503).header("Retry-After", "2"), Reply.status(200),
+				Reply.status(200));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER));
+
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(2));
+		assertThat(this.cooldowns.hasCooldowns()).isFalse();
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void whenTheUserLists503AsACooldownStatusThenA503StartsOne() {
+		this.server.on("/report", Reply.status(503).header("Retry-After", "2"));
+		RetrySettings with503 = SINGLE_ATTEMPT
+			.withCooldown(new RetrySettings.Cooldown(true, CooldownMode.WAIT, Set.of(429, 503), List.of()));
+		Kind.REST_CLIENT_JDK.create(interceptor(with503)).get(this.server.uri("/report"));
+
+		assertThat(this.cooldowns.snapshot(this.clock.nanoTime())).containsExactly(
+				entry(CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port())), Duration.ofSeconds(2)));
+	}
+
+	@Test
+	void whenPartitionHeadersAreSetThenOneTenantsCooldownDoesNotHoldAnother() {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "3"), Reply.status(200), Reply.status(200));
+		RetrySettings partitioned = SINGLE_ATTEMPT.withCooldown(
+				new RetrySettings.Cooldown(true, CooldownMode.WAIT, Set.of(429), List.of("Authorization")));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(partitioned));
+
+		assertThat(get(caller, "Bearer tenant-a-secret").status()).isEqualTo(429);
+		assertThat(get(caller, "Bearer tenant-b-secret").status()).isEqualTo(200);
+		assertThat(this.sleeper.sleeps()).isEmpty();
+		assertThat(get(caller, "Bearer tenant-a-secret").status()).isEqualTo(200);
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(3));
+
+		CooldownKey key = this.cooldowns.cooldowns().snapshot(this.clock.nanoTime() - 1).keySet().iterator().next();
+		assertThat(key.origin()).isEqualTo(Origin.of("http", "127.0.0.1", this.server.port()));
+		assertThat(key.partition()).hasSize(32).doesNotContain("tenant");
+		assertThat(key.toString()).doesNotContain("secret").doesNotContain("Bearer");
+		assertThat(this.listener.events().toString()).doesNotContain("secret");
+	}
+
+	@Test
+	void whenTheServerPacesTheRetriesThenAnExhaustedBudgetStillLetsThemThrough() {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "1"), Reply.status(200).body("ready"));
+		RetrySettings stingy = NO_JITTER.withBudget(new RetrySettings.Budget(true, 0, 0, Duration.ofSeconds(10)));
+		RetryClients clients = RetryClients.of(stingy);
+		RetryBudgets budgets = new RetryBudgets(clients, this.clock);
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(new RetryAfterInterceptor(clients, this.listener,
+				this.cooldowns, budgets, this.sleeper, this.clock, this.clock, MIDDLE));
+
+		assertThat(caller.get(this.server.uri("/report")).body()).isEqualTo("ready");
+		assertThat(this.server.requests()).hasSize(2);
+		// Both sends count as requests; the server-paced retry spent nothing.
+		assertThat(budgets.snapshots())
+			.containsExactly(entry("default", new RetryBudget.Snapshot(2, 0, 0, Duration.ofSeconds(10))));
+	}
+
+	private Result get(HttpCaller caller, String authorization) {
+		HttpHeaders headers = new HttpHeaders();
+		headers.set("Authorization", authorization);
+		return caller.call(HttpMethod.GET, this.server.uri("/report"), headers, new byte[0],
+				(attributes) -> {
+				});
 	}
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings) {

@@ -21,11 +21,11 @@ import static org.assertj.core.api.Assertions.entry;
 
 class HostCooldownsTests {
 
-	private static final Origin A = Origin.of("http", "a.example", -1);
+	private static final CooldownKey A = CooldownKey.of(Origin.of("http", "a.example", -1));
 
-	private static final Origin B = Origin.of("http", "b.example", -1);
+	private static final CooldownKey B = CooldownKey.of(Origin.of("http", "b.example", -1));
 
-	private static final Origin C = Origin.of("https", "c.example", -1);
+	private static final CooldownKey C = CooldownKey.of(Origin.of("https", "c.example", -1));
 
 	private static final Duration BUDGET = Duration.ofSeconds(10);
 
@@ -154,22 +154,75 @@ class HostCooldownsTests {
 	void whenAnotherOriginIsCoolingThenProceed() {
 		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
 		assertThat(admit(B, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
-		assertThat(admit(Origin.of("https", "a.example", -1), CooldownMode.WAIT, 0.2, 0.5))
+		assertThat(admit(CooldownKey.of(Origin.of("https", "a.example", -1)), CooldownMode.WAIT, 0.2, 0.5))
 			.isEqualTo(Admission.PROCEED);
 	}
 
 	@Test
 	void whenDelayIsHugeThenItSaturatesWithoutOverflow() {
+		HostCooldowns uncapped = new HostCooldowns(100, Duration.ofSeconds(Long.MAX_VALUE));
+		assertThat(uncapped.maxDuration()).isEqualTo(RetryAfter.MAX_DELAY);
 		Duration huge = Duration.ofSeconds(Long.MAX_VALUE);
-		assertThat(this.cooldowns.record(A, now(), huge)).isTrue();
-		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(RetryAfter.MAX_DELAY);
-		assertThat(admit(A, CooldownMode.WAIT, 1.0, 0.999_999))
+		assertThat(uncapped.record(A, now(), huge)).isTrue();
+		assertThat(uncapped.remaining(A, now())).isEqualTo(RetryAfter.MAX_DELAY);
+		assertThat(uncapped.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 1.0, new FixedRandom(0.999_999)))
 			.isEqualTo(new Admission.Refuse(RetryAfter.MAX_DELAY));
-		assertThat(this.cooldowns.admit(A, now(), Duration.ofSeconds(Long.MAX_VALUE), Duration.ZERO,
-				CooldownMode.WAIT, 0.2, new FixedRandom(0.0)))
+		assertThat(uncapped.admit(A, now(), Duration.ofSeconds(Long.MAX_VALUE), Duration.ZERO, CooldownMode.WAIT,
+				0.2, new FixedRandom(0.0)))
 			.isEqualTo(new Admission.Wait(RetryAfter.MAX_DELAY));
 		this.clock.advance(Duration.ofDays(36_499));
-		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ofDays(1));
+		assertThat(uncapped.remaining(A, now())).isEqualTo(Duration.ofDays(1));
+	}
+
+	@Test
+	void whenDelayExceedsMaxDurationThenTheCooldownIsCutToIt() {
+		assertThat(this.cooldowns.maxDuration()).isEqualTo(Duration.ofSeconds(60));
+		assertThat(this.cooldowns.record(A, now(), Duration.ofDays(1))).isTrue();
+		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ofSeconds(60));
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Refuse(Duration.ofSeconds(60)));
+		// A held request's jitter spreads over the capped delay (5 s), not the 8 s asked for.
+		HostCooldowns tight = new HostCooldowns(100, Duration.ofSeconds(5));
+		tight.record(A, now(), Duration.ofSeconds(8));
+		assertThat(tight.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.5, new FixedRandom(0.5)))
+			.isEqualTo(new Admission.Wait(Duration.ofMillis(6250)));
+		tight.record(B, now(), Duration.ofSeconds(5).plusNanos(1));
+		assertThat(tight.remaining(B, now())).isEqualTo(Duration.ofSeconds(5));
+		this.clock.advance(Duration.ofSeconds(60));
+		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ZERO);
+	}
+
+	@Test
+	void whenALearnedInstantIsFarAheadThenItIsCutToMaxDurationToo() {
+		Instant wallNow = this.clock.instant();
+		assertThat(this.cooldowns.recordUntil(A, wallNow.plus(Duration.ofDays(365)), wallNow, now())).isTrue();
+		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ofSeconds(60));
+	}
+
+	@Test
+	void whenPartitionsOfOneOriginCoolDownThenEachIsItsOwnKey() {
+		CooldownKey tenantA = new CooldownKey(A.origin(), "0".repeat(32));
+		CooldownKey tenantB = new CooldownKey(A.origin(), "f".repeat(32));
+		this.cooldowns.record(tenantA, now(), Duration.ofSeconds(3));
+		assertThat(admit(tenantB, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
+		assertThat(admit(tenantA, CooldownMode.FAIL_FAST, 0.2, 0.5))
+			.isEqualTo(new Admission.Refuse(Duration.ofSeconds(3)));
+	}
+
+	@Test
+	void whenCooldownsAreEndedThenOneOriginWithEveryPartitionOrAllEnd() {
+		CooldownKey tenantA = new CooldownKey(A.origin(), "0".repeat(32));
+		this.cooldowns.record(A, now(), Duration.ofSeconds(3));
+		this.cooldowns.record(tenantA, now(), Duration.ofSeconds(3));
+		this.cooldowns.record(B, now(), Duration.ofSeconds(3));
+		this.cooldowns.record(C, now(), Duration.ofSeconds(3));
+		assertThat(this.cooldowns.endAll(A.origin())).containsExactlyInAnyOrder(A, tenantA);
+		assertThat(this.cooldowns.snapshot(now())).containsOnlyKeys(B, C);
+		assertThat(this.cooldowns.end(B)).isTrue();
+		assertThat(this.cooldowns.end(B)).isFalse();
+		assertThat(this.cooldowns.endAll(null)).containsExactly(C);
+		assertThat(this.cooldowns.isEmpty()).isTrue();
+		assertThat(admit(A, CooldownMode.FAIL_FAST, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
 	}
 
 	@Test
@@ -185,14 +238,15 @@ class HostCooldownsTests {
 
 	@Test
 	void whenWallClockNotBeforeRecordedThenConvertedToMonotonic() {
+		HostCooldowns uncapped = new HostCooldowns(100, RetryAfter.MAX_DELAY);
 		Instant wallNow = this.clock.instant();
-		assertThat(this.cooldowns.recordUntil(A, wallNow.plusSeconds(30), wallNow, now())).isTrue();
-		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ofSeconds(30));
-		assertThat(this.cooldowns.recordUntil(B, wallNow.minusSeconds(1), wallNow, now())).isFalse();
-		assertThat(this.cooldowns.recordUntil(B, wallNow, wallNow, now())).isFalse();
-		assertThat(this.cooldowns.recordUntil(C, Instant.MAX, Instant.MIN, now())).isTrue();
-		assertThat(this.cooldowns.remaining(C, now())).isEqualTo(RetryAfter.MAX_DELAY);
-		assertThat(this.cooldowns.size()).isEqualTo(2);
+		assertThat(uncapped.recordUntil(A, wallNow.plusSeconds(30), wallNow, now())).isTrue();
+		assertThat(uncapped.remaining(A, now())).isEqualTo(Duration.ofSeconds(30));
+		assertThat(uncapped.recordUntil(B, wallNow.minusSeconds(1), wallNow, now())).isFalse();
+		assertThat(uncapped.recordUntil(B, wallNow, wallNow, now())).isFalse();
+		assertThat(uncapped.recordUntil(C, Instant.MAX, Instant.MIN, now())).isTrue();
+		assertThat(uncapped.remaining(C, now())).isEqualTo(RetryAfter.MAX_DELAY);
+		assertThat(uncapped.size()).isEqualTo(2);
 	}
 
 	@Test
@@ -222,7 +276,7 @@ class HostCooldownsTests {
 	void whenRecordsRepeatThenExpiredEntriesArePurgedWithoutAnyRead() {
 		HostCooldowns small = new HostCooldowns(10_000);
 		for (int i = 0; i < 200; i++) {
-			small.record(Origin.of("http", "h" + i, -1), now(), Duration.ofSeconds(1));
+			small.record(CooldownKey.of(Origin.of("http", "h" + i, -1)), now(), Duration.ofSeconds(1));
 		}
 		this.clock.advance(Duration.ofSeconds(1));
 		for (int i = 0; i < 56; i++) {
@@ -245,7 +299,7 @@ class HostCooldownsTests {
 	@Test
 	void whenOverBoundThenSoonestEndingEvictedButNeverTheOneJustRecorded() {
 		HostCooldowns bounded = new HostCooldowns(3);
-		Origin d = Origin.of("http", "d.example", -1);
+		CooldownKey d = CooldownKey.of(Origin.of("http", "d.example", -1));
 		bounded.record(A, now(), Duration.ofSeconds(30));
 		bounded.record(B, now(), Duration.ofSeconds(10));
 		bounded.record(C, now(), Duration.ofSeconds(20));
@@ -260,7 +314,7 @@ class HostCooldownsTests {
 		SplittableRandom random = new SplittableRandom(42);
 		int largest = 0;
 		for (int i = 0; i < 20_000; i++) {
-			bounded.record(Origin.of("http", "h" + random.nextInt(5_000), -1), now(),
+			bounded.record(CooldownKey.of(Origin.of("http", "h" + random.nextInt(5_000), -1)), now(),
 					Duration.ofMillis(1 + random.nextInt(60_000)));
 			largest = Math.max(largest, bounded.size());
 			this.clock.advance(Duration.ofMillis(random.nextInt(3)));
@@ -283,7 +337,8 @@ class HostCooldownsTests {
 					go.await();
 					for (int i = 0; i < 2_000; i++) {
 						bounded.record(A, start, Duration.ofMillis(1 + i * threads + thread));
-						bounded.record(Origin.of("http", "t" + thread + "-" + i, -1), start, Duration.ofSeconds(1));
+						bounded.record(CooldownKey.of(Origin.of("http", "t" + thread + "-" + i, -1)), start,
+								Duration.ofSeconds(1));
 					}
 					return null;
 				}));
@@ -307,6 +362,8 @@ class HostCooldownsTests {
 	void whenArgumentsAreInvalidThenClearErrors() {
 		assertThatIllegalArgumentException().isThrownBy(() -> new HostCooldowns(0))
 			.withMessage("maxHosts must be at least 1: 0");
+		assertThatIllegalArgumentException().isThrownBy(() -> new HostCooldowns(1, Duration.ZERO))
+			.withMessage("maxDuration must be positive: PT0S");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.cooldowns.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 1.5,
 					new FixedRandom(0.5)))
@@ -317,7 +374,7 @@ class HostCooldownsTests {
 			.withMessage("jitter must be between 0 and 1: NaN");
 	}
 
-	private Admission admit(Origin origin, CooldownMode mode, double jitter, double random) {
+	private Admission admit(CooldownKey origin, CooldownMode mode, double jitter, double random) {
 		return this.cooldowns.admit(origin, now(), BUDGET, RESERVE, mode, jitter, new FixedRandom(random));
 	}
 

@@ -12,6 +12,16 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 class OriginTests {
 
 	@Test
+	void whenAPortIsMissingThenTheEffectivePortIsTheSchemesDefault() {
+		assertThat(Origin.effectivePort("https", -1)).isEqualTo(443);
+		assertThat(Origin.effectivePort("HTTP", -1)).isEqualTo(80);
+		assertThat(Origin.effectivePort("https", 8443)).isEqualTo(8443);
+		assertThat(Origin.effectivePort("ftp", -1)).isEqualTo(-1);
+		assertThat(Origin.effectivePort(null, -1)).isEqualTo(-1);
+		assertThat(Origin.of("https", "h", -1)).isEqualTo(Origin.of("https", "h", 443));
+	}
+
+	@Test
 	void whenCreatedThenSchemeAndHostAreLowerCaseAndDefaultPortsFilledIn() {
 		assertThat(Origin.of("HTTP", "Example.COM", -1)).isEqualTo(new Origin("http", "example.com", 80));
 		assertThat(Origin.of("https", "example.com", -1)).isEqualTo(new Origin("https", "example.com", 443));

@@ -157,6 +157,14 @@ class RetryPlannerTests {
 			assertThat(decide(GET, io(IoFailureKind.UNKNOWN_HOST))).isEqualTo(stop(StopReason.NOT_RETRYABLE));
 		}
 
+		@Test
+		void whenTheTlsHandshakeOrCertificateFailsThenNotRetryableEvenThoughNothingWasSent() {
+			assertThat(IoFailureKind.TLS_FAILURE.maybeSent()).isFalse();
+			assertThat(decide(GET, io(IoFailureKind.TLS_FAILURE))).isEqualTo(stop(StopReason.NOT_RETRYABLE));
+			assertThat(decide(POST, io(IoFailureKind.TLS_FAILURE)))
+				.isEqualTo(stop(StopReason.NOT_RETRYABLE));
+		}
+
 		@ParameterizedTest
 		@EnumSource(names = { "CONNECT_REFUSED", "CONNECT_TIMEOUT" })
 		void whenConnectErrorsAreNotRetriedThenConnectFailuresAreNotRetryable(IoFailureKind kind) {
@@ -359,10 +367,51 @@ class RetryPlannerTests {
 			RetrySettings abandon = DEFAULTS.withHeader(header(Duration.ofSeconds(60), OnInvalidRetryAfter.ABANDON));
 			return Stream.of(
 					Arguments.of(abandon, response(503, invalid()), START, StopReason.INVALID_RETRY_AFTER),
-					Arguments.of(DEFAULTS, response(503, seconds(61)), START, StopReason.RETRY_AFTER_TOO_LONG),
-					Arguments.of(DEFAULTS, response(503, seconds(6)), Duration.ofSeconds(5),
-							StopReason.RETRY_AFTER_EXCEEDS_BUDGET),
+					Arguments.of(DEFAULTS, response(503, seconds(0)), Duration.ofSeconds(9),
+							StopReason.BUDGET_EXHAUSTED),
 					Arguments.of(DEFAULTS, response(503), Duration.ofSeconds(9), StopReason.BUDGET_EXHAUSTED));
+		}
+
+		static Stream<Arguments> serverPacedStops() {
+			return Stream.of(Arguments.of(response(503, seconds(61)), START, StopReason.RETRY_AFTER_TOO_LONG),
+					Arguments.of(response(429, seconds(6)), Duration.ofSeconds(5),
+							StopReason.RETRY_AFTER_EXCEEDS_BUDGET));
+		}
+
+		@ParameterizedTest
+		@MethodSource("serverPacedStops")
+		void whenAServerPacedRetryIsStoppedByALaterRuleThenNoPermitWasTakenOrRefunded(Response outcome,
+				Duration elapsed, StopReason reason) {
+			CountingPermits permits = CountingPermits.granting();
+			assertThat(RetryPlanner.decide(DEFAULTS, GET, outcome, 1, elapsed, permits, new FixedRandom(0.5)))
+				.isEqualTo(stop(reason));
+			assertThat(permits.acquires()).isZero();
+			assertThat(permits.refunds()).isZero();
+		}
+
+		@Test
+		void whenTheServerPacesTheRetryThenTheBudgetIsNotAskedAndTheRetryIsServerPaced() {
+			CountingPermits permits = CountingPermits.refusing();
+			RetryDecision decision = RetryPlanner.decide(DEFAULTS, GET, response(429, seconds(1)), 1, START, permits,
+					new FixedRandom(0.5));
+			assertThat(decision).isEqualTo(retry(seconds(1.1), Duration.ofSeconds(1), DelaySource.RETRY_AFTER_SECONDS));
+			assertThat(((Retry) decision).isServerPaced()).isTrue();
+			assertThat(permits.acquires()).isZero();
+		}
+
+		@Test
+		void whenRetryAfterIsZeroOrShorterThanTheBackoffThenTheBudgetStillDecides() {
+			assertThat(RetryPlanner.decide(DEFAULTS, GET, response(429, seconds(0)), 1, START,
+					CountingPermits.refusing(), new FixedRandom(0.5)))
+				.isEqualTo(stop(StopReason.RETRY_BUDGET));
+			// Attempt 2: the 2 s backoff outweighs the server's 1 s, so the client paced it.
+			assertThat(RetryPlanner.decide(DEFAULTS, GET, response(429, seconds(1)), 2, START,
+					CountingPermits.refusing(), new FixedRandom(0.5)))
+				.isEqualTo(stop(StopReason.RETRY_BUDGET));
+			RetryDecision charged = RetryPlanner.decide(DEFAULTS, GET, response(429, seconds(1)), 2, START,
+					CountingPermits.granting(), new FixedRandom(0.5));
+			assertThat(charged).isEqualTo(retry(seconds(2.2), Duration.ofSeconds(2), DelaySource.BACKOFF));
+			assertThat(((Retry) charged).isServerPaced()).isFalse();
 		}
 
 		@ParameterizedTest
@@ -719,9 +768,20 @@ class RetryPlannerTests {
 
 		@Test
 		void whenBudgetRefusesAndRetryAfterIsTooLongThenRetryBudget() {
-			assertThat(RetryPlanner.decide(DEFAULTS, GET, response(503, seconds(61)), 1, START,
+			// Under a second the server paces nothing, so rule 4 runs, and before rule 6 would.
+			RetrySettings strict = DEFAULTS.withHeader(header(Duration.ofMillis(100), OnInvalidRetryAfter.BACKOFF));
+			assertThat(RetryPlanner.decide(strict, GET, response(503, date(Duration.ofMillis(500))), 1, START,
 					CountingPermits.refusing(), new FixedRandom(0.5)))
 				.isEqualTo(stop(StopReason.RETRY_BUDGET));
+		}
+
+		@Test
+		void whenServerPacedAndRetryAfterIsTooLongThenTooLongWithoutAskingTheBudget() {
+			CountingPermits permits = CountingPermits.refusing();
+			assertThat(RetryPlanner.decide(DEFAULTS, GET, response(503, seconds(61)), 1, START, permits,
+					new FixedRandom(0.5)))
+				.isEqualTo(stop(StopReason.RETRY_AFTER_TOO_LONG));
+			assertThat(permits.acquires()).isZero();
 		}
 
 		@Test

@@ -19,7 +19,8 @@ class StopReasonTests {
 			"RETRY_BUDGET, retry-budget, true", "INVALID_RETRY_AFTER, invalid-retry-after, true",
 			"RETRY_AFTER_TOO_LONG, retry-after-too-long, true",
 			"RETRY_AFTER_EXCEEDS_BUDGET, retry-after-exceeds-budget, true",
-			"BUDGET_EXHAUSTED, budget-exhausted, true", "INTERRUPTED, interrupted, true", "COOLDOWN, cooldown, true" })
+			"BUDGET_EXHAUSTED, budget-exhausted, true", "INTERRUPTED, interrupted, true", "COOLDOWN, cooldown, true",
+			"OUTER_RETRY, outer-retry, false" })
 	void whenReasonThenTagValueAndAbandonmentAreThoseOfSpec(StopReason reason, String tagValue, boolean abandonment) {
 		assertThat(reason.tagValue()).isEqualTo(tagValue);
 		assertThat(reason.isAbandonment()).isEqualTo(abandonment);
@@ -34,9 +35,9 @@ class StopReasonTests {
 	}
 
 	@Test
-	void whenNormalEndsThenTheyAreTheOutcomeTagsSuccessAndNotRetryable() {
+	void whenNormalEndsThenTheyAreTheOutcomeTagsSuccessAndNotRetryableAndTheHandOverToAnOuterRetry() {
 		assertThat(Arrays.stream(StopReason.values()).filter((reason) -> !reason.isAbandonment())
-			.map(StopReason::tagValue)).containsExactlyInAnyOrder("success", "not-retryable");
+			.map(StopReason::tagValue)).containsExactlyInAnyOrder("success", "not-retryable", "outer-retry");
 	}
 
 }

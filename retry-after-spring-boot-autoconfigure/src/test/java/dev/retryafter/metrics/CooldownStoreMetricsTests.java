@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
@@ -50,7 +51,7 @@ class CooldownStoreMetricsTests {
 			}
 
 			@Override
-			public void record(Origin origin, Duration delay, long nowNanos, Instant wallNow) {
+			public void record(CooldownKey origin, Duration delay, long nowNanos, Instant wallNow) {
 			}
 
 			@Override
@@ -88,7 +89,7 @@ class CooldownStoreMetricsTests {
 	}
 
 	private void record(CooldownStore store, String host, Duration delay) {
-		store.record(Origin.of("http", host, -1), delay, this.clock.nanoTime(), this.clock.instant());
+		store.record(CooldownKey.of(Origin.of("http", host, -1)), delay, this.clock.nanoTime(), this.clock.instant());
 	}
 
 }

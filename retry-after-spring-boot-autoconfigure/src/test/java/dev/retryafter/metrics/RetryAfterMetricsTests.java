@@ -6,11 +6,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.IoFailureKind;
+import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.StopReason;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MockClock;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Timer;
@@ -77,6 +80,16 @@ class RetryAfterMetricsTests {
 	}
 
 	@Test
+	void whenHandedToAnOuterRetryThenAttemptCountedAsRetriedWithoutDelayOrAbandonment() {
+		this.metrics.attemptCompleted("default", "GET", 1, TOO_MANY, new RetryDecision.Stop(StopReason.OUTER_RETRY));
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "default", "method", "GET", "status", "429", "outcome", "retried")
+			.counter()
+			.count()).isEqualTo(1.0);
+		assertThat(this.registry.getMeters()).hasSize(1);
+	}
+
+	@Test
 	void whenIoFailureThenStatusTagIsIoError() {
 		this.metrics.attemptCompleted("default", "GET", 1, new AttemptOutcome.IoFailure(IoFailureKind.CONNECT_REFUSED),
 				new RetryDecision.Retry(Duration.ofSeconds(1), Duration.ofSeconds(1), DelaySource.BACKOFF));
@@ -124,7 +137,7 @@ class RetryAfterMetricsTests {
 	}
 
 	@ParameterizedTest
-	@EnumSource(value = StopReason.class, names = { "SUCCESS", "NOT_RETRYABLE" })
+	@EnumSource(value = StopReason.class, names = { "SUCCESS", "NOT_RETRYABLE", "OUTER_RETRY" })
 	void whenStoppedWithoutAttemptForNormalEndThenNothingCounted(StopReason reason) {
 		this.metrics.stoppedWithoutAttempt("default", "GET", reason);
 		assertThat(this.registry.getMeters()).isEmpty();
@@ -155,6 +168,28 @@ class RetryAfterMetricsTests {
 			.tags("client", "payments")
 			.timer()
 			.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(1004.0);
+	}
+
+	@Test
+	void whenHeldThenHoldTimeRecordedPerClientOnly() {
+		Origin origin = Origin.of("https", "api.example.com", -1);
+		this.metrics.held("default", "GET", CooldownKey.of(origin), Duration.ofMillis(1250));
+		this.metrics.held("default", "POST", new CooldownKey(origin, "0123456789abcdef0123456789abcdef"),
+				Duration.ofMillis(750));
+		this.metrics.held("payments", "GET", CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)),
+				Duration.ofMillis(40));
+		Timer defaultHeld = this.registry.get("http.client.retry.cooldown.held").tags("client", "default").timer();
+		assertThat(defaultHeld.count()).isEqualTo(2);
+		assertThat(defaultHeld.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(2000.0);
+		assertThat(defaultHeld.max(TimeUnit.MILLISECONDS)).isEqualTo(1250.0);
+		Timer paymentsHeld = this.registry.get("http.client.retry.cooldown.held").tags("client", "payments").timer();
+		assertThat(paymentsHeld.count()).isEqualTo(1);
+		assertThat(paymentsHeld.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(40.0);
+		assertThat(tagKeys("http.client.retry.cooldown.held")).containsExactly("client");
+		assertThat(this.registry.find("http.client.retry.cooldown.held").timers()).hasSize(2);
+		assertThat(paymentsHeld.getId().getDescription())
+			.isEqualTo("Time a request was held by a cooldown before it was sent");
+		assertThat(paymentsHeld.getId().getType()).isEqualTo(Meter.Type.TIMER);
 	}
 
 	@Test
@@ -218,6 +253,8 @@ class RetryAfterMetricsTests {
 					new RetryDecision.Retry(Duration.ofSeconds(2), Duration.ofSeconds(2), DelaySource.BACKOFF));
 			this.metrics.waited("default", Duration.ofSeconds(2), Duration.ofSeconds(3));
 			this.metrics.stoppedWithoutAttempt("default", "GET", StopReason.COOLDOWN);
+			this.metrics.held("default", "GET", CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)),
+					Duration.ofMillis(10));
 		}
 		assertThat(this.registry.get("http.client.retry.attempts")
 			.tags("client", "default", "method", "GET", "status", "200", "outcome", "success")
@@ -241,7 +278,10 @@ class RetryAfterMetricsTests {
 			.tags("client", "default", "reason", "cooldown")
 			.counter()
 			.count()).isEqualTo(3.0);
-		assertThat(this.registry.getMeters()).hasSize(6);
+		Timer held = this.registry.get("http.client.retry.cooldown.held").tags("client", "default").timer();
+		assertThat(held.count()).isEqualTo(3);
+		assertThat(held.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(30.0);
+		assertThat(this.registry.getMeters()).hasSize(7);
 	}
 
 	@ParameterizedTest

@@ -25,6 +25,7 @@ import org.springframework.web.client.RestClientResponseException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * Tests for {@link RetryAfterBackOffPolicy}. Time is a {@link FakeClock}; the spring-retry
@@ -195,6 +196,29 @@ class RetryAfterBackOffPolicyTests {
 		assertThat(copy).isNotSameAs(original);
 		assertThat(other.sleeps()).containsExactly(2000L);
 		assertThat(this.sleeper.sleeps()).isEmpty();
+	}
+
+	@Test
+	void whenStartedThenTheRetryContextIsMarkedAsRetriedByThisPolicy() {
+		RetryContext context = new RetryContextSupport(null);
+		policy(NO_JITTER).start(context);
+		assertThat(context.getAttribute(RetryAfterBackOffPolicy.RETRYING_ATTRIBUTE)).isEqualTo(Boolean.TRUE);
+	}
+
+	@Test
+	void whenTheStopIsUnwrappedThenItsCauseIsTheLastResponse() {
+		RestClientResponseException last = response(429, "120");
+		BackOffInterruptedException stopped = catchThrowableOfType(BackOffInterruptedException.class,
+				() -> backOff(policy(NO_JITTER), failedWith(last)));
+		assertThat(RetryAfterBackOffPolicy.lastResponse(stopped)).isSameAs(last);
+		assertThat(RetryAfterBackOffPolicy.lastResponse(last)).isSameAs(last);
+	}
+
+	@Test
+	void whenNoResponseIsInTheChainThenUnwrappingFindsNone() {
+		assertThat(RetryAfterBackOffPolicy.lastResponse(null)).isNull();
+		assertThat(RetryAfterBackOffPolicy
+			.lastResponse(new BackOffInterruptedException("interrupted", new InterruptedException()))).isNull();
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package dev.retryafter.store;
 
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,7 +13,7 @@ class CooldownMessageTests {
 	@Test
 	void whenEncodedThenDecodedBackUnchanged() {
 		CooldownMessage message = new CooldownMessage(1_788_000_000_123L, "instance-1",
-				Origin.of("http", "127.0.0.1", 8080));
+				CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)));
 		assertThat(message.encode()).isEqualTo("1788000000123 instance-1 http://127.0.0.1:8080");
 		assertThat(CooldownMessage.decode(message.encode())).contains(message);
 	}

@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.FixedRandom;
@@ -15,7 +16,7 @@ import static org.assertj.core.api.Assertions.entry;
 
 class LocalCooldownStoreTests {
 
-	private static final Origin ORIGIN = Origin.of("http", "127.0.0.1", 8080);
+	private static final CooldownKey ORIGIN = CooldownKey.of(Origin.of("http", "127.0.0.1", 8080));
 
 	private final FakeClock clock = new FakeClock();
 

@@ -13,6 +13,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -34,9 +35,9 @@ import static org.awaitility.Awaitility.await;
  */
 class RedisCooldownStoreTests {
 
-	private static final Origin ORIGIN = Origin.of("http", "127.0.0.1", 8080);
+	private static final CooldownKey ORIGIN = CooldownKey.of(Origin.of("http", "127.0.0.1", 8080));
 
-	private static final Origin OTHER = Origin.of("https", "api.example.com", -1);
+	private static final CooldownKey OTHER = CooldownKey.of(Origin.of("https", "api.example.com", -1));
 
 	private static final Duration AWAIT = Duration.ofSeconds(20);
 
@@ -97,8 +98,9 @@ class RedisCooldownStoreTests {
 
 	@Test
 	void whenInstancesRecordDifferentDelaysThenTheLaterWinsEverywhere() {
-		RedisCooldownStore first = store(new HostCooldowns(100), new LongAdder());
-		RedisCooldownStore second = store(new HostCooldowns(100), new LongAdder());
+		// Cooldowns of up to five minutes, so the 90 s below is not cut to the 60 s default.
+		RedisCooldownStore first = store(new HostCooldowns(100, Duration.ofMinutes(5)), new LongAdder());
+		RedisCooldownStore second = store(new HostCooldowns(100, Duration.ofMinutes(5)), new LongAdder());
 		awaitSubscribed(first, second);
 		Instant wallNow = Instant.now();
 		String key = "retry-after:" + ORIGIN;
@@ -130,7 +132,7 @@ class RedisCooldownStoreTests {
 		HostCooldowns all = new HostCooldowns(100);
 		store(all, new LongAdder());
 		await().atMost(AWAIT).until(() -> all.activeCount(System.nanoTime()) == 5);
-		assertThat(all.snapshot(System.nanoTime()).keySet()).extracting(Origin::host)
+		assertThat(all.snapshot(System.nanoTime()).keySet()).extracting((key) -> key.origin().host())
 			.containsExactly("host0", "host1", "host2", "host3", "host4");
 	}
 
@@ -169,7 +171,7 @@ class RedisCooldownStoreTests {
 		assertThat(messages(Level.WARN).get(0)).startsWith(UNAVAILABLE + " (write failed");
 
 		this.redis.server().start();
-		Origin afterRestart = Origin.of("http", "after-restart", -1);
+		CooldownKey afterRestart = CooldownKey.of(Origin.of("http", "after-restart", -1));
 		await().atMost(AWAIT).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
 			first.record(afterRestart, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
 			assertThat(remaining(second, afterRestart)).isPositive();
@@ -212,8 +214,8 @@ class RedisCooldownStoreTests {
 	// the other learns it, by message or by the read-through that follows its subscription:
 	// either way both are subscribed afterwards and neither has a command in flight.
 	private void awaitSubscribed(RedisCooldownStore first, RedisCooldownStore second) {
-		Origin fromFirst = Origin.of("http", "from-first", -1);
-		Origin fromSecond = Origin.of("http", "from-second", -1);
+		CooldownKey fromFirst = CooldownKey.of(Origin.of("http", "from-first", -1));
+		CooldownKey fromSecond = CooldownKey.of(Origin.of("http", "from-second", -1));
 		first.record(fromFirst, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
 		second.record(fromSecond, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
 		await().atMost(AWAIT).untilAsserted(() -> {
@@ -238,7 +240,7 @@ class RedisCooldownStoreTests {
 		return new StringRedisTemplate(connectionFactory());
 	}
 
-	private static Duration remaining(CooldownStore store, Origin origin) {
+	private static Duration remaining(CooldownStore store, CooldownKey origin) {
 		return store.remaining(origin, System.nanoTime());
 	}
 

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.StopReason;
@@ -30,6 +31,11 @@ public final class RecordingListener implements RetryListener {
 	@Override
 	public synchronized void stoppedWithoutAttempt(String client, String method, StopReason reason) {
 		this.events.add(new StoppedWithoutAttempt(client, method, reason));
+	}
+
+	@Override
+	public synchronized void held(String client, String method, CooldownKey key, Duration heldFor) {
+		this.events.add(new Held(client, method, key, heldFor));
 	}
 
 	/**
@@ -82,6 +88,17 @@ public final class RecordingListener implements RetryListener {
 	 * @param reason the reason
 	 */
 	public record StoppedWithoutAttempt(String client, String method, StopReason reason) {
+	}
+
+	/**
+	 * A recorded {@link RetryListener#held} call.
+	 *
+	 * @param client the client name
+	 * @param method the method
+	 * @param key the cooldown that held the request
+	 * @param heldFor how long it was held
+	 */
+	public record Held(String client, String method, CooldownKey key, Duration heldFor) {
 	}
 
 }

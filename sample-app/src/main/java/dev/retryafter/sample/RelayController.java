@@ -2,6 +2,7 @@ package dev.retryafter.sample;
 
 import java.io.IOException;
 import java.net.URI;
+import java.util.Collections;
 import java.util.List;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -30,7 +31,9 @@ import org.springframework.web.client.RestTemplate;
  * through a {@link RestTemplate}, both built from the builders Spring Boot auto-configures, so
  * they retry exactly as a user's clients would. The upstream's final status, body,
  * {@code Content-Type} and {@code Retry-After} are passed back unchanged (a final 429 stays a
- * 429); an I/O failure answers 502 with a JSON body naming the reason.
+ * 429); an I/O failure answers 502 with a JSON body naming the reason. An incoming
+ * {@code Authorization} header is forwarded unchanged, so a multi-tenant relay can be tried
+ * with {@code retry-after.cooldown.partition-headers=Authorization}.
  */
 @RestController
 class RelayController {
@@ -65,6 +68,7 @@ class RelayController {
 	ResponseEntity<byte[]> get(HttpServletRequest request) {
 		return this.restClient.get()
 			.uri(target(request, RELAY))
+			.headers((headers) -> forwardAuthorization(request, headers))
 			.exchange((clientRequest, response) -> mirror(response));
 	}
 
@@ -72,7 +76,9 @@ class RelayController {
 	ResponseEntity<byte[]> post(HttpServletRequest request, @RequestBody(required = false) byte @Nullable [] body,
 			@RequestHeader(name = HttpHeaders.CONTENT_TYPE, required = false) @Nullable MediaType contentType,
 			@RequestHeader(name = IDEMPOTENCY_KEY, required = false) @Nullable String idempotencyKey) {
-		RestClient.RequestBodySpec spec = this.restClient.post().uri(target(request, RELAY));
+		RestClient.RequestBodySpec spec = this.restClient.post()
+			.uri(target(request, RELAY))
+			.headers((headers) -> forwardAuthorization(request, headers));
 		if (contentType != null) {
 			spec.contentType(contentType);
 		}
@@ -87,12 +93,21 @@ class RelayController {
 
 	@GetMapping(RELAY_TEMPLATE + "/{*path}")
 	@Nullable ResponseEntity<byte[]> getWithTemplate(HttpServletRequest request) {
-		return this.restTemplate.execute(target(request, RELAY_TEMPLATE), HttpMethod.GET, null, this::mirror);
+		return this.restTemplate.execute(target(request, RELAY_TEMPLATE), HttpMethod.GET,
+				(clientRequest) -> forwardAuthorization(request, clientRequest.getHeaders()), this::mirror);
 	}
 
 	@ExceptionHandler(ResourceAccessException.class)
 	ResponseEntity<RelayFailure> ioFailure(ResourceAccessException ex) {
 		return ResponseEntity.status(502).contentType(MediaType.APPLICATION_JSON).body(RelayFailure.of(ex));
+	}
+
+	/** Every value, in order, exactly as received: the relay neither reads nor rewrites them. */
+	private static void forwardAuthorization(HttpServletRequest request, HttpHeaders headers) {
+		List<String> values = Collections.list(request.getHeaders(HttpHeaders.AUTHORIZATION));
+		if (!values.isEmpty()) {
+			headers.put(HttpHeaders.AUTHORIZATION, values);
+		}
 	}
 
 	private ResponseEntity<byte[]> mirror(ClientHttpResponse response) throws IOException {

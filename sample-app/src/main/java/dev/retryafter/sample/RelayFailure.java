@@ -17,7 +17,7 @@ import org.springframework.web.client.ResourceAccessException;
  * @param reason the stop reason of a refused request ({@code cooldown},
  * {@code budget-exhausted}, ...), {@code interrupted}, or the kind of I/O failure
  * ({@code connect-refused}, {@code connect-timeout}, {@code read-timeout},
- * {@code reset-after-send}, {@code unknown-host}, {@code other})
+ * {@code reset-after-send}, {@code unknown-host}, {@code tls-failure}, {@code other})
  */
 record RelayFailure(String error, String reason) {
 

@@ -26,6 +26,14 @@ final class LoopbackHttp {
 		return send(HttpRequest.newBuilder(uri(path)).GET(), Map.of());
 	}
 
+	HttpResponse<String> get(String path, Map<String, String> headers) throws IOException, InterruptedException {
+		return send(HttpRequest.newBuilder(uri(path)).GET(), headers);
+	}
+
+	HttpResponse<String> delete(String path) throws IOException, InterruptedException {
+		return send(HttpRequest.newBuilder(uri(path)).DELETE(), Map.of());
+	}
+
 	HttpResponse<String> post(String path, String body, Map<String, String> headers)
 			throws IOException, InterruptedException {
 		return send(HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.ofString(body)), headers);

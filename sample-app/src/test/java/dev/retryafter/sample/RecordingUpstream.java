@@ -23,6 +23,8 @@ final class RecordingUpstream implements AutoCloseable {
 
 	private final List<Received> received = new CopyOnWriteArrayList<>();
 
+	private final List<List<String>> authorizations = new CopyOnWriteArrayList<>();
+
 	private RecordingUpstream(HttpServer server) {
 		this.server = server;
 		server.createContext("/", this::handle);
@@ -47,8 +49,17 @@ final class RecordingUpstream implements AutoCloseable {
 		return List.copyOf(this.received);
 	}
 
+	/**
+	 * The {@code Authorization} values of each request received, in order; an empty list
+	 * for a request without one.
+	 */
+	List<List<String>> authorizations() {
+		return List.copyOf(this.authorizations);
+	}
+
 	void clear() {
 		this.received.clear();
+		this.authorizations.clear();
 	}
 
 	private void handle(HttpExchange exchange) throws IOException {
@@ -59,6 +70,8 @@ final class RecordingUpstream implements AutoCloseable {
 					exchange.getRequestHeaders().getFirst("Content-Type"),
 					exchange.getRequestHeaders().getFirst("Idempotency-Key"),
 					new String(body, StandardCharsets.UTF_8)));
+			List<String> authorization = exchange.getRequestHeaders().get("Authorization");
+			this.authorizations.add((authorization != null) ? List.copyOf(authorization) : List.of());
 			int status = switch (path) {
 				case "/busy" -> 429;
 				case "/fail" -> 500;

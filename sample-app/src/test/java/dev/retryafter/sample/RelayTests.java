@@ -1,6 +1,7 @@
 package dev.retryafter.sample;
 
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Map;
 
 import dev.retryafter.sample.RecordingUpstream.Received;
@@ -15,6 +16,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * The relay against a recording loopback upstream: what is forwarded, what is retried, and
@@ -111,6 +113,28 @@ class RelayTests {
 		assertThat(response.body()).isEqualTo("answer from /orders");
 		assertThat(upstream.received())
 			.containsExactly(new Received("POST", "/orders", null, "text/plain", null, "plain text"));
+	}
+
+	@Test
+	void shouldForwardAuthorizationUnchangedOnEveryAttemptOfEveryRelay() throws Exception {
+		String token = "Bearer tenant-a.Zm9v+YmFy/==";
+		assertThat(this.http.get("/relay/busy", Map.of("Authorization", token)).statusCode()).isEqualTo(429);
+		assertThat(this.http.post("/relay/orders", "{}", Map.of("Authorization", token, "Content-Type",
+				"application/json")).statusCode()).isEqualTo(200);
+		assertThat(this.http.get("/relay-template/reports", Map.of("Authorization", token)).statusCode())
+			.isEqualTo(200);
+		assertThat(upstream.received()).extracting(Received::method, Received::rawPath)
+			.containsExactly(tuple("GET", "/busy"), tuple("GET", "/busy"), tuple("GET", "/busy"),
+					tuple("POST", "/orders"), tuple("GET", "/reports"));
+		assertThat(upstream.authorizations()).containsExactly(List.of(token), List.of(token), List.of(token),
+				List.of(token), List.of(token));
+	}
+
+	@Test
+	void withoutAuthorizationShouldForwardNone() throws Exception {
+		assertThat(this.http.get("/relay/reports").statusCode()).isEqualTo(200);
+		assertThat(this.http.get("/relay-template/reports").statusCode()).isEqualTo(200);
+		assertThat(upstream.authorizations()).containsExactly(List.of(), List.of());
 	}
 
 }

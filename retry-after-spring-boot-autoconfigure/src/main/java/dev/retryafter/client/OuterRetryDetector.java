@@ -1,0 +1,27 @@
+package dev.retryafter.client;
+
+/**
+ * Tells the {@link RetryAfterInterceptor} whether a retry layer outside the HTTP client (one
+ * that plans its waits with the same {@code Retry-After} policy) is retrying the current call,
+ * so that the interceptor sends a single attempt and leaves the retrying to that layer instead
+ * of multiplying attempts.
+ * <p>
+ * The interceptor asks at most once per call, and only after a first attempt it would
+ * otherwise retry, so an implementation costs nothing on a call that succeeds. It runs on the
+ * calling thread and must be fast and must not throw.
+ *
+ * @since 0.1.0
+ */
+@FunctionalInterface
+public interface OuterRetryDetector {
+
+	/** A detector that never sees an outer retry layer: the interceptor always retries. */
+	OuterRetryDetector NEVER = () -> false;
+
+	/**
+	 * Whether an outer layer retries the call being made on this thread.
+	 * @return {@code true} if the interceptor must send a single attempt
+	 */
+	boolean isOuterRetryActive();
+
+}
