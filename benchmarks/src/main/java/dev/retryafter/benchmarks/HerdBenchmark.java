@@ -31,7 +31,7 @@ import dev.retryafter.benchmarks.HerdOrigin.Arrival;
  * <p>
  * Run: {@code java -cp benchmarks/target/benchmarks.jar dev.retryafter.benchmarks.HerdBenchmark}
  * with options {@code --callers=50,200 --statuses=503,429 --arrivals=unsync
- * --clients=ours,ours-no-budget,ours-no-cooldown,hc5,resilience4j,spring-retry --repeat=3
+ * --clients=ours,ours-no-cooldown,hc5,resilience4j,spring-retry --repeat=3
  * --retry-after=1 --name=herd --out=benchmarks/results --png=docs/herd.png --chart-callers=200}.
  * Each client runs {@code repeat} times per herd, in turns, and the median is reported. The
  * herd of {@code chart-callers} on the first status and arrival is drawn to {@code png}, the
@@ -98,7 +98,7 @@ public final class HerdBenchmark {
 		List<Integer> statuses = options.integers("statuses", "503,429");
 		List<Arrival> arrivals = options.list("arrivals", "unsync").stream().map(Arrival::of).toList();
 		List<Contender> contenders = Contender
-			.select(options.list("clients", "ours,ours-no-budget,ours-no-cooldown,hc5,resilience4j,spring-retry"));
+			.select(options.list("clients", "ours,ours-no-cooldown,hc5,resilience4j,spring-retry"));
 		String name = options.string("name", "herd");
 		Path out = Path.of(options.string("out", "benchmarks/results"));
 		Path png = Path.of(options.string("png", "docs/herd.png"));
