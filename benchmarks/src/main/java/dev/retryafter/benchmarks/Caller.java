@@ -36,6 +36,14 @@ interface Caller extends AutoCloseable {
 		return "";
 	}
 
+	/**
+	 * Requests the library held back before sending them (ours, from its cooldown meter).
+	 * @return the count, or -1 when the library never holds requests
+	 */
+	default int held() {
+		return -1;
+	}
+
 	@Override
 	void close();
 

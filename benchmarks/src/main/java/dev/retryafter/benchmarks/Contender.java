@@ -114,6 +114,15 @@ record Contender(String key, String label, IntFunction<Caller> factory) {
 				}
 
 				@Override
+				public int held() {
+					return (int) registry.find(RetryAfterMetrics.COOLDOWN_HELD)
+						.timers()
+						.stream()
+						.mapToLong((timer) -> timer.count())
+						.sum();
+				}
+
+				@Override
 				public void close() {
 					caller.close();
 					starter.close();

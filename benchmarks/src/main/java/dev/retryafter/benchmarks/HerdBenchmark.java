@@ -18,8 +18,8 @@ import dev.retryafter.benchmarks.HerdOrigin.Arrival;
  * with {@code 503} (or {@code 429}) and {@code Retry-After: 1}, and every later request with
  * {@code 200}. For each client it counts the calls that still failed, the requests each caller
  * sent, the retries that arrived before the instant the server named (must be 0), how late the
- * first retries are after it (p50, p99), and the peak number of requests in any 10 ms after
- * the herd's first wave; it renders them per 10 ms over time.
+ * first retries are after it (p50, p99), and the peak number of retries and late first requests
+ * in any 10 ms; it renders them per 10 ms over time.
  *
  * <p>
  * By default the origin answers each first request as it arrives
@@ -70,20 +70,22 @@ public final class HerdBenchmark {
 	 * @param failed callers whose call did not end in 200
 	 * @param requests requests the origin received
 	 * @param maxPerCaller most requests received from one caller
-	 * @param held first requests that arrived after the herd's first wave (held back by the client)
+	 * @param lateFirst first requests that arrived half the server's delay or more after the first
+	 * rejection left (held back by the client, or delayed by the machine)
+	 * @param held requests the client held back (ours, from its cooldown meter; -1 for the others)
 	 * @param retries requests after a caller's first
 	 * @param early retries that arrived before the instant the server named
 	 * @param lateP50 median lateness of each caller's first retry, ms
 	 * @param lateP99 99th percentile lateness, ms
 	 * @param lateMax largest lateness, ms
-	 * @param peak10ms most requests after the first wave (retries and held first requests) within any 10 ms
-	 * @param spreadMs time between the first and the last first request of the first wave, ms
-	 * @param timeline requests after the first wave per 10 ms, from the first rejection
+	 * @param peak10ms most retries and late first requests within any 10 ms
+	 * @param spreadMs time between the first and the last first request, ms
+	 * @param timeline retries and late first requests per 10 ms, from the first rejection
 	 * @param gaveUp why calls gave up, where the client says so
 	 */
-	record Result(Contender contender, Herd herd, int failed, int requests, int maxPerCaller, int held,
-			int retries, int early, double lateP50, double lateP99, double lateMax, int peak10ms, double spreadMs,
-			int[] timeline, String gaveUp) {
+	record Result(Contender contender, Herd herd, int failed, int requests, int maxPerCaller, int lateFirst,
+			int held, int retries, int early, double lateP50, double lateP99, double lateMax, int peak10ms,
+			double spreadMs, int[] timeline, String gaveUp) {
 	}
 
 	/**
@@ -143,10 +145,10 @@ public final class HerdBenchmark {
 				Result r = run(contender, herd, retryAfter);
 				runs.computeIfAbsent(contender, (key) -> new ArrayList<>()).add(r);
 				System.out.printf(
-						"%-58s N=%4d %d %-6s failed=%4d requests=%4d max/caller=%d held=%4d early=%4d "
-								+ "late p50=%6s p99=%6s ms peak/10ms=%4d %s%n",
+						"%-58s N=%4d %d %-6s failed=%4d requests=%4d max/caller=%d late first=%4d held=%4d "
+								+ "early=%4d late p50=%6s p99=%6s ms peak/10ms=%4d %s%n",
 						r.contender().label(), herd.callers(), herd.status(), herd.arrival().key(), r.failed(),
-						r.requests(), r.maxPerCaller(), r.held(), r.early(), Stats.format(r.lateP50()),
+						r.requests(), r.maxPerCaller(), r.lateFirst(), r.held(), r.early(), Stats.format(r.lateP50()),
 						Stats.format(r.lateP99()), r.peak10ms(), r.gaveUp());
 			}
 		}
@@ -167,7 +169,8 @@ public final class HerdBenchmark {
 		Result middle = byPeak.get(byPeak.size() / 2);
 		return new Result(middle.contender(), middle.herd(), (int) median(reps, Result::failed),
 				(int) median(reps, Result::requests), reps.stream().mapToInt(Result::maxPerCaller).max().orElse(0),
-				(int) median(reps, Result::held), (int) median(reps, Result::retries),
+				(int) median(reps, Result::lateFirst), (int) median(reps, Result::held),
+				(int) median(reps, Result::retries),
 				reps.stream().mapToInt(Result::early).sum(), median(reps, Result::lateP50),
 				median(reps, Result::lateP99), reps.stream().mapToDouble(Result::lateMax).max().orElse(Double.NaN),
 				middle.peak10ms(), median(reps, Result::spreadMs), middle.timeline(), middle.gaveUp());
@@ -221,11 +224,11 @@ public final class HerdBenchmark {
 				}
 				thread.interrupt();
 			}
-			return measure(contender, herd, origin, statuses, caller.abandonments());
+			return measure(contender, herd, origin, statuses, caller.held(), caller.abandonments());
 		}
 	}
 
-	private static Result measure(Contender contender, Herd herd, HerdOrigin origin, int[] statuses,
+	private static Result measure(Contender contender, Herd herd, HerdOrigin origin, int[] statuses, int held,
 			String gaveUp) {
 		int callers = herd.callers();
 		long[] rejectedAt = origin.rejectedAt();
@@ -233,23 +236,18 @@ public final class HerdBenchmark {
 		long[][] retries = origin.retries();
 		long after = TimeUnit.SECONDS.toNanos(origin.retryAfterSeconds());
 		long start = Arrays.stream(rejectedAt).filter((t) -> t != 0).min().orElse(0);
-		long firstWaveStart = Arrays.stream(firstArrivedAt).filter((t) -> t != 0).min().orElse(0);
-		// A first request that arrives half the server's delay after the first one did not
-		// leave with the herd: the client held it back. It loads the origin as a retry does.
-		long firstWaveEnd = firstWaveStart + after / 2;
+		// A first request that arrives half the server's delay or more after the first rejection
+		// left comes in with the retries (a client held it back, or the machine delayed it): it
+		// loads the origin as a retry does, so the peak counts it.
+		long lateFrom = start + after / 2;
+		long firstFrom = Arrays.stream(firstArrivedAt).filter((t) -> t != 0).min().orElse(0);
+		long firstTo = Arrays.stream(firstArrivedAt).max().orElse(0);
 		List<Long> followUps = new ArrayList<>();
-		int held = 0;
-		long firstWaveLast = firstWaveStart;
+		int lateFirst = 0;
 		for (long arrived : firstArrivedAt) {
-			if (arrived == 0) {
-				continue;
-			}
-			if (arrived >= firstWaveEnd) {
-				held++;
+			if (arrived != 0 && arrived >= lateFrom) {
+				lateFirst++;
 				followUps.add(arrived);
-			}
-			else {
-				firstWaveLast = Math.max(firstWaveLast, arrived);
 			}
 		}
 		long[] firstRetry = new long[callers];
@@ -283,10 +281,10 @@ public final class HerdBenchmark {
 		int[] perCaller = origin.requestsPerCaller();
 		int succeeded = (int) Arrays.stream(statuses).filter((status) -> status == 200).count();
 		return new Result(contender, herd, callers - succeeded, Arrays.stream(perCaller).sum(),
-				Arrays.stream(perCaller).max().orElse(0), held, retries.length, early, Stats.percentile(sorted, 50),
-				Stats.percentile(sorted, 99), (withRetry > 0) ? sorted[withRetry - 1] : Double.NaN,
-				Stats.peakInWindow(arrivals, BUCKET_NANOS), (firstWaveLast - firstWaveStart) / 1e6, timeline,
-				gaveUp);
+				Arrays.stream(perCaller).max().orElse(0), lateFirst, held, retries.length, early,
+				Stats.percentile(sorted, 50), Stats.percentile(sorted, 99),
+				(withRetry > 0) ? sorted[withRetry - 1] : Double.NaN, Stats.peakInWindow(arrivals, BUCKET_NANOS),
+				(firstTo - firstFrom) / 1e6, timeline, gaveUp);
 	}
 
 	static String markdown(List<Result> results, List<Herd> herds, int retryAfter, int repeat) {
@@ -296,29 +294,32 @@ public final class HerdBenchmark {
 			.append("unsync: each first request is answered as it arrives; sync: first requests are held until ")
 			.append("all N are in, then answered together. Each line: median of ").append(repeat)
 			.append(" runs (early: total of all runs; max per caller, late max: largest of all runs). ")
-			.append("Calls failed = calls that did not end in `200`. Held = first requests that reached the ")
-			.append("origin more than half the server's delay after the herd's first one (the client held them). ")
+			.append("Calls failed = calls that did not end in `200`. Late first = first requests that reached ")
+			.append("the origin half the server's delay or more after the first rejection left (held back by the ")
+			.append("client, or delayed by the machine). Held = requests ours held back before sending them ")
+			.append("(its `http.client.retry.cooldown.held` meter). ")
 			.append("Early = retries that reached the origin before the instant the server named (that caller's ")
 			.append("rejection's send time + ").append(retryAfter).append(" s). Lateness = first retry's arrival ")
-			.append("minus that instant. Peak = most requests in any 10 ms after the first wave (retries and held ")
-			.append("first requests). Spread = time between the first and the last first request of the first ")
-			.append("wave. ")
+			.append("minus that instant. Peak = most retries and late first requests in any 10 ms. ")
+			.append("First-request spread = time between the first and the last first request's arrival. ")
 			.append(ResultFiles.environment())
 			.append(".\n");
 		for (Herd herd : herds) {
 			md.append("\n### N = ").append(herd.callers()).append(", ").append(herd.status()).append(", ")
 				.append(herd.arrival().key()).append("\n\n");
-			md.append("| client | calls failed | requests | max per caller | held | retries | early "
-					+ "| late p50 ms | late p99 ms | late max ms | peak / 10 ms | first-wave spread ms "
+			md.append("| client | calls failed | requests | max per caller | late first | held | retries | early "
+					+ "| late p50 ms | late p99 ms | late max ms | peak / 10 ms | first-request spread ms "
 					+ "| ours: why calls gave up |\n");
-			md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+			md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+					+ "| --- |\n");
 			for (Result r : results) {
 				if (!r.herd().equals(herd)) {
 					continue;
 				}
 				md.append("| ").append(r.contender().label()).append(" | ").append(r.failed()).append(" | ")
-					.append(r.requests()).append(" | ").append(r.maxPerCaller()).append(" | ").append(r.held())
-					.append(" | ").append(r.retries()).append(" | ").append(r.early()).append(" | ")
+					.append(r.requests()).append(" | ").append(r.maxPerCaller()).append(" | ").append(r.lateFirst())
+					.append(" | ").append((r.held() < 0) ? "-" : Integer.toString(r.held())).append(" | ")
+					.append(r.retries()).append(" | ").append(r.early()).append(" | ")
 					.append(Stats.format(r.lateP50())).append(" | ").append(Stats.format(r.lateP99())).append(" | ")
 					.append(Stats.format(r.lateMax())).append(" | ").append(r.peak10ms()).append(" | ")
 					.append(Stats.format(r.spreadMs())).append(" | ")
@@ -330,13 +331,15 @@ public final class HerdBenchmark {
 	}
 
 	private static String csv(List<Result> results) {
-		StringBuilder csv = new StringBuilder("client,callers,status,arrival,failed,requests,max_per_caller,held,"
-				+ "retries,early,late_p50_ms,late_p99_ms,late_max_ms,peak_per_10ms,first_wave_spread_ms,gave_up\n");
+		StringBuilder csv = new StringBuilder("client,callers,status,arrival,failed,requests,max_per_caller,"
+				+ "late_first,held,retries,early,late_p50_ms,late_p99_ms,late_max_ms,peak_per_10ms,"
+				+ "first_request_spread_ms,gave_up\n");
 		for (Result r : results) {
 			csv.append(r.contender().key()).append(',').append(r.herd().callers()).append(',')
 				.append(r.herd().status()).append(',').append(r.herd().arrival().key()).append(',')
 				.append(r.failed()).append(',').append(r.requests()).append(',').append(r.maxPerCaller()).append(',')
-				.append(r.held()).append(',').append(r.retries()).append(',').append(r.early()).append(',')
+				.append(r.lateFirst()).append(',').append(r.held()).append(',').append(r.retries()).append(',')
+				.append(r.early()).append(',')
 				.append(Stats.format(r.lateP50())).append(',').append(Stats.format(r.lateP99())).append(',')
 				.append(Stats.format(r.lateMax())).append(',').append(r.peak10ms()).append(',')
 				.append(Stats.format(r.spreadMs())).append(',').append('"').append(r.gaveUp()).append('"')
@@ -346,7 +349,8 @@ public final class HerdBenchmark {
 	}
 
 	private static String timelineCsv(List<Result> results) {
-		StringBuilder csv = new StringBuilder("client,callers,status,arrival,ms_from_first_rejection,requests\n");
+		StringBuilder csv = new StringBuilder(
+				"client,callers,status,arrival,ms_from_first_rejection,retries_and_late_first_requests\n");
 		for (Result r : results) {
 			int[] timeline = r.timeline();
 			for (int bucket = 0; bucket < timeline.length; bucket++) {

@@ -24,9 +24,8 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
 /**
- * Renders the herd: one panel per client, requests after the herd's first wave (retries and
- * held first requests) per 10 ms against time since the first rejection, all panels on the same
- * scales so their heights compare.
+ * Renders the herd: one panel per client, retries and late first requests per 10 ms against
+ * time since the first rejection, all panels on the same scales so their heights compare.
  */
 final class HerdChart {
 
@@ -47,7 +46,7 @@ final class HerdChart {
 			}
 		}
 		NumberAxis time = new NumberAxis("ms after the first " + status
-				+ " was sent (bars: retries and held first requests arriving per 10 ms)");
+				+ " was sent (bars: retries and late first requests arriving per 10 ms)");
 		time.setRange(0, Math.max(retryAfterSeconds * 1000 + 500, length * 10 + 50));
 		CombinedDomainXYPlot combined = new CombinedDomainXYPlot(time);
 		combined.setGap(12);
