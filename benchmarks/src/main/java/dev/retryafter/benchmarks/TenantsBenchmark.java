@@ -169,7 +169,8 @@ public final class TenantsBenchmark {
 		Result first = reps.get(0);
 		return new Result(first.contender(), first.withA(), first.callsB(), (int) median(reps, Result::failedB),
 				(int) median(reps, Result::unfinishedB), median(reps, Result::p50B), median(reps, Result::p99B),
-				median(reps, Result::maxB), (int) median(reps, Result::requestsA), (int) median(reps, Result::rejectedA),
+				median(reps, Result::maxB), (int) median(reps, Result::requestsA),
+				(int) median(reps, Result::rejectedA),
 				median(reps, Result::seconds), reps.get(reps.size() / 2).gaveUp());
 	}
 
