@@ -94,7 +94,8 @@ class WebClientEndToEndTests {
 		this.origin.on("/report", Reply.status(429).header("Retry-After", "1"), Reply.status(200).body("ready"));
 		on(connector).run((context) -> {
 			assertThat(context.getBean(ClientHttpConnector.class))
-				.isInstanceOf(connector.equals("jdk") ? JdkClientHttpConnector.class : ReactorClientHttpConnector.class);
+				.isInstanceOf(
+						connector.equals("jdk") ? JdkClientHttpConnector.class : ReactorClientHttpConnector.class);
 			long start = System.nanoTime();
 			String body = webClient(context).get()
 				.uri(this.origin.uri("/report"))
@@ -264,7 +265,8 @@ class WebClientEndToEndTests {
 					.retrieve()
 					.bodyToMono(String.class);
 				StepVerifier.create(call)
-					.expectErrorSatisfies((error) -> assertThat(error).isInstanceOfSatisfying(RetryRefusedException.class,
+					.expectErrorSatisfies((error) -> assertThat(error).isInstanceOfSatisfying(
+							RetryRefusedException.class,
 							(refused) -> assertThat(refused.getReason()).isEqualTo(StopReason.COOLDOWN)))
 					.verify(Duration.ofSeconds(10));
 				assertThat(this.origin.requestLines()).containsExactly("GET /limited");

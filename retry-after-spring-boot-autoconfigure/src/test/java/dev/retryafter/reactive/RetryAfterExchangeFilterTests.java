@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.retryafter.client.RetryAfterAttributes;
+import dev.retryafter.client.RetryCall;
 import dev.retryafter.client.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
@@ -48,6 +49,7 @@ import reactor.test.scheduler.VirtualTimeScheduler;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.util.LinkedMultiValueMap;
@@ -174,7 +176,8 @@ class RetryAfterExchangeFilterTests {
 			.expectNext(ok)
 			.expectComplete()
 			.verify(TIMEOUT);
-		assertThat(this.listener.events()).contains(new Waited("default", Duration.ofSeconds(3), Duration.ofSeconds(3)));
+		assertThat(this.listener.events())
+			.contains(new Waited("default", Duration.ofSeconds(3), Duration.ofSeconds(3)));
 		assertThat(this.listener.attempts().get(0).decision()).isEqualTo(new RetryDecision.Retry(
 				Duration.ofSeconds(3), Duration.ofSeconds(3), DelaySource.RETRY_AFTER_DATE));
 	}
@@ -217,7 +220,7 @@ class RetryAfterExchangeFilterTests {
 	@Test
 	void whenAnUnknownHostThenTheCallerGetsThatErrorUnchangedAfterOneAttempt() {
 		WebClientRequestException error = new WebClientRequestException(new UnknownHostException("nowhere"),
-				HttpMethod.GET, URL, new org.springframework.http.HttpHeaders());
+				HttpMethod.GET, URL, new HttpHeaders());
 		this.exchange.fail(error);
 		verify(NO_JITTER, get()).expectSubscription().expectErrorSatisfies((ex) -> assertThat(ex).isSameAs(error))
 			.verify(TIMEOUT);
@@ -230,7 +233,7 @@ class RetryAfterExchangeFilterTests {
 	void whenTheConnectionIsRefusedThenEvenAPostIsRetriedAfterTheBackoff() {
 		ClientResponse ok = response(201);
 		this.exchange.fail(new WebClientRequestException(new ConnectException("Connection refused"),
-				HttpMethod.POST, URL, new org.springframework.http.HttpHeaders())).respond(ok);
+				HttpMethod.POST, URL, new HttpHeaders())).respond(ok);
 		ClientRequest post = ClientRequest.create(HttpMethod.POST, URL).body(BodyInserters.fromValue("order")).build();
 		verify(NO_JITTER, post).expectSubscription()
 			.expectNoEvent(Duration.ofMillis(999))
@@ -360,7 +363,7 @@ class RetryAfterExchangeFilterTests {
 	@Test
 	void whenARetriedBodyIsTooLongToKeepAndTheRetryIsCalledOffThenTheCallerLearnsWhy() {
 		RetrySettings settings = FAIL_FAST;
-		this.exchange.respond(responseWithBody(503, "x".repeat(RetryAfterExchangeFilterTests.BODY_LIMIT + 1)),
+		this.exchange.respond(responseWithBody(503, "x".repeat(RetryCall.BODY_COPY_LIMIT + 1)),
 				response(200));
 		verify(settings, get()).expectSubscription()
 			.then(() -> this.scheduler.schedule(
@@ -505,10 +508,9 @@ class RetryAfterExchangeFilterTests {
 		assertThat(this.listener.attempts()).extracting(AttemptCompleted::attempt).containsExactly(1, 1);
 	}
 
-	static final int BODY_LIMIT = dev.retryafter.client.RetryCall.BODY_COPY_LIMIT;
-
 	private static Flux<DataBuffer> body(String text) {
-		return Flux.defer(() -> Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(text.getBytes(StandardCharsets.UTF_8))));
+		return Flux.defer(() -> Flux
+			.just(DefaultDataBufferFactory.sharedInstance.wrap(text.getBytes(StandardCharsets.UTF_8))));
 	}
 
 }

@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
@@ -77,7 +78,7 @@ final class ScriptedExchange implements ExchangeFunction {
 			.just(DefaultDataBufferFactory.sharedInstance.wrap(body.getBytes(StandardCharsets.UTF_8)))), headers);
 	}
 
-	static ClientResponse responseWithBody(int status, Flux<org.springframework.core.io.buffer.DataBuffer> body,
+	static ClientResponse responseWithBody(int status, Flux<DataBuffer> body,
 			String... headers) {
 		ClientResponse.Builder builder = ClientResponse.create(HttpStatusCode.valueOf(status));
 		for (int i = 0; i < headers.length; i += 2) {
