@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import com.sun.net.httpserver.HttpExchange;
 
 /**
- * An origin that answers each caller's first request with {@code 503} and
+ * An origin that answers each caller's first request with {@code 503} (or another status) and
  * {@code Retry-After: <seconds>}, all at the same moment (it holds the first requests until
  * the whole herd is in), and every later request with {@code 200}. It records, on the
  * monotonic clock, when each {@code 503} left and when each retry arrived.
@@ -20,6 +20,8 @@ import com.sun.net.httpserver.HttpExchange;
 final class HerdOrigin implements AutoCloseable {
 
 	private static final byte[] OK = "ok".getBytes(StandardCharsets.UTF_8);
+
+	private final int status;
 
 	private final int retryAfterSeconds;
 
@@ -36,6 +38,12 @@ final class HerdOrigin implements AutoCloseable {
 	private final LoopbackServer server;
 
 	HerdOrigin(int callers, int retryAfterSeconds, long holdTimeoutMillis) {
+		this(callers, 503, retryAfterSeconds, holdTimeoutMillis);
+	}
+
+	/** The same herd, first answered with {@code status} (e.g. {@code 429}) instead of 503. */
+	HerdOrigin(int callers, int status, int retryAfterSeconds, long holdTimeoutMillis) {
+		this.status = status;
 		this.retryAfterSeconds = retryAfterSeconds;
 		this.holdTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(holdTimeoutMillis);
 		this.herdIn = new CountDownLatch(callers);
@@ -62,7 +70,7 @@ final class HerdOrigin implements AutoCloseable {
 				synchronized (this.rejectedAt) {
 					this.rejectedAt[caller] = sent;
 				}
-				exchange.sendResponseHeaders(503, -1);
+				exchange.sendResponseHeaders(this.status, -1);
 			}
 			else {
 				this.retries.add(new long[] { caller, arrived });
