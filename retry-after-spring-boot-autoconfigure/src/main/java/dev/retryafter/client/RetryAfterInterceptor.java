@@ -83,6 +83,9 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 
 	private final RetryCalls calls;
 
+	/** The detector the calls ask, also kept here: it is part of how this interceptor is set up. */
+	private final OuterRetryDetector outerRetry;
+
 	private final Sleeper sleeper;
 
 	/**
@@ -150,8 +153,9 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, OuterRetryDetector outerRetry, Sleeper sleeper, MonotonicClock monotonicClock,
 			Clock wallClock, RandomGenerator random) {
-		this.calls = new RetryCalls(clients, listener, cooldowns, budgets, outerRetry, monotonicClock, wallClock,
-				random);
+		this.outerRetry = Objects.requireNonNull(outerRetry, "outerRetry");
+		this.calls = new RetryCalls(clients, listener, cooldowns, budgets, this.outerRetry, monotonicClock,
+				wallClock, random);
 		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
 	}
 
