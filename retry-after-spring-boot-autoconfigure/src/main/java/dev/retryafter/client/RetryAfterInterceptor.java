@@ -28,6 +28,7 @@ import dev.retryafter.store.LocalCooldownStore;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
@@ -170,7 +171,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		URI uri = request.getURI();
 		ClientSettings client = this.calls.client(uri);
 		RequestFacts facts = this.calls.factsResolver().resolve(request, client.settings());
-		return new Exchange(client, facts, uri, request, body, execution).run();
+		return new Exchange(client, facts, request, body, execution).run();
 	}
 
 	/**
@@ -194,12 +195,27 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 
 		private final ClientHttpRequestExecution execution;
 
-		Exchange(ClientSettings client, RequestFacts facts, URI uri, HttpRequest request, byte[] body,
+		Exchange(ClientSettings client, RequestFacts facts, HttpRequest request, byte[] body,
 				ClientHttpRequestExecution execution) {
-			super(RetryAfterInterceptor.this.calls, client, facts, uri, request.getHeaders());
+			super(RetryAfterInterceptor.this.calls, client, facts);
 			this.request = request;
 			this.body = body;
 			this.execution = execution;
+		}
+
+		@Override
+		protected RetryCalls calls() {
+			return RetryAfterInterceptor.this.calls;
+		}
+
+		@Override
+		protected URI uri() {
+			return this.request.getURI();
+		}
+
+		@Override
+		protected HttpHeaders requestHeaders() {
+			return this.request.getHeaders();
 		}
 
 		ClientHttpResponse run() throws IOException {
@@ -261,8 +277,9 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		private Admission.@Nullable Refuse admit() throws InterruptedIOException {
 			Admission admission = admission();
 			if (admission instanceof Admission.Wait wait) {
+				long since = nanoTime();
 				sleep(wait.delay(), true);
-				held();
+				held(since);
 				return null;
 			}
 			return (Admission.Refuse) admission;

@@ -34,7 +34,11 @@ import org.springframework.http.HttpHeaders;
  * requests the budget counts, and the listener events (so the meters, the DEBUG lines and
  * the endpoint see both adapters alike).
  * <p>
- * A call is used by one caller at a time (its attempts are sequential), never shared.
+ * A call is used by one caller at a time (its attempts are sequential), never shared. It
+ * holds only its own state: the subclass gives the collaborators, the URI and the headers
+ * ({@link #calls()}, {@link #uri()}, {@link #requestHeaders()}) from what it holds anyway, so
+ * a blocking call that succeeds at once costs no more memory than before the adapters shared
+ * this class.
  *
  * @since 0.1.0
  */
@@ -54,17 +58,11 @@ public abstract class RetryCall {
 
 	private static final RetryDecision.Stop OUTER_RETRY = new RetryDecision.Stop(StopReason.OUTER_RETRY);
 
-	private final RetryCalls calls;
-
 	private final ClientSettings client;
 
 	private final RetrySettings settings;
 
 	private RequestFacts facts;
-
-	private final URI uri;
-
-	private final HttpHeaders requestHeaders;
 
 	/** The client's retry budget as the planner sees it (SPEC rule 4): each retry takes from it. */
 	private final RetryPermits permits;
@@ -79,28 +77,39 @@ public abstract class RetryCall {
 
 	private final long startNanos;
 
-	private long holdStartNanos;
-
 	/**
 	 * Starts a call: its time budget runs from now.
-	 * @param calls the collaborators shared by the adapter's calls
+	 * @param calls the collaborators shared by the adapter's calls, as {@link #calls()} gives
+	 * them
 	 * @param client the named client the request belongs to
 	 * @param facts the facts the planner needs about the request
-	 * @param uri the request URI
-	 * @param requestHeaders the request headers (for the cooldown partition)
 	 */
-	protected RetryCall(RetryCalls calls, ClientSettings client, RequestFacts facts, URI uri,
-			HttpHeaders requestHeaders) {
-		this.calls = calls;
+	protected RetryCall(RetryCalls calls, ClientSettings client, RequestFacts facts) {
 		this.client = client;
 		this.settings = client.settings();
 		this.facts = facts;
-		this.uri = uri;
-		this.requestHeaders = requestHeaders;
 		this.budget = calls.budgets.budget(client.name());
 		this.permits = (this.budget != null) ? this.budget.permits() : RetryPermits.UNLIMITED;
 		this.startNanos = calls.monotonicClock.nanoTime();
 	}
+
+	/**
+	 * The collaborators shared by the adapter's calls: the same as given to the constructor.
+	 * @return the adapter's calls
+	 */
+	protected abstract RetryCalls calls();
+
+	/**
+	 * The request URI: its origin is the cooldown key's, and names the origin in exceptions.
+	 * @return the URI
+	 */
+	protected abstract URI uri();
+
+	/**
+	 * The request headers, read for the cooldown partition.
+	 * @return the headers
+	 */
+	protected abstract HttpHeaders requestHeaders();
 
 	/**
 	 * The named client of this call.
@@ -137,7 +146,7 @@ public abstract class RetryCall {
 	 * re-held all the others, round after round, until their budgets ran out and they failed
 	 * without ever being sent.
 	 * @return {@code null} to send now; an {@link Admission.Wait} to hold the request for its
-	 * delay, then report {@link #held()} and send; or an {@link Admission.Refuse}, already
+	 * delay, then report {@link #held(long)} and send; or an {@link Admission.Refuse}, already
 	 * reported to the listener, to send nothing
 	 */
 	protected final @Nullable Admission admission() {
@@ -145,18 +154,17 @@ public abstract class RetryCall {
 		// its origin and asking the store. A cooldown another thread records while this
 		// check runs may be missed by this one request, exactly as if the request had been
 		// admitted a moment earlier; every request that checks after the record sees it.
-		if (!this.settings.cooldown().enabled() || !this.calls.cooldowns.hasCooldowns()) {
+		RetryCalls calls = calls();
+		if (!this.settings.cooldown().enabled() || !calls.cooldowns.hasCooldowns()) {
 			return null;
 		}
 		CooldownKey key = cooldownKey();
 		if (key == null) {
 			return null;
 		}
-		long now = this.calls.monotonicClock.nanoTime();
-		Admission admission = this.calls.cooldowns.admit(key, now, timeLeft(), this.settings.attemptReserve(),
-				this.settings.cooldown().mode(), this.settings.jitter(), this.calls.random);
+		Admission admission = calls.cooldowns.admit(key, calls.monotonicClock.nanoTime(), timeLeft(),
+				this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(), calls.random);
 		if (admission instanceof Admission.Wait) {
-			this.holdStartNanos = now;
 			return admission;
 		}
 		if (admission instanceof Admission.Refuse) {
@@ -168,12 +176,13 @@ public abstract class RetryCall {
 
 	/**
 	 * Reports that the hold {@link #admission()} asked for has ended and the request is sent.
+	 * @param sinceNanos when the hold began, from {@link #nanoTime()}
 	 */
-	protected final void held() {
+	protected final void held(long sinceNanos) {
 		CooldownKey key = cooldownKey();
 		if (key != null) {
-			this.calls.listener.held(this.client.name(), this.facts.method(), key,
-					Duration.ofNanos(this.calls.monotonicClock.nanoTime() - this.holdStartNanos));
+			calls().listener.held(this.client.name(), this.facts.method(), key,
+					Duration.ofNanos(calls().monotonicClock.nanoTime() - sinceNanos));
 		}
 	}
 
@@ -225,13 +234,14 @@ public abstract class RetryCall {
 		if (fieldLines == null || fieldLines.isEmpty()) {
 			return RetryAfter.ABSENT;
 		}
-		Instant receivedAt = this.calls.wallClock.instant();
+		RetryCalls calls = calls();
+		Instant receivedAt = calls.wallClock.instant();
 		RetryAfter retryAfter = RetryAfterParser.parse(fieldLines, receivedAt, headers.getFirst(DATE),
 				this.settings.header().dateReference());
 		if (retryAfter instanceof RetryAfter.Delay delay && this.settings.cooldown().statuses().contains(status)) {
 			CooldownKey key = cooldownKey();
 			if (key != null) {
-				this.calls.cooldowns.record(key, delay.delay(), this.calls.monotonicClock.nanoTime(), receivedAt);
+				calls.cooldowns.record(key, delay.delay(), calls.monotonicClock.nanoTime(), receivedAt);
 			}
 		}
 		return retryAfter;
@@ -246,12 +256,13 @@ public abstract class RetryCall {
 	 * @return the decision
 	 */
 	protected final RetryDecision decide(AttemptOutcome outcome, int attempt) {
+		RetryCalls calls = calls();
 		RetryDecision decision = RetryPlanner.decide(this.settings, this.facts, outcome, attempt, elapsed(),
-				this.permits, this.calls.random);
-		if (attempt == 1 && wouldContinue(decision) && this.calls.outerRetry.isOuterRetryActive()) {
+				this.permits, calls.random);
+		if (attempt == 1 && wouldContinue(decision) && calls.outerRetry.isOuterRetryActive()) {
 			decision = handBack(decision);
 		}
-		this.calls.listener.attemptCompleted(this.client.name(), this.facts.method(), attempt, outcome, decision);
+		calls.listener.attemptCompleted(this.client.name(), this.facts.method(), attempt, outcome, decision);
 		return decision;
 	}
 
@@ -297,7 +308,7 @@ public abstract class RetryCall {
 	 * @param reason why
 	 */
 	protected final void stopped(StopReason reason) {
-		this.calls.listener.stoppedWithoutAttempt(this.client.name(), this.facts.method(), reason);
+		calls().listener.stoppedWithoutAttempt(this.client.name(), this.facts.method(), reason);
 	}
 
 	/**
@@ -306,8 +317,8 @@ public abstract class RetryCall {
 	 * @param sinceNanos when the wait began, from {@link #nanoTime()}
 	 */
 	protected final void waited(Duration planned, long sinceNanos) {
-		this.calls.listener.waited(this.client.name(), planned,
-				Duration.ofNanos(this.calls.monotonicClock.nanoTime() - sinceNanos));
+		calls().listener.waited(this.client.name(), planned,
+				Duration.ofNanos(calls().monotonicClock.nanoTime() - sinceNanos));
 	}
 
 	/**
@@ -315,7 +326,7 @@ public abstract class RetryCall {
 	 * @return the current time in nanoseconds
 	 */
 	protected final long nanoTime() {
-		return this.calls.monotonicClock.nanoTime();
+		return calls().monotonicClock.nanoTime();
 	}
 
 	/**
@@ -332,11 +343,11 @@ public abstract class RetryCall {
 	 * @return the origin text
 	 */
 	protected final String origin() {
-		return RetryRefusedException.originOf(this.uri);
+		return RetryRefusedException.originOf(uri());
 	}
 
 	private Duration elapsed() {
-		return Duration.ofNanos(this.calls.monotonicClock.nanoTime() - this.startNanos);
+		return Duration.ofNanos(calls().monotonicClock.nanoTime() - this.startNanos);
 	}
 
 	/**
@@ -353,17 +364,18 @@ public abstract class RetryCall {
 	}
 
 	private @Nullable CooldownKey resolveCooldownKey() {
-		if (!this.settings.cooldown().enabled() || this.uri.getScheme() == null || this.uri.getHost() == null) {
+		URI uri = uri();
+		if (!this.settings.cooldown().enabled() || uri.getScheme() == null || uri.getHost() == null) {
 			return null;
 		}
 		Origin origin;
 		try {
-			origin = Origin.of(this.uri.getScheme(), this.uri.getHost(), this.uri.getPort());
+			origin = Origin.of(uri.getScheme(), uri.getHost(), uri.getPort());
 		}
 		catch (IllegalArgumentException ex) {
 			return null;
 		}
-		HttpHeaders headers = this.requestHeaders;
+		HttpHeaders headers = requestHeaders();
 		return new CooldownKey(origin, CooldownPartition.of(this.settings.cooldown().partitionHeaders(), headers::get));
 	}
 

@@ -1,5 +1,6 @@
 package dev.retryafter.reactive;
 
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -32,6 +33,7 @@ import reactor.core.scheduler.Schedulers;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.web.reactive.function.BodyExtractors;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
@@ -124,6 +126,8 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	 */
 	private final class Call extends RetryCall {
 
+		private final ClientRequest request;
+
 		private final ReplayableBody body;
 
 		private final ExchangeFunction next;
@@ -135,9 +139,25 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		private RetryDecision.@Nullable Retry pending;
 
 		Call(ClientSettings client, RequestFacts facts, ClientRequest request, ExchangeFunction next) {
-			super(RetryAfterExchangeFilter.this.calls, client, facts, request.url(), request.headers());
+			super(RetryAfterExchangeFilter.this.calls, client, facts);
+			this.request = request;
 			this.body = ReplayableBody.of(request);
 			this.next = next;
+		}
+
+		@Override
+		protected RetryCalls calls() {
+			return RetryAfterExchangeFilter.this.calls;
+		}
+
+		@Override
+		protected URI uri() {
+			return this.request.url();
+		}
+
+		@Override
+		protected HttpHeaders requestHeaders() {
+			return this.request.headers();
 		}
 
 		Mono<ClientResponse> start() {
@@ -220,9 +240,12 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		}
 
 		private Mono<Void> hold(Admission.Wait wait) {
-			return Mono.delay(wait.delay(), RetryAfterExchangeFilter.this.scheduler)
-				.doOnNext((tick) -> held())
-				.then();
+			return Mono.defer(() -> {
+				long since = nanoTime();
+				return Mono.delay(wait.delay(), RetryAfterExchangeFilter.this.scheduler)
+					.doOnNext((tick) -> held(since))
+					.then();
+			});
 		}
 
 		private synchronized void waiting(RetryDecision.@Nullable Retry retry) {
