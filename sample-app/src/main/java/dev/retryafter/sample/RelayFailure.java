@@ -20,8 +20,11 @@ import org.springframework.web.client.ResourceAccessException;
 record RelayFailure(String error, String reason) {
 
 	static RelayFailure of(ResourceAccessException ex) {
-		Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-		return new RelayFailure(describe(cause), reason(cause));
+		return ofFailure((ex.getCause() != null) ? ex.getCause() : ex);
+	}
+
+	static RelayFailure ofFailure(Throwable failure) {
+		return new RelayFailure(describe(failure), reason(failure));
 	}
 
 	private static String describe(Throwable failure) {
