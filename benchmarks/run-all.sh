@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Reproduces every table in benchmarks/README.md and docs/herd.png, in one run, from the
-# repository root: bash benchmarks/run-all.sh. Takes about 6 minutes on 2 cores.
+# repository root: bash benchmarks/run-all.sh. Takes about 12 minutes on 2 cores.
+# results/environment.txt records the commit, the JVM, and each step's duration and the load
+# average when it started: the machine is shared, so read numbers beside the load they met.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,13 +23,31 @@ mkdir -p "$OUT"
 } > "$OUT/environment.txt"
 cat "$OUT/environment.txt"
 
-# JmhReport runs JMH in its own JVM (forks as usual) and adds medians and ratios to JMH's CSV.
-"${REPORT[@]}" --out="$OUT/happy-path.md" HappyPathBenchmark "${JMH_OPTS[@]}" -rf csv -rff "$OUT/jmh-happy-path.csv"
-java -cp "$JAR" dev.retryafter.benchmarks.HappyPathInterleaved --out="$OUT"
-"${REPORT[@]}" --out="$OUT/parser.md" ParserBenchmark "${JMH_OPTS[@]}" -rf csv -rff "$OUT/jmh-parser.csv"
-java -cp "$JAR" dev.retryafter.benchmarks.ParserCorrectness --out="$OUT"
+# Runs one step and notes its start, the load average then, and its duration.
+step() {
+	local name=$1
+	shift
+	local began=$SECONDS
+	echo "step $name: started $(date -u +%H:%M:%SZ), load $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/environment.txt"
+	"$@"
+	echo "step $name: took $((SECONDS - began)) s" >> "$OUT/environment.txt"
+}
 
-java -cp "$JAR" dev.retryafter.benchmarks.HerdBenchmark --out="$OUT" --png=docs/herd.png
-java -cp "$JAR" dev.retryafter.benchmarks.RateLimitBenchmark --out="$OUT"
+# JmhReport runs JMH in its own JVM (forks as usual) and adds medians and ratios to JMH's CSV.
+step happy-path "${REPORT[@]}" --out="$OUT/happy-path.md" HappyPathBenchmark "${JMH_OPTS[@]}" -rf csv \
+	-rff "$OUT/jmh-happy-path.csv"
+step happy-path-interleaved java -cp "$JAR" dev.retryafter.benchmarks.HappyPathInterleaved --out="$OUT"
+step parser "${REPORT[@]}" --out="$OUT/parser.md" ParserBenchmark "${JMH_OPTS[@]}" -rf csv -rff "$OUT/jmh-parser.csv"
+step parser-correctness java -cp "$JAR" dev.retryafter.benchmarks.ParserCorrectness --out="$OUT"
+
+# Herds of 50 and 200 on 503 and on 429, each first request answered as it arrives, 3 runs each.
+step herd java -cp "$JAR" dev.retryafter.benchmarks.HerdBenchmark --out="$OUT" --png=docs/herd.png
+# The laboratory herd of earlier versions (first requests held until all are in), once, for comparison.
+step herd-sync java -cp "$JAR" dev.retryafter.benchmarks.HerdBenchmark --name=herd-sync --arrivals=sync \
+	--callers=200 --statuses=503 --repeat=1 --out="$OUT" --png="$OUT/herd-sync.png"
+step rate-limit java -cp "$JAR" dev.retryafter.benchmarks.RateLimitBenchmark --out="$OUT"
+# One run per client: the 5 s Retry-After makes each run take 10-30 s.
+step sick-backend java -cp "$JAR" dev.retryafter.benchmarks.SickBackendBenchmark --repeat=1 --out="$OUT"
+step tenants java -cp "$JAR" dev.retryafter.benchmarks.TenantsBenchmark --out="$OUT"
 
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$OUT/environment.txt"

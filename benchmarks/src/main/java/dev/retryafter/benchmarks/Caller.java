@@ -16,7 +16,17 @@ interface Caller extends AutoCloseable {
 	 * @param uri the target
 	 * @return the final status code, or {@link #IO_ERROR}
 	 */
-	int get(URI uri);
+	default int get(URI uri) {
+		return get(uri, null);
+	}
+
+	/**
+	 * Sends a GET with an {@code Authorization} header, letting the library retry.
+	 * @param uri the target
+	 * @param authorization the header's value, or {@code null} for none
+	 * @return the final status code, or {@link #IO_ERROR}
+	 */
+	int get(URI uri, String authorization);
 
 	/**
 	 * Why calls gave up, where the library says so (ours, from its abandonment meter).
@@ -24,6 +34,14 @@ interface Caller extends AutoCloseable {
 	 */
 	default String abandonments() {
 		return "";
+	}
+
+	/**
+	 * Requests the library held back before sending them (ours, from its cooldown meter).
+	 * @return the count, or -1 when the library never holds requests
+	 */
+	default int held() {
+		return -1;
 	}
 
 	@Override

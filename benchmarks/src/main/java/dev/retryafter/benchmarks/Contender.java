@@ -10,13 +10,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.function.IntSupplier;
-import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
-import dev.retryafter.client.RetryAfterInterceptor;
-import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.RetryClients;
-import dev.retryafter.core.RetrySettings;
 import dev.retryafter.metrics.RetryAfterMetrics;
 import io.github.resilience4j.core.IntervalFunction;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -27,6 +22,7 @@ import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.retry.RetryCallback;
 import org.springframework.retry.backoff.ExponentialRandomBackOffPolicy;
@@ -61,12 +57,11 @@ record Contender(String key, String label, IntFunction<Caller> factory) {
 
 	private static Map<String, Contender> all() {
 		Map<String, Contender> all = new LinkedHashMap<>();
-		for (Contender contender : List.of(ours("ours", "retry-after (ours)", UnaryOperator.identity()),
-				ours("ours-no-cooldown", "retry-after (ours), cooldown off",
-						(settings) -> settings.withCooldown(new RetrySettings.Cooldown(false, CooldownMode.WAIT))),
-				ours("ours-no-budget", "retry-after (ours), retry budget off",
-						(settings) -> settings.withBudget(new RetrySettings.Budget(false, settings.budget().ratio(),
-								settings.budget().minPerSecond(), settings.budget().window()))),
+		for (Contender contender : List.of(ours("ours", "retry-after (ours)", Map.of()),
+				ours("ours-no-cooldown", "retry-after (ours), cooldown off", Map.of("cooldown.enabled", "false")),
+				ours("ours-no-budget", "retry-after (ours), retry budget off", Map.of("budget.enabled", "false")),
+				ours("ours-partition", "retry-after (ours), cooldown partitioned by Authorization",
+						Map.of("cooldown.partition-headers", "Authorization")),
 				new Contender("hc5", "HttpClient 5 default strategy", Contender::httpClient5),
 				new Contender("resilience4j", "resilience4j exp. random backoff", Contender::resilience4j),
 				new Contender("spring-retry", "spring-retry ExponentialRandomBackOff", Contender::springRetry))) {
@@ -89,20 +84,22 @@ record Contender(String key, String label, IntFunction<Caller> factory) {
 		return this.factory.apply(connections);
 	}
 
-	private static Contender ours(String key, String label, UnaryOperator<RetrySettings> settings) {
+	/**
+	 * The starter, configured through its properties (names without the {@code retry-after.}
+	 * prefix) on top of its defaults.
+	 */
+	private static Contender ours(String key, String label, Map<String, String> properties) {
 		return new Contender(key, label, (connections) -> {
-			RetryClients clients = RetryClients.of(settings.apply(RetrySettings.defaults()));
-			CloseableHttpClient httpClient = httpClient5(connections, false);
 			SimpleMeterRegistry registry = new SimpleMeterRegistry();
-			RestClient client = restClient(httpClient)
-				.requestInterceptor(new RetryAfterInterceptor(clients, new RetryAfterMetrics(registry)))
-				.build();
+			StarterContext starter = StarterContext.start(properties, registry);
+			CloseableHttpClient httpClient = httpClient5(connections, false);
+			RestClient client = restClient(httpClient).requestInterceptor(starter.interceptor()).build();
 			Caller caller = exchanging(client, httpClient);
 			return new Caller() {
 
 				@Override
-				public int get(URI uri) {
-					return caller.get(uri);
+				public int get(URI uri, String authorization) {
+					return caller.get(uri, authorization);
 				}
 
 				@Override
@@ -117,8 +114,18 @@ record Contender(String key, String label, IntFunction<Caller> factory) {
 				}
 
 				@Override
+				public int held() {
+					return (int) registry.find(RetryAfterMetrics.COOLDOWN_HELD)
+						.timers()
+						.stream()
+						.mapToLong((timer) -> timer.count())
+						.sum();
+				}
+
+				@Override
 				public void close() {
 					caller.close();
+					starter.close();
 				}
 
 			};
@@ -196,9 +203,9 @@ record Contender(String key, String label, IntFunction<Caller> factory) {
 		return new Caller() {
 
 			@Override
-			public int get(URI uri) {
+			public int get(URI uri, String authorization) {
 				try {
-					return client.get().uri(uri).exchange((request, response) -> {
+					return withAuthorization(client.get().uri(uri), authorization).exchange((request, response) -> {
 						response.getBody().transferTo(OutputStream.nullOutputStream());
 						return response.getStatusCode().value();
 					});
@@ -221,11 +228,12 @@ record Contender(String key, String label, IntFunction<Caller> factory) {
 		return new Caller() {
 
 			@Override
-			public int get(URI uri) {
+			public int get(URI uri, String authorization) {
 				try {
-					return retrying.run(() -> {
-						return client.get().uri(uri).retrieve().toBodilessEntity().getStatusCode().value();
-					});
+					return retrying.run(() -> withAuthorization(client.get().uri(uri), authorization).retrieve()
+						.toBodilessEntity()
+						.getStatusCode()
+						.value());
 				}
 				catch (RestClientResponseException ex) {
 					return ex.getStatusCode().value();
@@ -241,6 +249,11 @@ record Contender(String key, String label, IntFunction<Caller> factory) {
 			}
 
 		};
+	}
+
+	private static RestClient.RequestHeadersSpec<?> withAuthorization(RestClient.RequestHeadersSpec<?> request,
+			String authorization) {
+		return (authorization != null) ? request.header(HttpHeaders.AUTHORIZATION, authorization) : request;
 	}
 
 	@FunctionalInterface

@@ -24,8 +24,8 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
 /**
- * Renders the herd: one panel per client, retries per 10 ms against time since the first
- * {@code 503}, all panels on the same scales so their heights compare.
+ * Renders the herd: one panel per client, retries and late first requests per 10 ms against
+ * time since the first rejection, all panels on the same scales so their heights compare.
  */
 final class HerdChart {
 
@@ -35,7 +35,8 @@ final class HerdChart {
 	private HerdChart() {
 	}
 
-	static void render(Path file, int callers, int retryAfterSeconds, int runs, Map<String, int[]> timelines) {
+	static void render(Path file, int callers, int status, String arrival, int retryAfterSeconds, int runs,
+			Map<String, int[]> timelines) {
 		int peak = 1;
 		int length = 1;
 		for (int[] timeline : timelines.values()) {
@@ -44,7 +45,8 @@ final class HerdChart {
 				peak = Math.max(peak, count);
 			}
 		}
-		NumberAxis time = new NumberAxis("ms after the first 503 was sent (bars: retries arriving per 10 ms)");
+		NumberAxis time = new NumberAxis("ms after the first " + status
+				+ " was sent (bars: retries and late first requests arriving per 10 ms)");
 		time.setRange(0, Math.max(retryAfterSeconds * 1000 + 500, length * 10 + 50));
 		CombinedDomainXYPlot combined = new CombinedDomainXYPlot(time);
 		combined.setGap(12);
@@ -62,7 +64,7 @@ final class HerdChart {
 			renderer.setShadowVisible(false);
 			renderer.setSeriesPaint(0, COLORS[index % COLORS.length]);
 			renderer.setDefaultSeriesVisibleInLegend(false);
-			NumberAxis retries = new NumberAxis("retries");
+			NumberAxis retries = new NumberAxis("requests");
 			retries.setRange(0, peak * 1.1);
 			retries.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
 			XYPlot plot = new XYPlot(dataset, null, retries, renderer);
@@ -83,7 +85,8 @@ final class HerdChart {
 			combined.add(plot, 1);
 			index++;
 		}
-		String title = "Herd of " + callers + " callers after one 503 with Retry-After: " + retryAfterSeconds
+		String title = "Herd of " + callers + " callers (" + arrival + ") after one " + status
+				+ " each with Retry-After: " + retryAfterSeconds
 				+ ((runs > 1) ? " (per client, the run with the median peak of " + runs + ")" : "");
 		JFreeChart chart = new JFreeChart(title, new Font(Font.SANS_SERIF, Font.BOLD, 15), combined, false);
 		chart.setBackgroundPaint(Color.WHITE);

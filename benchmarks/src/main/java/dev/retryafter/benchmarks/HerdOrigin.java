@@ -12,16 +12,60 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import com.sun.net.httpserver.HttpExchange;
 
 /**
- * An origin that answers each caller's first request with {@code 503} and
- * {@code Retry-After: <seconds>}, all at the same moment (it holds the first requests until
- * the whole herd is in), and every later request with {@code 200}. It records, on the
- * monotonic clock, when each {@code 503} left and when each retry arrived.
+ * An origin that answers each caller's first request with {@code status} (503 or 429) and
+ * {@code Retry-After: <seconds>}, and every later request with {@code 200}. It records, on the
+ * monotonic clock, when each rejection left and when every request arrived.
+ *
+ * <p>
+ * {@link Arrival#UNSYNCHRONISED} (the default of the herd benchmark) answers each first
+ * request as it arrives, as a real origin does: callers that start together still reach it
+ * a few milliseconds apart. {@link Arrival#SYNCHRONISED} holds the first requests until the
+ * whole herd is in and answers them all at once: a laboratory herd, kept for comparison with
+ * earlier results. Holding every first request also means no caller can learn of the
+ * rejection before all have sent, which hides what a client does with requests that start
+ * while another one's rejection is known.
  */
 final class HerdOrigin implements AutoCloseable {
 
 	private static final byte[] OK = "ok".getBytes(StandardCharsets.UTF_8);
 
+	/**
+	 * How the herd's first requests are answered.
+	 */
+	enum Arrival {
+
+		/** Each first request is answered as it arrives. */
+		UNSYNCHRONISED("unsync"),
+
+		/** First requests are held until the whole herd is in, then answered together. */
+		SYNCHRONISED("sync");
+
+		private final String key;
+
+		Arrival(String key) {
+			this.key = key;
+		}
+
+		String key() {
+			return this.key;
+		}
+
+		static Arrival of(String key) {
+			for (Arrival arrival : values()) {
+				if (arrival.key.equals(key)) {
+					return arrival;
+				}
+			}
+			throw new IllegalArgumentException("Unknown arrival '" + key + "', known: unsync, sync");
+		}
+
+	}
+
+	private final int status;
+
 	private final int retryAfterSeconds;
+
+	private final Arrival arrival;
 
 	private final long holdTimeoutNanos;
 
@@ -31,16 +75,21 @@ final class HerdOrigin implements AutoCloseable {
 
 	private final long[] rejectedAt;
 
-	private final ConcurrentLinkedQueue<long[]> retries = new ConcurrentLinkedQueue<>();
+	private final long[] firstArrivedAt;
+
+	private final ConcurrentLinkedQueue<long[]> later = new ConcurrentLinkedQueue<>();
 
 	private final LoopbackServer server;
 
-	HerdOrigin(int callers, int retryAfterSeconds, long holdTimeoutMillis) {
+	HerdOrigin(int callers, int status, int retryAfterSeconds, Arrival arrival, long holdTimeoutMillis) {
+		this.status = status;
 		this.retryAfterSeconds = retryAfterSeconds;
+		this.arrival = arrival;
 		this.holdTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(holdTimeoutMillis);
 		this.herdIn = new CountDownLatch(callers);
 		this.requests = new AtomicIntegerArray(callers);
 		this.rejectedAt = new long[callers];
+		this.firstArrivedAt = new long[callers];
 		this.server = new LoopbackServer(this::handle);
 	}
 
@@ -55,17 +104,20 @@ final class HerdOrigin implements AutoCloseable {
 			int caller = Integer.parseInt(path.substring(path.lastIndexOf('/') + 1));
 			exchange.getRequestBody().readAllBytes();
 			if (this.requests.getAndIncrement(caller) == 0) {
-				this.herdIn.countDown();
-				awaitHerd();
+				if (this.arrival == Arrival.SYNCHRONISED) {
+					this.herdIn.countDown();
+					awaitHerd();
+				}
 				exchange.getResponseHeaders().set("Retry-After", Integer.toString(this.retryAfterSeconds));
 				long sent = System.nanoTime();
 				synchronized (this.rejectedAt) {
+					this.firstArrivedAt[caller] = arrived;
 					this.rejectedAt[caller] = sent;
 				}
-				exchange.sendResponseHeaders(503, -1);
+				exchange.sendResponseHeaders(this.status, -1);
 			}
 			else {
-				this.retries.add(new long[] { caller, arrived });
+				this.later.add(new long[] { caller, arrived });
 				exchange.sendResponseHeaders(200, OK.length);
 				try (OutputStream body = exchange.getResponseBody()) {
 					body.write(OK);
@@ -83,16 +135,36 @@ final class HerdOrigin implements AutoCloseable {
 		}
 	}
 
-	/** When each caller's 503 left (0 for a caller whose first request never came). */
+	/** When each caller's rejection left (0 for a caller whose first request never came). */
 	long[] rejectedAt() {
 		synchronized (this.rejectedAt) {
 			return this.rejectedAt.clone();
 		}
 	}
 
-	/** Every retry: {caller, arrival nanos}. */
+	/** When each caller's first request arrived (0 for a caller whose first request never came). */
+	long[] firstArrivedAt() {
+		synchronized (this.rejectedAt) {
+			return this.firstArrivedAt.clone();
+		}
+	}
+
+	/** Every request after a caller's first, that is every retry: {caller, arrival nanos}. */
 	long[][] retries() {
-		return this.retries.toArray(new long[0][]);
+		return this.later.toArray(new long[0][]);
+	}
+
+	/** Requests received from each caller. */
+	int[] requestsPerCaller() {
+		int[] counts = new int[this.requests.length()];
+		for (int i = 0; i < counts.length; i++) {
+			counts[i] = this.requests.get(i);
+		}
+		return counts;
+	}
+
+	int status() {
+		return this.status;
 	}
 
 	int retryAfterSeconds() {

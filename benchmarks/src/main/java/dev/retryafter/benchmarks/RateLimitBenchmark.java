@@ -119,7 +119,8 @@ public final class RateLimitBenchmark {
 	static String markdown(List<Result> results, String setup) {
 		StringBuilder md = new StringBuilder();
 		md.append(setup).append(' ').append(ResultFiles.environment()).append(".\n\n");
-		md.append("| client | sent | 429s received | ended 200 | ended failed | sent per success | time to finish s | call p50 ms | call p99 ms | ours: why calls gave up |\n");
+		md.append("| client | sent | 429s received | ended 200 | calls failed | sent per success | time to finish s "
+				+ "| call p50 ms | call p99 ms | ours: why calls gave up |\n");
 		md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
 		for (Result r : results) {
 			md.append("| ").append(r.contender().label()).append(" | ").append(r.sent()).append(" | ")

@@ -7,7 +7,7 @@ import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFacto
  * Switches off Apache HttpClient 5's own retries ({@code DefaultHttpRequestRetryStrategy},
  * which repeats 429 and 503 responses and some I/O failures once) in the request factories
  * Spring Boot builds. The retry interceptor is then the only retry layer, so attempts and waits
- * never multiply (SPEC section 3, "Retry at one layer only").
+ * never multiply: a client retries at one layer only.
  *
  * @since 0.1.0
  */

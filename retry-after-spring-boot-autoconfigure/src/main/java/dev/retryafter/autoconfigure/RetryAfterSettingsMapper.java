@@ -1,16 +1,13 @@
 package dev.retryafter.autoconfigure;
 
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
-import dev.retryafter.autoconfigure.RetryAfterProperties.Client;
-import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryClients.NamedClient;
 import dev.retryafter.core.RetrySettings;
@@ -31,10 +28,6 @@ final class RetryAfterSettingsMapper {
 
 	private static final String PREFIX = "retry-after";
 
-	private static final int MIN_STATUS = 100;
-
-	private static final int MAX_STATUS = 599;
-
 	private final RetryAfterProperties properties;
 
 	RetryAfterSettingsMapper(RetryAfterProperties properties) {
@@ -49,24 +42,24 @@ final class RetryAfterSettingsMapper {
 	 */
 	RetryClients map() {
 		validateSharedSettings();
-		RetrySettings defaults = defaults();
+		RetrySettings defaults = settings(new Values(PREFIX, this.properties, this.properties));
 		Map<String, NamedClient> named = new LinkedHashMap<>();
 		Map<String, String> hostOwners = new HashMap<>();
 		this.properties.getClients().forEach((name, client) -> {
 			String prefix = PREFIX + ".clients." + name;
 			Set<String> hosts = hosts(prefix + ".hosts", name, client.getHosts(), hostOwners);
-			named.put(name, new NamedClient(hosts, client(prefix, client, defaults)));
+			named.put(name, new NamedClient(hosts, settings(new Values(prefix, client, this.properties))));
 		});
 		return new RetryClients(defaults, named);
 	}
 
 	private void validateSharedSettings() {
-		int maxHosts = this.properties.getCooldown().getMaxHosts();
-		if (maxHosts < 1) {
-			throw invalid("cooldown.max-hosts", maxHosts, "must be at least 1");
+		RetryAfterProperties.Cooldown cooldown = this.properties.getCooldown();
+		if (PropertyChecks.required(PREFIX + ".cooldown.max-hosts", cooldown.getMaxHosts()) < 1) {
+			throw invalid("cooldown.max-hosts", cooldown.getMaxHosts(), "must be at least 1");
 		}
-		positive(PREFIX + ".cooldown.max-duration", this.properties.getCooldown().getMaxDuration());
-		required(PREFIX + ".store", this.properties.getStore());
+		PropertyChecks.positive(PREFIX + ".cooldown.max-duration", cooldown.getMaxDuration());
+		PropertyChecks.required(PREFIX + ".store", this.properties.getStore());
 		String keyPrefix = this.properties.getRedis().getKeyPrefix();
 		if (keyPrefix != null && keyPrefix.isBlank()) {
 			// Unset means the default; a blank prefix would make every key in Redis look shared.
@@ -74,86 +67,43 @@ final class RetryAfterSettingsMapper {
 		}
 	}
 
-	private RetrySettings defaults() {
-		RetryAfterProperties p = this.properties;
-		return new RetrySettings(maxAttempts(PREFIX + ".max-attempts", p.getMaxAttempts()),
-				nonNegative(PREFIX + ".total-budget", p.getTotalBudget()),
-				nonNegative(PREFIX + ".attempt-reserve", p.getAttemptReserve()),
-				statuses(PREFIX + ".retryable-statuses", p.getRetryableStatuses()),
-				methods(PREFIX + ".retryable-methods", p.getRetryableMethods()),
-				headerName(PREFIX + ".idempotency-key-header", p.getIdempotencyKeyHeader()),
-				new RetrySettings.Backoff(nonNegative(PREFIX + ".backoff.initial", p.getBackoff().getInitial()),
-						multiplier(PREFIX + ".backoff.multiplier", p.getBackoff().getMultiplier()),
-						nonNegative(PREFIX + ".backoff.max", p.getBackoff().getMax())),
-				jitter(PREFIX + ".jitter", p.getJitter()),
-				new RetrySettings.Header(maxWait(PREFIX + ".header.max-wait", p.getHeader().getMaxWait()),
-						required(PREFIX + ".header.on-invalid", p.getHeader().getOnInvalid()),
-						required(PREFIX + ".header.date-reference", p.getHeader().getDateReference())),
-				new RetrySettings.IoErrors(p.getIoErrors().isConnect(), p.getIoErrors().isRead()),
-				new RetrySettings.Cooldown(p.getCooldown().isEnabled(),
-						required(PREFIX + ".cooldown.mode", p.getCooldown().getMode()),
-						statuses(PREFIX + ".cooldown.statuses", p.getCooldown().getStatuses()),
-						headerNames(PREFIX + ".cooldown.partition-headers", p.getCooldown().getPartitionHeaders())),
-				new RetrySettings.Budget(p.getBudget().isEnabled(), ratio(PREFIX + ".budget.ratio", p.getBudget().getRatio()),
-						minPerSecond(PREFIX + ".budget.min-per-second", p.getBudget().getMinPerSecond()),
-						positive(PREFIX + ".budget.window", p.getBudget().getWindow())));
-	}
-
-	private RetrySettings client(String prefix, Client client, RetrySettings inherited) {
-		RetryAfterProperties.BackoffOverrides backoff = client.getBackoff();
-		RetryAfterProperties.HeaderOverrides header = client.getHeader();
-		RetryAfterProperties.IoErrorsOverrides ioErrors = client.getIoErrors();
-		RetryAfterProperties.CooldownOverrides cooldown = client.getCooldown();
-		RetryAfterProperties.BudgetOverrides budget = client.getBudget();
-		return new RetrySettings(
-				(client.getMaxAttempts() != null) ? maxAttempts(prefix + ".max-attempts", client.getMaxAttempts())
-						: inherited.maxAttempts(),
-				(client.getTotalBudget() != null) ? nonNegative(prefix + ".total-budget", client.getTotalBudget())
-						: inherited.totalBudget(),
-				(client.getAttemptReserve() != null)
-						? nonNegative(prefix + ".attempt-reserve", client.getAttemptReserve())
-						: inherited.attemptReserve(),
-				(client.getRetryableStatuses() != null)
-						? statuses(prefix + ".retryable-statuses", client.getRetryableStatuses())
-						: inherited.retryableStatuses(),
-				(client.getRetryableMethods() != null)
-						? methods(prefix + ".retryable-methods", client.getRetryableMethods())
-						: inherited.retryableMethods(),
-				(client.getIdempotencyKeyHeader() != null)
-						? headerName(prefix + ".idempotency-key-header", client.getIdempotencyKeyHeader())
-						: inherited.idempotencyKeyHeader(),
+	/**
+	 * The one merge and validation pass, one line per setting: each value is the client's
+	 * own when it sets one, else the top level's, and is checked under the name it came from.
+	 */
+	private static RetrySettings settings(Values v) {
+		return new RetrySettings(v.get("max-attempts", (s) -> s.getMaxAttempts(), PropertyChecks::maxAttempts),
+				v.get("total-budget", (s) -> s.getTotalBudget(), PropertyChecks::nonNegative),
+				v.get("attempt-reserve", (s) -> s.getAttemptReserve(), PropertyChecks::nonNegative),
+				v.get("retryable-statuses", (s) -> s.getRetryableStatuses(), PropertyChecks::statuses),
+				v.get("retryable-methods", (s) -> s.getRetryableMethods(), PropertyChecks::methods),
+				v.get("idempotency-key-header", (s) -> s.getIdempotencyKeyHeader(), PropertyChecks::headerName),
 				new RetrySettings.Backoff(
-						(backoff.getInitial() != null) ? nonNegative(prefix + ".backoff.initial", backoff.getInitial())
-								: inherited.backoff().initial(),
-						(backoff.getMultiplier() != null)
-								? multiplier(prefix + ".backoff.multiplier", backoff.getMultiplier())
-								: inherited.backoff().multiplier(),
-						(backoff.getMax() != null) ? nonNegative(prefix + ".backoff.max", backoff.getMax())
-								: inherited.backoff().max()),
-				(client.getJitter() != null) ? jitter(prefix + ".jitter", client.getJitter()) : inherited.jitter(),
+						v.get("backoff.initial", (s) -> s.getBackoff().getInitial(), PropertyChecks::nonNegative),
+						v.get("backoff.multiplier", (s) -> s.getBackoff().getMultiplier(),
+								PropertyChecks::multiplier),
+						v.get("backoff.max", (s) -> s.getBackoff().getMax(), PropertyChecks::nonNegative)),
+				v.get("jitter", (s) -> s.getJitter(), PropertyChecks::jitter),
 				new RetrySettings.Header(
-						(header.getMaxWait() != null) ? maxWait(prefix + ".header.max-wait", header.getMaxWait())
-								: inherited.header().maxWait(),
-						or(header.getOnInvalid(), inherited.header().onInvalid()),
-						or(header.getDateReference(), inherited.header().dateReference())),
-				new RetrySettings.IoErrors(or(ioErrors.getConnect(), inherited.ioErrors().connect()),
-						or(ioErrors.getRead(), inherited.ioErrors().read())),
-				new RetrySettings.Cooldown(or(cooldown.getEnabled(), inherited.cooldown().enabled()),
-						or(cooldown.getMode(), inherited.cooldown().mode()),
-						(cooldown.getStatuses() != null)
-								? statuses(prefix + ".cooldown.statuses", cooldown.getStatuses())
-								: inherited.cooldown().statuses(),
-						(cooldown.getPartitionHeaders() != null)
-								? headerNames(prefix + ".cooldown.partition-headers", cooldown.getPartitionHeaders())
-								: inherited.cooldown().partitionHeaders()),
-				new RetrySettings.Budget(or(budget.getEnabled(), inherited.budget().enabled()),
-						(budget.getRatio() != null) ? ratio(prefix + ".budget.ratio", budget.getRatio())
-								: inherited.budget().ratio(),
-						(budget.getMinPerSecond() != null)
-								? minPerSecond(prefix + ".budget.min-per-second", budget.getMinPerSecond())
-								: inherited.budget().minPerSecond(),
-						(budget.getWindow() != null) ? positive(prefix + ".budget.window", budget.getWindow())
-								: inherited.budget().window()));
+						v.get("header.max-wait", (s) -> s.getHeader().getMaxWait(), PropertyChecks::maxWait),
+						v.get("header.on-invalid", (s) -> s.getHeader().getOnInvalid(), PropertyChecks::required),
+						v.get("header.date-reference", (s) -> s.getHeader().getDateReference(),
+								PropertyChecks::required)),
+				new RetrySettings.IoErrors(
+						v.get("io-errors.connect", (s) -> s.getIoErrors().getConnect(), PropertyChecks::required),
+						v.get("io-errors.read", (s) -> s.getIoErrors().getRead(), PropertyChecks::required)),
+				new RetrySettings.Cooldown(
+						v.get("cooldown.enabled", (s) -> s.getCooldown().getEnabled(), PropertyChecks::required),
+						v.get("cooldown.mode", (s) -> s.getCooldown().getMode(), PropertyChecks::required),
+						v.get("cooldown.statuses", (s) -> s.getCooldown().getStatuses(), PropertyChecks::statuses),
+						v.get("cooldown.partition-headers", (s) -> s.getCooldown().getPartitionHeaders(),
+								PropertyChecks::headerNames)),
+				new RetrySettings.Budget(
+						v.get("budget.enabled", (s) -> s.getBudget().getEnabled(), PropertyChecks::required),
+						v.get("budget.ratio", (s) -> s.getBudget().getRatio(), PropertyChecks::ratio),
+						v.get("budget.min-per-second", (s) -> s.getBudget().getMinPerSecond(),
+								PropertyChecks::minPerSecond),
+						v.get("budget.window", (s) -> s.getBudget().getWindow(), PropertyChecks::positive)));
 	}
 
 	private static Set<String> hosts(String name, String client, @Nullable Set<String> hosts,
@@ -178,125 +128,6 @@ final class RetryAfterSettingsMapper {
 		return result;
 	}
 
-	private static int maxAttempts(String name, int value) {
-		if (value < 1) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "must be at least 1");
-		}
-		return value;
-	}
-
-	private static Duration nonNegative(String name, @Nullable Duration value) {
-		if (required(name, value).isNegative()) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "must not be negative");
-		}
-		// Bounded like every delay the core handles, so a planned wait (base plus jitter)
-		// always fits in a long of nanoseconds for the sleeper and the timers.
-		if (value.compareTo(RetryAfter.MAX_DELAY) > 0) {
-			throw new InvalidConfigurationPropertyValueException(name, value,
-					"must be at most " + RetryAfter.MAX_DELAY.toDays() + " days");
-		}
-		return value;
-	}
-
-	private static Duration positive(String name, @Nullable Duration value) {
-		if (required(name, value).isNegative() || value.isZero()) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "must be positive");
-		}
-		// The bound RetryBudget and HostCooldowns enforce: checked here so start-up names the
-		// property.
-		if (value.compareTo(RetryAfter.MAX_DELAY) > 0) {
-			throw new InvalidConfigurationPropertyValueException(name, value,
-					"must be at most " + RetryAfter.MAX_DELAY.toDays() + " days");
-		}
-		return value;
-	}
-
-	private static Duration maxWait(String name, @Nullable Duration value) {
-		// Strictly below the saturation ceiling, so a saturated Retry-After always abandons.
-		if (required(name, value).compareTo(RetryAfter.MAX_DELAY) >= 0) {
-			throw new InvalidConfigurationPropertyValueException(name, value,
-					"must be less than " + RetryAfter.MAX_DELAY.toDays() + " days");
-		}
-		return nonNegative(name, value);
-	}
-
-	private static double jitter(String name, double value) {
-		if (!(value >= 0 && value <= 1)) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "must be between 0 and 1");
-		}
-		return value;
-	}
-
-	private static double multiplier(String name, double value) {
-		if (!(value >= 1) || Double.isInfinite(value)) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "must be a finite number of at least 1");
-		}
-		return value;
-	}
-
-	private static double ratio(String name, double value) {
-		if (!(value >= 0) || Double.isInfinite(value)) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "must be a finite number of at least 0");
-		}
-		return value;
-	}
-
-	private static int minPerSecond(String name, int value) {
-		if (value < 0) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "must not be negative");
-		}
-		return value;
-	}
-
-	private static Set<Integer> statuses(String name, @Nullable Set<Integer> statuses) {
-		for (Integer status : required(name, statuses)) {
-			if (status == null || status < MIN_STATUS || status > MAX_STATUS) {
-				throw new InvalidConfigurationPropertyValueException(name, status,
-						"each status must be between " + MIN_STATUS + " and " + MAX_STATUS);
-			}
-		}
-		return statuses;
-	}
-
-	private static Set<String> methods(String name, @Nullable Set<String> methods) {
-		for (String method : required(name, methods)) {
-			if (method == null || method.isEmpty() || !isToken(method)) {
-				throw new InvalidConfigurationPropertyValueException(name, method,
-						"each method must be a non-blank HTTP method name");
-			}
-		}
-		return methods;
-	}
-
-	private static List<String> headerNames(String name, @Nullable List<String> headers) {
-		for (String header : required(name, headers)) {
-			if (header == null || !isToken(header)) {
-				throw new InvalidConfigurationPropertyValueException(name, header,
-						"each header must be a valid HTTP header name");
-			}
-		}
-		return headers;
-	}
-
-	private static String headerName(String name, @Nullable String value) {
-		if (!required(name, value).isEmpty() && !isToken(value)) {
-			throw new InvalidConfigurationPropertyValueException(name, value,
-					"must be empty or a valid HTTP header name");
-		}
-		return value;
-	}
-
-	private static <T> T required(String name, @Nullable T value) {
-		if (value == null) {
-			throw new InvalidConfigurationPropertyValueException(name, null, "must not be empty");
-		}
-		return value;
-	}
-
-	private static <T> T or(@Nullable T override, T inherited) {
-		return (override != null) ? override : inherited;
-	}
-
 	private static InvalidConfigurationPropertyValueException invalid(String key, Object value, String reason) {
 		return new InvalidConfigurationPropertyValueException(PREFIX + "." + key, value, reason);
 	}
@@ -306,21 +137,28 @@ final class RetryAfterSettingsMapper {
 	}
 
 	/**
-	 * Whether {@code value} is an RFC 9110 {@code token} (section 5.6.2), the grammar of both
-	 * method and field names; anything else could never match a request.
+	 * Where one client's values come from: its own properties, else the top level's.
 	 */
-	private static boolean isToken(String value) {
-		if (value.isEmpty()) {
-			return false;
-		}
-		for (int i = 0; i < value.length(); i++) {
-			char c = value.charAt(i);
-			boolean alphaNumeric = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-			if (!alphaNumeric && "!#$%&'*+-.^_`|~".indexOf(c) < 0) {
-				return false;
+	private record Values(String prefix, RetrySettingsProperties own, RetrySettingsProperties inherited) {
+
+		<T, R> R get(String key, Function<RetrySettingsProperties, @Nullable T> property, Check<T, R> check) {
+			T value = property.apply(this.own);
+			if (value != null) {
+				return check.apply(this.prefix + "." + key, value);
 			}
+			return check.apply(PREFIX + "." + key, property.apply(this.inherited));
 		}
-		return true;
+
+	}
+
+	/**
+	 * Validates a bound value and returns it as the core takes it.
+	 */
+	@FunctionalInterface
+	private interface Check<T, R> {
+
+		R apply(String name, @Nullable T value);
+
 	}
 
 }

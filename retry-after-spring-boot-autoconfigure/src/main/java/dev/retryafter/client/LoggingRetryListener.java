@@ -1,7 +1,6 @@
 package dev.retryafter.client;
 
 import java.time.Duration;
-import java.util.Locale;
 
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
@@ -64,7 +63,7 @@ public class LoggingRetryListener implements RetryListener {
 			appendRetryAfter(line, response.retryAfter());
 		}
 		else if (outcome instanceof AttemptOutcome.IoFailure failure) {
-			line.append(" failure=").append(failure.kind().name().toLowerCase(Locale.ROOT).replace('_', '-'));
+			line.append(" failure=").append(failure.kind().tagValue());
 		}
 		if (decision instanceof RetryDecision.Retry retry) {
 			line.append(" -> retry wait=")

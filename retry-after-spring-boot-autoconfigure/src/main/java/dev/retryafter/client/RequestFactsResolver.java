@@ -2,12 +2,15 @@ package dev.retryafter.client;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpRequest;
 
 /**
@@ -32,14 +35,29 @@ public final class RequestFactsResolver {
 	 * @return the facts
 	 */
 	public RequestFacts resolve(HttpRequest request, RetrySettings settings) {
-		return new RequestFacts(request.getMethod().name(), mark(request), hasIdempotencyKey(request, settings),
-				// A ClientHttpRequestInterceptor always receives the whole body as a byte[]
-				// (the intercepting request buffers it), so every attempt can send it again.
-				true);
+		// A ClientHttpRequestInterceptor always receives the whole body as a byte[] (the
+		// intercepting request buffers it), so every attempt can send it again.
+		return resolve(request.getMethod(), request.getAttributes(), request.getHeaders(), settings, true);
 	}
 
-	private IdempotencyMark mark(HttpRequest request) {
-		Object value = request.getAttributes().get(RetryAfterAttributes.IDEMPOTENT);
+	/**
+	 * Resolves the facts of one request from its parts, for a client whose requests are not
+	 * {@link HttpRequest}s (the reactive {@code ClientRequest}).
+	 * @param method the request method
+	 * @param attributes the request attributes (for the caller's marks)
+	 * @param headers the request headers (for the idempotency key)
+	 * @param settings the settings in force for it (for the idempotency-key header name)
+	 * @param bodyReplayable whether every attempt can send the request body again
+	 * @return the facts
+	 */
+	public RequestFacts resolve(HttpMethod method, Map<String, Object> attributes, HttpHeaders headers,
+			RetrySettings settings, boolean bodyReplayable) {
+		return new RequestFacts(method.name(), mark(attributes), hasIdempotencyKey(headers, settings),
+				bodyReplayable);
+	}
+
+	private IdempotencyMark mark(Map<String, Object> attributes) {
+		Object value = attributes.get(RetryAfterAttributes.IDEMPOTENT);
 		if (Boolean.TRUE.equals(value)) {
 			return IdempotencyMark.REPEATABLE;
 		}
@@ -49,12 +67,12 @@ public final class RequestFactsResolver {
 		return IdempotencyMark.UNSPECIFIED;
 	}
 
-	private boolean hasIdempotencyKey(HttpRequest request, RetrySettings settings) {
+	private boolean hasIdempotencyKey(HttpHeaders headers, RetrySettings settings) {
 		String header = settings.idempotencyKeyHeader();
 		if (header.isBlank()) {
 			return false;
 		}
-		List<String> values = request.getHeaders().get(lowerCase(header));
+		List<String> values = headers.get(lowerCase(header));
 		if (values == null) {
 			return false;
 		}

@@ -5,7 +5,7 @@ import java.util.function.Consumer;
 
 /**
  * Request attributes a caller sets to tell the retry interceptor whether one request may be
- * repeated, overriding what its method says (SPEC section 3, rule 2).
+ * repeated, overriding what its method and the {@code Idempotency-Key} header say.
  * <p>
  * With a {@code RestClient}:
  * <pre class="code">

@@ -5,8 +5,6 @@ import java.io.InterruptedIOException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
@@ -14,22 +12,15 @@ import java.util.random.RandomGenerator;
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
-import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.CooldownPartition;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
-import dev.retryafter.core.Origin;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryAfter;
-import dev.retryafter.core.RetryAfterParser;
-import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
-import dev.retryafter.core.RetryPermits;
 import dev.retryafter.core.RetryPlanner;
-import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.Sleeper;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.store.CooldownStore;
@@ -89,35 +80,14 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 * Most body bytes kept in memory from a response that is retried: 429 and 503 bodies are
 	 * short, and only a called-off retry ever hands the copy back.
 	 */
-	static final int BODY_COPY_LIMIT = 64 * 1024;
+	static final int BODY_COPY_LIMIT = RetryCall.BODY_COPY_LIMIT;
 
-	// Lower case: header maps are case-insensitive, and Spring's lower-cases the name of each
-	// lookup, which costs nothing (no new string) for a name that is lower case already.
-	private static final String RETRY_AFTER = "retry-after";
+	private final RetryCalls calls;
 
-	private static final String DATE = "date";
-
-	private static final RetryDecision.Stop OUTER_RETRY = new RetryDecision.Stop(StopReason.OUTER_RETRY);
-
-	private final RetryClients clients;
-
-	private final RetryListener listener;
-
-	private final Sleeper sleeper;
-
-	private final MonotonicClock monotonicClock;
-
-	private final Clock wallClock;
-
-	private final RandomGenerator random;
-
-	private final CooldownStore cooldowns;
-
-	private final RetryBudgets budgets;
-
+	/** The detector the calls ask, also kept here: it is part of how this interceptor is set up. */
 	private final OuterRetryDetector outerRetry;
 
-	private final RequestFactsResolver factsResolver = new RequestFactsResolver();
+	private final Sleeper sleeper;
 
 	/**
 	 * Creates an interceptor on the system clocks, sleeping the calling thread.
@@ -185,14 +155,9 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			RetryBudgets budgets, OuterRetryDetector outerRetry, Sleeper sleeper, MonotonicClock monotonicClock,
 			Clock wallClock, RandomGenerator random) {
 		this.outerRetry = Objects.requireNonNull(outerRetry, "outerRetry");
-		this.cooldowns = Objects.requireNonNull(cooldowns, "cooldowns");
-		this.budgets = Objects.requireNonNull(budgets, "budgets");
-		this.clients = Objects.requireNonNull(clients, "clients");
-		this.listener = Objects.requireNonNull(listener, "listener");
+		this.calls = new RetryCalls(clients, listener, cooldowns, budgets, this.outerRetry, monotonicClock,
+				wallClock, random);
 		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-		this.monotonicClock = Objects.requireNonNull(monotonicClock, "monotonicClock");
-		this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
-		this.random = Objects.requireNonNull(random, "random");
 	}
 
 	// SPEC section 4 default of retry-after.cooldown.max-hosts.
@@ -204,10 +169,8 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
 		URI uri = request.getURI();
-		// The effective port: https://h/ and https://h:443/ must pick the same named client.
-		ClientSettings client = this.clients.resolve((uri.getHost() != null) ? uri.getHost() : "",
-				Origin.effectivePort(uri.getScheme(), uri.getPort()));
-		RequestFacts facts = this.factsResolver.resolve(request, client.settings());
+		ClientSettings client = this.calls.client(uri);
+		RequestFacts facts = this.calls.factsResolver().resolve(request, client.settings());
 		return new Exchange(client, facts, request, body, execution).run();
 	}
 
@@ -221,15 +184,10 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	}
 
 	/**
-	 * One call through the interceptor: the attempts of one request, and their shared clock.
+	 * One call through the interceptor: the attempts of one request, sent on the calling
+	 * thread, with the waits slept through the {@link Sleeper}.
 	 */
-	private final class Exchange {
-
-		private final ClientSettings client;
-
-		private final RetrySettings settings;
-
-		private final RequestFacts facts;
+	private final class Exchange extends RetryCall {
 
 		private final HttpRequest request;
 
@@ -237,30 +195,27 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 
 		private final ClientHttpRequestExecution execution;
 
-		/** The client's retry budget as the planner sees it (SPEC rule 4): each retry takes from it. */
-		private final RetryPermits permits;
-
-		/** The client's retry budget, which counts this request once it is sent; null if off. */
-		private final @Nullable RetryBudget budget;
-
-		/** The cooldown key, resolved on first use: most requests never need it. */
-		private @Nullable CooldownKey cooldownKey;
-
-		private boolean originResolved;
-
-		private final long startNanos;
-
 		Exchange(ClientSettings client, RequestFacts facts, HttpRequest request, byte[] body,
 				ClientHttpRequestExecution execution) {
-			this.client = client;
-			this.settings = client.settings();
-			this.facts = facts;
+			super(RetryAfterInterceptor.this.calls, client, facts);
 			this.request = request;
 			this.body = body;
 			this.execution = execution;
-			this.budget = RetryAfterInterceptor.this.budgets.budget(client.name());
-			this.permits = (this.budget != null) ? this.budget.permits() : RetryPermits.UNLIMITED;
-			this.startNanos = RetryAfterInterceptor.this.monotonicClock.nanoTime();
+		}
+
+		@Override
+		protected RetryCalls calls() {
+			return RetryAfterInterceptor.this.calls;
+		}
+
+		@Override
+		protected URI uri() {
+			return this.request.getURI();
+		}
+
+		@Override
+		protected HttpHeaders requestHeaders() {
+			return this.request.getHeaders();
 		}
 
 		ClientHttpResponse run() throws IOException {
@@ -268,14 +223,10 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			if (refused != null) {
 				throw new RetryRefusedException(origin(), StopReason.COOLDOWN, refused.timeLeft());
 			}
-			// A request counts towards its client's retry budget once it is sent: one refused
-			// by a cooldown was never made, and must not pay for other requests' retries.
-			if (this.budget != null) {
-				this.budget.recordRequest();
-			}
+			firstAttemptSent();
 			for (int attempt = 1;; attempt++) {
 				Attempt result = send();
-				RetryDecision decision = decide(result, attempt);
+				RetryDecision decision = decideOrDiscard(result, attempt);
 				if (!(decision instanceof RetryDecision.Retry retry)) {
 					return result.deliver();
 				}
@@ -283,10 +234,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				if (calledOff != null) {
 					return calledOff;
 				}
-				if (retry.isServerPaced() && this.budget != null) {
-					// A server-paced retry spends no budget but is a request the origin sees.
-					this.budget.recordRequest();
-				}
+				retrySent(retry);
 			}
 		}
 
@@ -295,8 +243,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		 * <p>
 		 * The planner took a retry-budget permit for this retry (rule 4). A retry called off
 		 * here (the deadline passed, a cooldown refused it, the wait was interrupted) is never
-		 * sent, so its permit goes back, as the planner gives back one taken for a retry a
-		 * later rule stopped.
+		 * sent, so its permit goes back.
 		 * @return what the caller gets when the retry is called off, or {@code null} to send it
 		 */
 		private @Nullable ClientHttpResponse waitForRetry(Attempt result, RetryDecision.Retry retry)
@@ -305,9 +252,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			try {
 				Attempt kept = result.keepForRetry();
 				pause(retry.delay());
-				if (!deadlineAllowsAnotherAttempt()) {
-					listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(),
-							StopReason.BUDGET_EXHAUSTED);
+				if (deadlinePassed()) {
 					return kept.deliverInsteadOfRetry(origin(), StopReason.BUDGET_EXHAUSTED, timeLeft());
 				}
 				Admission.Refuse refused = admit();
@@ -318,93 +263,26 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				return null;
 			}
 			finally {
-				if (!sending && !retry.isServerPaced()) {
-					this.permits.refund();
+				if (!sending) {
+					retryCalledOff(retry);
 				}
 			}
 		}
 
 		/**
-		 * The cooldown this request honours and sets: its origin, split by the client's
-		 * partition headers; {@code null} when the client's cooldown is off (or the URI has
-		 * no usable origin).
-		 */
-		private @Nullable CooldownKey cooldownKey() {
-			if (!this.originResolved) {
-				this.cooldownKey = resolveCooldownKey();
-				this.originResolved = true;
-			}
-			return this.cooldownKey;
-		}
-
-		private @Nullable CooldownKey resolveCooldownKey() {
-			URI uri = this.request.getURI();
-			if (!this.settings.cooldown().enabled() || uri.getScheme() == null || uri.getHost() == null) {
-				return null;
-			}
-			Origin origin;
-			try {
-				origin = Origin.of(uri.getScheme(), uri.getHost(), uri.getPort());
-			}
-			catch (IllegalArgumentException ex) {
-				return null;
-			}
-			HttpHeaders headers = this.request.getHeaders();
-			return new CooldownKey(origin,
-					CooldownPartition.of(this.settings.cooldown().partitionHeaders(), headers::get));
-		}
-
-		/**
-		 * Admission before each send: a key cooling down holds the request (plus jitter)
-		 * when that fits the budget, or refuses it. A request is held at most once per
-		 * attempt: once its hold ends it is sent, even if other responses extended the
-		 * cooldown meanwhile. Holding it again is what starved herds: every released request
-		 * that met a fresh 429 re-held all the others, round after round, until their
-		 * budgets ran out and they failed without ever being sent.
+		 * Admits the request before a send, holding it on this thread when the cooldown
+		 * asks for it.
 		 * @return the refusal, already reported to the listener, or {@code null} to send
 		 */
 		private Admission.@Nullable Refuse admit() throws InterruptedIOException {
-			// With no origin cooling down at all, nothing can hold this request: skip building
-			// its origin and asking the store. A cooldown another thread records while this
-			// check runs may be missed by this one request, exactly as if the request had been
-			// admitted a moment earlier; every request that checks after the record sees it.
-			if (!this.settings.cooldown().enabled() || !RetryAfterInterceptor.this.cooldowns.hasCooldowns()) {
-				return null;
-			}
-			CooldownKey key = cooldownKey();
-			if (key == null) {
-				return null;
-			}
-			MonotonicClock clock = RetryAfterInterceptor.this.monotonicClock;
-			long now = clock.nanoTime();
-			Admission admission = RetryAfterInterceptor.this.cooldowns.admit(key, now, timeLeft(),
-					this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(),
-					RetryAfterInterceptor.this.random);
+			Admission admission = admission();
 			if (admission instanceof Admission.Wait wait) {
+				long since = nanoTime();
 				sleep(wait.delay(), true);
-				listener().held(this.client.name(), this.facts.method(), key,
-						Duration.ofNanos(clock.nanoTime() - now));
+				held(since);
+				return null;
 			}
-			else if (admission instanceof Admission.Refuse refuse) {
-				listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(), StopReason.COOLDOWN);
-				return refuse;
-			}
-			return null;
-		}
-
-		/**
-		 * Starts the key's cooldown from a cooldown status's valid {@code Retry-After} (by
-		 * default a 429's only: a 503 is often one sick backend behind a load balancer, so
-		 * it paces only its own request), whatever this request does next.
-		 */
-		private void recordCooldown(int status, RetryAfter retryAfter, Instant receivedAt) {
-			if (retryAfter instanceof RetryAfter.Delay delay && this.settings.cooldown().statuses().contains(status)) {
-				CooldownKey key = cooldownKey();
-				if (key != null) {
-					RetryAfterInterceptor.this.cooldowns.record(key, delay.delay(),
-							RetryAfterInterceptor.this.monotonicClock.nanoTime(), receivedAt);
-				}
-			}
+			return (Admission.Refuse) admission;
 		}
 
 		private Attempt send() throws IOException {
@@ -419,17 +297,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				// HttpURLConnection only reads the response when asked for its status, so
 				// that is when it has been received (and when its read timeout can strike).
 				int status = response.getStatusCode().value();
-				HttpHeaders headers = response.getHeaders();
-				List<String> fieldLines = headers.get(RETRY_AFTER);
-				RetryAfter retryAfter = RetryAfter.ABSENT;
-				// Without the field (most responses) there is nothing to parse, so no instant
-				// to stamp either: the wall clock is read only when an HTTP-date may need it.
-				if (fieldLines != null && !fieldLines.isEmpty()) {
-					Instant receivedAt = RetryAfterInterceptor.this.wallClock.instant();
-					retryAfter = RetryAfterParser.parse(fieldLines, receivedAt, headers.getFirst(DATE),
-							this.settings.header().dateReference());
-					recordCooldown(status, retryAfter, receivedAt);
-				}
+				RetryAfter retryAfter = retryAfter(status, response.getHeaders());
 				return Attempt.responded(response, new AttemptOutcome.Response(status, retryAfter));
 			}
 			catch (IOException ex) {
@@ -442,17 +310,9 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			}
 		}
 
-		private RetryDecision decide(Attempt result, int attempt) {
+		private RetryDecision decideOrDiscard(Attempt result, int attempt) {
 			try {
-				RetryDecision decision = RetryPlanner.decide(this.settings, this.facts, result.outcome(), attempt,
-						elapsed(), this.permits, RetryAfterInterceptor.this.random);
-				if (attempt == 1 && wouldContinue(decision)
-						&& RetryAfterInterceptor.this.outerRetry.isOuterRetryActive()) {
-					decision = handBack(decision);
-				}
-				listener().attemptCompleted(this.client.name(), this.facts.method(), attempt, result.outcome(),
-						decision);
-				return decision;
+				return decide(result.outcome(), attempt);
 			}
 			catch (RuntimeException | Error ex) {
 				// An interceptor that throws after receiving a response must close it
@@ -462,31 +322,10 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			}
 		}
 
-		/**
-		 * Whether the planner's decision is anything but a normal end: only then can an outer
-		 * retry layer matter, so a call that succeeds never asks for one.
-		 */
-		private boolean wouldContinue(RetryDecision decision) {
-			return !(decision instanceof RetryDecision.Stop stop) || stop.reason().isAbandonment();
-		}
-
-		/**
-		 * Leaves the retrying to the outer layer: it plans its own wait (from the same
-		 * {@code Retry-After}) and decides whether to try again, so this interceptor neither
-		 * waits nor spends a retry-budget permit, and gives back the one the planner took.
-		 */
-		private RetryDecision handBack(RetryDecision decision) {
-			if (decision instanceof RetryDecision.Retry) {
-				this.permits.refund();
-			}
-			return OUTER_RETRY;
-		}
-
 		private void pause(Duration planned) throws InterruptedIOException {
-			MonotonicClock clock = RetryAfterInterceptor.this.monotonicClock;
-			long before = clock.nanoTime();
+			long before = nanoTime();
 			sleep(planned, false);
-			listener().waited(this.client.name(), planned, Duration.ofNanos(clock.nanoTime() - before));
+			waited(planned, before);
 		}
 
 		/**
@@ -498,43 +337,16 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
-				listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(), StopReason.INTERRUPTED);
+				stopped(StopReason.INTERRUPTED);
 				String wait = RetryRefusedException.format(planned);
 				InterruptedIOException interrupted = new InterruptedIOException(cooldownHold
-						? this.facts.method() + " request to " + origin() + " interrupted while held " + wait
+						? method() + " request to " + origin() + " interrupted while held " + wait
 								+ " for the origin's cooldown"
-						: "Retry of " + this.facts.method() + " request to " + origin() + " interrupted while waiting "
-								+ wait + " before the next attempt");
+						: "Retry of " + method() + " request to " + origin() + " interrupted while waiting " + wait
+								+ " before the next attempt");
 				interrupted.initCause(ex);
 				throw interrupted;
 			}
-		}
-
-		/**
-		 * The planner already kept {@code attempt-reserve} of the budget for the next
-		 * attempt, so only a budget spent entirely stops here. A wait that overran its plan
-		 * (a late wake-up, a paused VM) eats into the reserve: that is what the reserve is
-		 * for, and sending then is still within the caller's budget.
-		 */
-		private boolean deadlineAllowsAnotherAttempt() {
-			return elapsed().compareTo(this.settings.totalBudget()) < 0;
-		}
-
-		private Duration elapsed() {
-			return Duration.ofNanos(RetryAfterInterceptor.this.monotonicClock.nanoTime() - this.startNanos);
-		}
-
-		private Duration timeLeft() {
-			Duration left = this.settings.totalBudget().minus(elapsed());
-			return left.isNegative() ? Duration.ZERO : left;
-		}
-
-		private String origin() {
-			return RetryRefusedException.originOf(this.request.getURI());
-		}
-
-		private RetryListener listener() {
-			return RetryAfterInterceptor.this.listener;
 		}
 
 	}

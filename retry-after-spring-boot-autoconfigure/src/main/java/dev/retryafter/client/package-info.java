@@ -1,5 +1,8 @@
 /**
- * Spring HTTP client adapters: the only place that does I/O, sleeps and reads clocks.
+ * Spring HTTP client adapters: the retry interceptor (which sends, sleeps and reads the
+ * clocks), the customizers that install it, and the vocabulary a caller uses to mark requests
+ * ({@link dev.retryafter.client.RetryAfterAttributes}) and to tell failures apart
+ * ({@link dev.retryafter.client.RetryFailures}).
  */
 @NullMarked
 package dev.retryafter.client;

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Whether a request may be sent to an origin now (SPEC section 5, host cooldown):
+ * Whether a request may be sent to an origin now, given its host cooldown:
  * {@link Proceed}, {@link Wait} first, or {@link Refuse} without sending.
  *
  * @since 0.1.0
@@ -29,10 +29,6 @@ public sealed interface Admission permits Admission.Proceed, Admission.Wait, Adm
 	 */
 	record Wait(Duration delay) implements Admission {
 
-		/**
-		 * Checks the components, as described on the record.
-		 * @param delay the wait: the time left until the origin's not-before instant plus jitter, positive
-		 */
 		public Wait {
 			Objects.requireNonNull(delay, "delay");
 			if (delay.isNegative() || delay.isZero()) {
@@ -50,10 +46,6 @@ public sealed interface Admission permits Admission.Proceed, Admission.Wait, Adm
 	 */
 	record Refuse(Duration timeLeft) implements Admission {
 
-		/**
-		 * Checks the components, as described on the record.
-		 * @param timeLeft the time left until the origin's not-before instant, positive
-		 */
 		public Refuse {
 			Objects.requireNonNull(timeLeft, "timeLeft");
 			if (timeLeft.isNegative() || timeLeft.isZero()) {

@@ -17,11 +17,6 @@ public sealed interface AttemptOutcome permits AttemptOutcome.Response, AttemptO
 	 */
 	record Response(int status, RetryAfter retryAfter) implements AttemptOutcome {
 
-		/**
-		 * Checks the components, as described on the record.
-		 * @param status the HTTP status code
-		 * @param retryAfter its parsed {@code Retry-After} field
-		 */
 		public Response {
 			Objects.requireNonNull(retryAfter, "retryAfter");
 		}
@@ -35,10 +30,6 @@ public sealed interface AttemptOutcome permits AttemptOutcome.Response, AttemptO
 	 */
 	record IoFailure(IoFailureKind kind) implements AttemptOutcome {
 
-		/**
-		 * Checks the components, as described on the record.
-		 * @param kind the kind of failure
-		 */
 		public IoFailure {
 			Objects.requireNonNull(kind, "kind");
 		}

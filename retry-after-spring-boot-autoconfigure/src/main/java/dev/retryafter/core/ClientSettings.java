@@ -15,12 +15,6 @@ public record ClientSettings(String name, RetrySettings settings) {
 	/** Name of the settings used for hosts no named client lists. */
 	public static final String DEFAULT_NAME = "default";
 
-	/**
-	 * Checks the components, as described on the record.
-	 * @param name the named client ({@code retry-after.clients.<name>}), or {@link #DEFAULT_NAME}; used as the {@code
-	 * client} meter tag, never the raw host
-	 * @param settings the settings
-	 */
 	public ClientSettings {
 		Objects.requireNonNull(name, "name");
 		Objects.requireNonNull(settings, "settings");

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Local exponential backoff (SPEC section 3, rule 7): the wait before retry {@code n} is
+ * Local exponential backoff, used when the server gave no usable delay: the wait before retry {@code n} is
  * {@code initial x multiplier^(n - 1)}, capped at {@code max}. Retry 1 follows attempt 1.
  * <p>
  * Pure and overflow-safe: any retry number (up to {@link Integer#MAX_VALUE}), any multiplier

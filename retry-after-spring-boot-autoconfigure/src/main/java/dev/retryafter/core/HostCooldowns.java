@@ -143,7 +143,7 @@ public final class HostCooldowns {
 	 * <p>
 	 * The jitter is scaled by the server's whole delay, not by the time left: requests held
 	 * just before the instant would otherwise all get a tiny jitter and leave together, a
-	 * spike that the origin's own retries (each jittered by the whole delay, SPEC rule 8) do
+	 * spike that the origin's own retries (each jittered by the whole delay) do
 	 * not make. Scaled this way, held requests spread over the same window as those retries.
 	 * @param key the request's cooldown key
 	 * @param nowNanos the current monotonic reading
@@ -163,9 +163,24 @@ public final class HostCooldowns {
 			throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
 		}
 		Hold hold = this.notBefore.get(key);
-		long left = (hold != null) ? remainingNanos(key, hold, nowNanos) : 0;
-		if (left <= 0) {
+		if (hold == null) {
 			return Admission.PROCEED;
+		}
+		long left = hold.until - nowNanos;
+		if (left <= 0) {
+			// The release window: held requests leave at the instant plus jitter, spread
+			// over jitter x the delay. A request arriving inside it queues behind them (to
+			// the window's end, plus its own jitter) instead of cutting in while they are
+			// still held; that is its one hold.
+			long windowLeft = left + (long) (jitter * hold.spread);
+			if (windowLeft <= 0) {
+				this.notBefore.remove(key, hold);
+				return Admission.PROCEED;
+			}
+			if (mode == CooldownMode.FAIL_FAST) {
+				return Admission.PROCEED;
+			}
+			left = windowLeft;
 		}
 		Duration timeLeft = Duration.ofNanos(left);
 		if (mode == CooldownMode.FAIL_FAST) {

@@ -9,33 +9,45 @@ package dev.retryafter.core;
 public enum IoFailureKind {
 
 	/** The connection was refused: the request never left. */
-	CONNECT_REFUSED(false),
+	CONNECT_REFUSED("connect-refused", false),
 
 	/** The connection could not be opened in time: the request never left. */
-	CONNECT_TIMEOUT(false),
+	CONNECT_TIMEOUT("connect-timeout", false),
 
 	/** The response did not arrive in time: the server may have received the request. */
-	READ_TIMEOUT(true),
+	READ_TIMEOUT("read-timeout", true),
 
 	/** The connection was reset or closed after the request was sent. */
-	RESET_AFTER_SEND(true),
+	RESET_AFTER_SEND("reset-after-send", true),
 
 	/** The host name could not be resolved: never retried. */
-	UNKNOWN_HOST(false),
+	UNKNOWN_HOST("unknown-host", false),
 
 	/**
 	 * The TLS handshake failed or the server's certificate was refused: never retried, since
 	 * the same handshake would fail the same way.
 	 */
-	TLS_FAILURE(false),
+	TLS_FAILURE("tls-failure", false),
 
 	/** Any other I/O failure: treated as possibly sent. */
-	OTHER(true);
+	OTHER("other", true);
+
+	private final String tagValue;
 
 	private final boolean maybeSent;
 
-	IoFailureKind(boolean maybeSent) {
+	IoFailureKind(String tagValue, boolean maybeSent) {
+		this.tagValue = tagValue;
 		this.maybeSent = maybeSent;
+	}
+
+	/**
+	 * The value used in log lines and by callers that report the failure, e.g.
+	 * {@code connect-refused}.
+	 * @return the tag value
+	 */
+	public String tagValue() {
+		return this.tagValue;
 	}
 
 	/**

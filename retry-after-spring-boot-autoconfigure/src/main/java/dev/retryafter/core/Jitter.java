@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.random.RandomGenerator;
 
 /**
- * Spreads identical waits (SPEC section 3, rule 8): the wait is {@code base} plus a random
+ * Spreads identical waits: the wait is {@code base} plus a random
  * extra, uniform in {@code [0, jitter x base]}, trimmed so the wait does not pass a limit.
  * Jitter is only ever added: callers that all got the same server delay leave at different
  * times, and none earlier than the server asked.

@@ -18,12 +18,6 @@ import org.jspecify.annotations.Nullable;
  */
 public record Origin(String scheme, String host, int port) {
 
-	/**
-	 * Checks the components, as described on the record.
-	 * @param scheme the scheme, lower case ({@code http} or {@code https} in practice)
-	 * @param host the host, lower case; an IPv6 literal is kept in brackets ({@code [::1]})
-	 * @param port the port, 0 to 65535
-	 */
 	public Origin {
 		Objects.requireNonNull(scheme, "scheme");
 		Objects.requireNonNull(host, "host");

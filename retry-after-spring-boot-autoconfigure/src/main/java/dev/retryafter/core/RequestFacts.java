@@ -14,13 +14,6 @@ import java.util.Objects;
  */
 public record RequestFacts(String method, IdempotencyMark mark, boolean hasIdempotencyKey, boolean bodyReplayable) {
 
-	/**
-	 * Checks the components, as described on the record.
-	 * @param method the HTTP method, upper case
-	 * @param mark the caller's explicit idempotency mark
-	 * @param hasIdempotencyKey whether the request carries the configured idempotency-key header
-	 * @param bodyReplayable whether the request body can be sent again unchanged
-	 */
 	public RequestFacts {
 		Objects.requireNonNull(method, "method");
 		Objects.requireNonNull(mark, "mark");

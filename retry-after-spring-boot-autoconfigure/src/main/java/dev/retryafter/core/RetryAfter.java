@@ -43,12 +43,6 @@ public sealed interface RetryAfter permits RetryAfter.Delay, RetryAfter.Absent, 
 	 */
 	record Delay(Duration delay, Form form) implements RetryAfter {
 
-		/**
-		 * Checks the components, as described on the record.
-		 * @param delay the delay measured from the time the response was received, between zero and {@link
-		 * #MAX_DELAY} inclusive
-		 * @param form the form it was given in
-		 */
 		public Delay {
 			Objects.requireNonNull(delay, "delay");
 			Objects.requireNonNull(form, "form");
@@ -81,10 +75,6 @@ public sealed interface RetryAfter permits RetryAfter.Delay, RetryAfter.Absent, 
 	 */
 	record Invalid(String why) implements RetryAfter {
 
-		/**
-		 * Checks the components, as described on the record.
-		 * @param why a short, header-value-free explanation (safe to log)
-		 */
 		public Invalid {
 			Objects.requireNonNull(why, "why");
 		}

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A retry budget per named client, after Finagle's {@code RetryBudget} (SPEC section 5):
+ * A retry budget per named client, after Finagle's {@code RetryBudget}:
  * within any {@code window}, the retries allowed are {@code minPerSecond x window seconds}
  * (a reserve, so a quiet client can still retry) plus {@code ratio x} the requests made in
  * that window. Retries beyond that are refused, so retries cannot multiply the load on an

@@ -121,11 +121,6 @@ public final class RetryClients {
 	 */
 	public record NamedClient(Set<String> hosts, RetrySettings settings) {
 
-		/**
-		 * Checks the components, as described on the record.
-		 * @param hosts the hosts it applies to
-		 * @param settings its settings
-		 */
 		public NamedClient {
 			hosts = Set.copyOf(hosts);
 			Objects.requireNonNull(settings, "settings");

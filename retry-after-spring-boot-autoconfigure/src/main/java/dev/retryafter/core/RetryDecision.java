@@ -26,12 +26,6 @@ public sealed interface RetryDecision permits RetryDecision.Retry, RetryDecision
 		 */
 		public static final Duration SERVER_PACED_MINIMUM = Duration.ofSeconds(1);
 
-		/**
-		 * Checks the components, as described on the record.
-		 * @param delay the planned wait, base plus jitter; never below {@code base}
-		 * @param base the larger of the server's delay and the local backoff
-		 * @param source the term that set {@code base}
-		 */
 		public Retry {
 			Objects.requireNonNull(delay, "delay");
 			Objects.requireNonNull(base, "base");
@@ -61,10 +55,6 @@ public sealed interface RetryDecision permits RetryDecision.Retry, RetryDecision
 	 */
 	record Stop(StopReason reason) implements RetryDecision {
 
-		/**
-		 * Checks the components, as described on the record.
-		 * @param reason why
-		 */
 		public Stop {
 			Objects.requireNonNull(reason, "reason");
 		}

@@ -1,7 +1,7 @@
 package dev.retryafter.core;
 
 /**
- * Grants permission for one retry (SPEC rule 4, the retry budget). Passed to the planner as an
+ * Grants permission for one retry: the retry budget, as the planner sees it. Passed to the planner as an
  * argument so the decision stays a function of its inputs; a permit taken for a retry that a
  * later rule then stops is given back with {@link #refund()}.
  *

@@ -7,8 +7,13 @@ import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Decides, for one attempt's outcome, whether to retry and after how long (SPEC section 3,
- * rules 1 to 8, first that applies wins). A pure function of its arguments: it never sleeps,
+ * Decides, for one attempt's outcome, whether to retry and after how long. Eight rules, the
+ * first that applies wins: (1) a success or a non-retryable outcome ends the request; (2) a
+ * request that may not be repeated stops, unless it provably never left; (3) the last allowed
+ * attempt stops; (4) the retry budget may refuse; (5) an invalid {@code Retry-After} abandons
+ * or counts as absent; (6) a {@code Retry-After} longer than {@code header.max-wait} abandons;
+ * (7) a wait plus the attempt reserve that does not fit the total budget abandons; (8) else
+ * retry after the longer of the server's delay and the local backoff, plus jitter. A pure function of its arguments: it never sleeps,
  * logs or reads a clock.
  * <p>
  * No arithmetic here can overflow, whatever the settings and inputs: a server delay is
@@ -100,10 +105,29 @@ public final class RetryPlanner {
 	}
 
 	/**
-	 * Rules 5 to 8, once rule 4 passed.
+	 * Plans the wait alone (rules 5 to 8), for a retry layer that has already decided to retry
+	 * by its own rules (status, repeatability, attempt count, budget), such as a spring-retry
+	 * {@code RetryPolicy}. {@link #decide} runs the same rules once rules 1 to 4 passed.
+	 * @param settings the settings in force for this request
+	 * @param outcome how the attempt ended
+	 * @param attempt the number of the attempt that just ended, 1 for the first
+	 * @param elapsed monotonic time since the first attempt started (a negative value is
+	 * taken as zero)
+	 * @param random the random source for jitter
+	 * @return a retry with its wait, or a stop when the wait must not be shortened to fit
+	 * ({@code invalid-retry-after}, {@code retry-after-too-long},
+	 * {@code retry-after-exceeds-budget}, {@code budget-exhausted})
+	 * @throws IllegalArgumentException if {@code attempt < 1}
 	 */
-	private static RetryDecision planWait(RetrySettings settings, AttemptOutcome outcome, int attempt,
+	public static RetryDecision planWait(RetrySettings settings, AttemptOutcome outcome, int attempt,
 			Duration elapsed, RandomGenerator random) {
+		Objects.requireNonNull(settings, "settings");
+		Objects.requireNonNull(outcome, "outcome");
+		Objects.requireNonNull(elapsed, "elapsed");
+		Objects.requireNonNull(random, "random");
+		if (attempt < 1) {
+			throw new IllegalArgumentException("attempt must be at least 1: " + attempt);
+		}
 		RetryAfter retryAfter = retryAfter(outcome);
 		RetryDecision.Stop stop = stopIfInvalidRetryAfter(settings, retryAfter);
 		if (stop == null) {

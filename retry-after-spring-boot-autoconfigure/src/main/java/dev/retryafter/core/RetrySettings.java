@@ -8,8 +8,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Every per-request retry setting, immutable. Defaults are those of SPEC section 4; Spring
- * binding and validation happen outside the core, which only checks invariants.
+ * Every per-request retry setting, immutable. Spring binding and validation happen outside
+ * the core, which only checks invariants.
  *
  * @param maxAttempts attempts in total, the first included (at least 1)
  * @param totalBudget time for all attempts and waits, from the first attempt
@@ -36,21 +36,6 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 			new IoErrors(true, true), new Cooldown(true, CooldownMode.WAIT),
 			new Budget(true, 0.2, 10, Duration.ofSeconds(10)));
 
-	/**
-	 * Checks the components, as described on the record.
-	 * @param maxAttempts attempts in total, the first included (at least 1)
-	 * @param totalBudget time for all attempts and waits, from the first attempt
-	 * @param attemptReserve time kept back for the next attempt to complete
-	 * @param retryableStatuses statuses that may be retried
-	 * @param retryableMethods methods repeatable by default, upper case
-	 * @param idempotencyKeyHeader header whose presence makes a request repeatable; empty disables
-	 * @param backoff local exponential backoff
-	 * @param jitter added wait, uniform in [0, jitter x base]
-	 * @param header {@code Retry-After} handling
-	 * @param ioErrors which I/O failures are retried
-	 * @param cooldown per-origin cooldown
-	 * @param budget retry budget
-	 */
 	public RetrySettings {
 		Objects.requireNonNull(totalBudget, "totalBudget");
 		Objects.requireNonNull(attemptReserve, "attemptReserve");
@@ -77,7 +62,8 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	}
 
 	/**
-	 * The SPEC section 4 defaults.
+	 * The defaults of the {@code retry-after.*} properties, for callers that build settings
+	 * without Spring; a test of the auto-configuration keeps the two equal.
 	 * @return the default settings
 	 */
 	public static RetrySettings defaults() {
@@ -231,12 +217,6 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	 */
 	public record Backoff(Duration initial, double multiplier, Duration max) {
 
-		/**
-		 * Checks the components, as described on the record.
-		 * @param initial the first retry's backoff
-		 * @param multiplier the growth factor, at least 1
-		 * @param max the cap
-		 */
 		public Backoff {
 			Objects.requireNonNull(initial, "initial");
 			Objects.requireNonNull(max, "max");
@@ -258,12 +238,6 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	 */
 	public record Header(Duration maxWait, OnInvalidRetryAfter onInvalid, DateReference dateReference) {
 
-		/**
-		 * Checks the components, as described on the record.
-		 * @param maxWait the longest server-requested wait honoured; a longer one abandons
-		 * @param onInvalid what an invalid field does
-		 * @param dateReference what an HTTP-date is measured against
-		 */
 		public Header {
 			Objects.requireNonNull(maxWait, "maxWait");
 			Objects.requireNonNull(onInvalid, "onInvalid");
@@ -300,13 +274,6 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 		/** Statuses that start a cooldown unless configured otherwise: a 429 is about the caller's rate. */
 		public static final Set<Integer> DEFAULT_STATUSES = Set.of(429);
 
-		/**
-		 * Checks the components, as described on the record.
-		 * @param enabled whether a received {@code Retry-After} holds back other requests to the origin
-		 * @param mode what a held-back request does
-		 * @param statuses the statuses whose {@code Retry-After} starts a cooldown
-		 * @param partitionHeaders the request headers whose values split an origin's cooldown
-		 */
 		public Cooldown {
 			Objects.requireNonNull(mode, "mode");
 			statuses = Set.copyOf(statuses);
@@ -334,13 +301,6 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	 */
 	public record Budget(boolean enabled, double ratio, int minPerSecond, Duration window) {
 
-		/**
-		 * Checks the components, as described on the record.
-		 * @param enabled whether the budget applies
-		 * @param ratio retries allowed per request made, over the window
-		 * @param minPerSecond retries always allowed per second
-		 * @param window the window the ratio is measured over
-		 */
 		public Budget {
 			Objects.requireNonNull(window, "window");
 			if (!(ratio >= 0) || Double.isInfinite(ratio)) {

@@ -43,6 +43,12 @@ public enum StopReason {
 	COOLDOWN("cooldown", true),
 
 	/**
+	 * The caller cancelled a non-blocking call (a reactive subscriber went away) while it
+	 * waited for a retry or a cooldown, so nothing more was sent.
+	 */
+	CANCELLED("cancelled", true),
+
+	/**
 	 * A retry layer around the client (a spring-retry template backing off with the same
 	 * policy) decides whether to retry: the interceptor sent this one attempt and handed the
 	 * outcome back. Not an abandonment: that layer may still retry.

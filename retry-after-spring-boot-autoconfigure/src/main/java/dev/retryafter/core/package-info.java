@@ -1,9 +1,11 @@
 /**
- * The I/O-free retry policy core: {@code Retry-After} parsing and the retry decision.
+ * The I/O-free retry policy core: {@code Retry-After} parsing, the retry decision, and the
+ * in-memory state that decision reads (host cooldowns, retry budgets).
  * <p>
- * Everything here is a pure function of its arguments (settings, clock readings, random
- * source): no I/O, no sleeping, no wall-clock reads, no Spring or Micrometer types. A
- * build-time architecture test enforces that rule.
+ * No I/O, no sleeping, no wall-clock reads, no Spring or Micrometer types: time comes in as
+ * monotonic readings from an injected {@link dev.retryafter.core.MonotonicClock}, randomness
+ * as an injected generator, so the decision is a function of its arguments and the state is
+ * thread-safe and testable without waiting. A build-time architecture test enforces the rule.
  */
 @NullMarked
 package dev.retryafter.core;

@@ -10,7 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
- * The SPEC section 6 meters of origin protection, read from the {@link CooldownStore} when a
+ * The meters of origin protection, read from the {@link CooldownStore} when a
  * registry asks:
  * <ul>
  * <li>{@code http.client.retry.cooldown.hosts} (gauge, no tags): origins cooling down now;</li>

@@ -18,7 +18,7 @@ import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Records the SPEC section 6 retry meters from the interceptor's decision points.
+ * Records the retry meters from the interceptor's decision points.
  * <ul>
  * <li>{@code http.client.retry.attempts} (counter; {@code client}, {@code method},
  * {@code status}, {@code outcome}): one count per attempt that got a decision.</li>

@@ -3,19 +3,15 @@ package dev.retryafter.springretry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
 import dev.retryafter.core.AttemptOutcome;
-import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.MonotonicClock;
-import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryAfterParser;
 import dev.retryafter.core.RetryDecision;
-import dev.retryafter.core.RetryPermits;
 import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
@@ -43,9 +39,9 @@ import org.springframework.web.client.RestClientResponseException;
  * <p>
  * Which exceptions are retried and how many times is the business of the template's
  * {@code RetryPolicy}: by the time this policy is asked to back off, that policy has already
- * decided to retry. So the planner's first three rules (retryable status, repeatable request,
- * {@code max-attempts}) are satisfied here by construction, and the retry budget is not
- * consulted. The remaining rules do apply, and when the planner stops (a {@code Retry-After}
+ * decided to retry. So only the wait is planned ({@link RetryPlanner#planWait}); the retryable
+ * statuses, the request's repeatability, {@code max-attempts} and the retry budget are not
+ * consulted. When the planner stops (a {@code Retry-After}
  * longer than {@code header.max-wait}, a wait that does not fit {@code total-budget}, an
  * invalid header with {@code header.on-invalid=abandon}), this policy does not shorten the
  * wait: it throws a {@link BackOffInterruptedException} whose message names the reason and
@@ -64,11 +60,6 @@ import org.springframework.web.client.RestClientResponseException;
  * @since 0.1.0
  */
 public class RetryAfterBackOffPolicy implements SleepingBackOffPolicy<RetryAfterBackOffPolicy> {
-
-	/**
-	 * Facts about "the request": the RetryPolicy has already judged the operation repeatable.
-	 */
-	private static final RequestFacts REPEATABLE = new RequestFacts("GET", IdempotencyMark.REPEATABLE, false, true);
 
 	/**
 	 * Attribute {@link #start} sets on the retry context: a template (or a {@code @Retryable}
@@ -98,8 +89,7 @@ public class RetryAfterBackOffPolicy implements SleepingBackOffPolicy<RetryAfter
 
 	RetryAfterBackOffPolicy(RetrySettings settings, Sleeper sleeper, MonotonicClock monotonicClock, Clock wallClock,
 			RandomGenerator random) {
-		this.settings = Objects.requireNonNull(settings, "settings")
-			.withIoErrors(new RetrySettings.IoErrors(true, true));
+		this.settings = Objects.requireNonNull(settings, "settings");
 		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
 		this.monotonicClock = Objects.requireNonNull(monotonicClock, "monotonicClock");
 		this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
@@ -155,8 +145,7 @@ public class RetryAfterBackOffPolicy implements SleepingBackOffPolicy<RetryAfter
 		int attempt = Math.max(1, context.retryContext.getRetryCount());
 		Duration elapsed = Duration.ofNanos(this.monotonicClock.nanoTime() - context.startNanos);
 		AttemptOutcome outcome = outcome(last);
-		RetryDecision decision = RetryPlanner.decide(settingsFor(outcome, attempt), REPEATABLE, outcome, attempt,
-				elapsed, RetryPermits.UNLIMITED, this.random);
+		RetryDecision decision = RetryPlanner.planWait(this.settings, outcome, attempt, elapsed, this.random);
 		if (decision instanceof RetryDecision.Stop stop) {
 			throw new BackOffInterruptedException("Retry abandoned before attempt " + (attempt + 1) + ", reason "
 					+ stop.reason().tagValue() + ": " + explain(stop.reason()), last);
@@ -186,22 +175,6 @@ public class RetryAfterBackOffPolicy implements SleepingBackOffPolicy<RetryAfter
 			candidate = (candidate.getCause() != candidate) ? candidate.getCause() : null;
 		}
 		return null;
-	}
-
-	/**
-	 * The configured settings, with the rules that belong to the RetryPolicy (status, attempt
-	 * count) satisfied for this outcome.
-	 */
-	private RetrySettings settingsFor(AttemptOutcome outcome, int attempt) {
-		RetrySettings effective = this.settings;
-		if (effective.maxAttempts() <= attempt) {
-			effective = effective.withMaxAttempts(attempt + 1);
-		}
-		if (outcome instanceof AttemptOutcome.Response response
-				&& !effective.retryableStatuses().contains(response.status())) {
-			effective = effective.withRetryableStatuses(Set.of(response.status()));
-		}
-		return effective;
 	}
 
 	private String explain(StopReason reason) {

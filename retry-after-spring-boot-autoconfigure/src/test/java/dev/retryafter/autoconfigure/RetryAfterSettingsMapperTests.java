@@ -27,6 +27,26 @@ class RetryAfterSettingsMapperTests {
 		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class));
 
 	@Test
+	void propertyDefaultsShouldBeTheCoreDefaults() {
+		// The field initializers of RetrySettingsProperties are the published defaults; the
+		// core's own defaults must not drift from them.
+		assertThat(new RetryAfterSettingsMapper(new RetryAfterProperties()).map().defaults())
+			.isEqualTo(new ClientSettings("default", RetrySettings.defaults()));
+	}
+
+	@Test
+	void namedClientShouldStartWithEverySettingUnset() {
+		RetryAfterProperties.Client client = new RetryAfterProperties.Client();
+		assertThat(client.getMaxAttempts()).isNull();
+		assertThat(client.getBackoff().getMultiplier()).isNull();
+		assertThat(client.getHeader().getOnInvalid()).isNull();
+		assertThat(client.getIoErrors().getRead()).isNull();
+		assertThat(client.getCooldown().getPartitionHeaders()).isNull();
+		assertThat(client.getBudget().getWindow()).isNull();
+		assertThat(client.getHosts()).isEmpty();
+	}
+
+	@Test
 	void shouldMapEveryTopLevelProperty() {
 		this.contextRunner
 			.withPropertyValues("retry-after.max-attempts=5", "retry-after.total-budget=30s",

@@ -29,7 +29,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The policy core is pure (BRIEF, SPEC section 3): it depends only on {@code java.*} (minus
+ * The policy core is pure: it depends only on {@code java.*} (minus
  * I/O and networking) and JSpecify, and never reads a clock, sleeps or logs. The one
  * exception is {@link MonotonicClock#SYSTEM}, the production clock that is injected
  * everywhere else.

@@ -46,8 +46,8 @@ class HostCooldownsTests {
 		assertThat(this.cooldowns.isEmpty()).isTrue();
 		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
 		assertThat(this.cooldowns.isEmpty()).isFalse();
-		this.clock.advance(Duration.ofSeconds(2));
-		// An ended cooldown still counts until a read purges it.
+		this.clock.advance(Duration.ofMillis(2400));
+		// An ended cooldown (instant and release window past) still counts until a read purges it.
 		assertThat(this.cooldowns.isEmpty()).isFalse();
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
 		assertThat(this.cooldowns.isEmpty()).isTrue();
@@ -78,8 +78,23 @@ class HostCooldownsTests {
 	@Test
 	void whenCooldownEndsThenProceedAndEntryPurged() {
 		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
-		this.clock.advance(Duration.ofSeconds(2));
+		// The instant plus the release window (0.2 x 2 s) in which held requests leave.
+		this.clock.advance(Duration.ofMillis(2400));
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
+		assertThat(this.cooldowns.size()).isZero();
+	}
+
+	@Test
+	void whenARequestArrivesWhileHeldOnesAreStillLeavingThenItQueuesBehindThem() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		// 100 ms past the instant, inside the 400 ms release window: wait for the window's
+		// end (300 ms), plus jitter of its own (0.5 x 0.2 x 2 s).
+		this.clock.advance(Duration.ofMillis(2100));
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(500)));
+		// Fail-fast mode never refuses a request for the release window.
+		assertThat(admit(A, CooldownMode.FAIL_FAST, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
+		// Without jitter there is no window: the instant ends the cooldown.
+		assertThat(admit(A, CooldownMode.WAIT, 0.0, 0.5)).isEqualTo(Admission.PROCEED);
 		assertThat(this.cooldowns.size()).isZero();
 	}
 

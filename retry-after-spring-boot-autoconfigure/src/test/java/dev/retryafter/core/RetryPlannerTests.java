@@ -1003,4 +1003,37 @@ class RetryPlannerTests {
 
 	}
 
+	@Nested
+	class PlanWaitAlone {
+
+		@Test
+		void whenStatusIsNotRetryableAndAttemptsAreSpentThenWaitIsStillPlanned() {
+			// Rules 1 to 4 belong to the caller's retry layer here.
+			assertThat(RetryPlanner.planWait(DEFAULTS, response(500), 3, START, new FixedRandom(0.5)))
+				.isEqualTo(retry(seconds(4.4), Duration.ofSeconds(4), DelaySource.BACKOFF));
+		}
+
+		@Test
+		void whenServerAsksForLongerThanMaxWaitThenStops() {
+			assertThat(RetryPlanner.planWait(DEFAULTS, response(503, seconds(61)), 1, START, new FixedRandom(0.5)))
+				.isEqualTo(stop(StopReason.RETRY_AFTER_TOO_LONG));
+		}
+
+		@Test
+		void whenRulesOneToFourPassThenPlansWhatDecidePlans() {
+			AttemptOutcome outcome = response(429, seconds(2));
+			assertThat(RetryPlanner.planWait(DEFAULTS, outcome, 1, START, new FixedRandom(0.5)))
+				.isEqualTo(decide(DEFAULTS, GET, outcome, 1, START))
+				.isEqualTo(retry(seconds(2.2), Duration.ofSeconds(2), DelaySource.RETRY_AFTER_SECONDS));
+		}
+
+		@Test
+		void whenAttemptIsBelowOneThenRejected() {
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> RetryPlanner.planWait(DEFAULTS, response(503), 0, START, new FixedRandom(0.5)))
+				.withMessage("attempt must be at least 1: 0");
+		}
+
+	}
+
 }

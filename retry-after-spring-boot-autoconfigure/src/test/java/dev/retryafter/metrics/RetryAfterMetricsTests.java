@@ -152,7 +152,7 @@ class RetryAfterMetricsTests {
 			.getTag("reason"))
 			.containsExactlyInAnyOrder("max-attempts", "budget-exhausted", "retry-after-exceeds-budget",
 					"retry-after-too-long", "invalid-retry-after", "non-idempotent", "retry-budget", "interrupted",
-					"cooldown");
+					"cooldown", "cancelled");
 	}
 
 	@Test

@@ -5,8 +5,10 @@ import java.net.URI;
 import java.util.Collections;
 import java.util.List;
 
+import dev.retryafter.client.RetryRefusedException;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 import org.springframework.boot.restclient.RestTemplateBuilder;
 import org.springframework.core.env.Environment;
@@ -25,11 +27,15 @@ import org.springframework.web.client.NoOpResponseErrorHandler;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
+import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.reactive.function.client.WebClientRequestException;
 
 /**
- * Forwards {@code /relay/**} through a {@link RestClient} and {@code /relay-template/**}
- * through a {@link RestTemplate}, both built from the builders Spring Boot auto-configures, so
- * they retry exactly as a user's clients would. The upstream's final status, body,
+ * Forwards {@code /relay/**} through a {@link RestClient}, {@code /relay-template/**} through a
+ * {@link RestTemplate} and {@code /relay-webclient/**} through a {@link WebClient}, all built
+ * from the builders Spring Boot auto-configures, so they retry exactly as a user's clients
+ * would. The {@code WebClient} relay answers asynchronously: while it waits for a retry no
+ * servlet thread is held. The upstream's final status, body,
  * {@code Content-Type} and {@code Retry-After} are passed back unchanged (a final 429 stays a
  * 429); an I/O failure answers 502 with a JSON body naming the reason. An incoming
  * {@code Authorization} header is forwarded unchanged, so a multi-tenant relay can be tried
@@ -42,6 +48,8 @@ class RelayController {
 
 	private static final String RELAY_TEMPLATE = "/relay-template";
 
+	private static final String RELAY_WEBCLIENT = "/relay-webclient";
+
 	private static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 
 	/** Response headers passed back: the ones that tell the caller what the upstream said. */
@@ -51,15 +59,18 @@ class RelayController {
 
 	private final RestTemplate restTemplate;
 
+	private final WebClient webClient;
+
 	private final SampleProperties properties;
 
 	private final Environment environment;
 
 	RelayController(RestClient.Builder restClientBuilder, RestTemplateBuilder restTemplateBuilder,
-			SampleProperties properties, Environment environment) {
+			WebClient.Builder webClientBuilder, SampleProperties properties, Environment environment) {
 		this.restClient = restClientBuilder.build();
 		// The relay mirrors error statuses instead of turning them into exceptions.
 		this.restTemplate = restTemplateBuilder.errorHandler(new NoOpResponseErrorHandler()).build();
+		this.webClient = webClientBuilder.build();
 		this.properties = properties;
 		this.environment = environment;
 	}
@@ -97,6 +108,18 @@ class RelayController {
 				(clientRequest) -> forwardAuthorization(request, clientRequest.getHeaders()), this::mirror);
 	}
 
+	@GetMapping(RELAY_WEBCLIENT + "/{*path}")
+	Mono<ResponseEntity<byte[]>> getWithWebClient(HttpServletRequest request) {
+		return this.webClient.get()
+			.uri(target(request, RELAY_WEBCLIENT))
+			.headers((headers) -> forwardAuthorization(request, headers))
+			.exchangeToMono((response) -> response.bodyToMono(byte[].class)
+				.defaultIfEmpty(new byte[0])
+				.map((body) -> ResponseEntity.status(response.statusCode())
+					.headers(mirrored(response.headers().asHttpHeaders()))
+					.body(body)));
+	}
+
 	@ExceptionHandler(ResourceAccessException.class)
 	ResponseEntity<RelayFailure> ioFailure(ResourceAccessException ex) {
 		return ResponseEntity.status(502).contentType(MediaType.APPLICATION_JSON).body(RelayFailure.of(ex));
@@ -110,17 +133,34 @@ class RelayController {
 		}
 	}
 
+	/**
+	 * The {@code WebClient} relay's I/O failures: a transport failure arrives wrapped in a
+	 * {@link WebClientRequestException}, a request the starter refused (an origin cooling
+	 * down) as the {@link RetryRefusedException} itself.
+	 */
+	@ExceptionHandler({ WebClientRequestException.class, RetryRefusedException.class })
+	ResponseEntity<RelayFailure> webClientIoFailure(Exception ex) {
+		Throwable failure = (ex instanceof WebClientRequestException && ex.getCause() != null) ? ex.getCause() : ex;
+		return ResponseEntity.status(502)
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(RelayFailure.ofFailure(failure));
+	}
+
 	private ResponseEntity<byte[]> mirror(ClientHttpResponse response) throws IOException {
+		return ResponseEntity.status(response.getStatusCode())
+			.headers(mirrored(response.getHeaders()))
+			.body(response.getBody().readAllBytes());
+	}
+
+	private static HttpHeaders mirrored(HttpHeaders upstream) {
 		HttpHeaders headers = new HttpHeaders();
 		for (String name : MIRRORED_HEADERS) {
-			List<String> values = response.getHeaders().get(name);
+			List<String> values = upstream.get(name);
 			if (values != null) {
 				headers.put(name, values);
 			}
 		}
-		return ResponseEntity.status(response.getStatusCode())
-			.headers(headers)
-			.body(response.getBody().readAllBytes());
+		return headers;
 	}
 
 	/**

@@ -1,11 +1,9 @@
 package dev.retryafter.sample;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.util.Locale;
 
-import dev.retryafter.client.IoFailures;
-import dev.retryafter.client.RetryRefusedException;
+import dev.retryafter.client.RetryFailures;
+import dev.retryafter.core.StopReason;
 
 import org.springframework.web.client.ResourceAccessException;
 
@@ -22,8 +20,11 @@ import org.springframework.web.client.ResourceAccessException;
 record RelayFailure(String error, String reason) {
 
 	static RelayFailure of(ResourceAccessException ex) {
-		Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-		return new RelayFailure(describe(cause), reason(cause));
+		return ofFailure((ex.getCause() != null) ? ex.getCause() : ex);
+	}
+
+	static RelayFailure ofFailure(Throwable failure) {
+		return new RelayFailure(describe(failure), reason(failure));
 	}
 
 	private static String describe(Throwable failure) {
@@ -32,18 +33,12 @@ record RelayFailure(String error, String reason) {
 	}
 
 	private static String reason(Throwable failure) {
-		if (failure instanceof RetryRefusedException refused) {
-			return refused.getReason().tagValue();
+		if (!(failure instanceof IOException io)) {
+			return "error";
 		}
-		// The interceptor reports an interrupted wait as a plain InterruptedIOException;
-		// its subclasses (socket timeouts) are transport failures, classified below.
-		if (failure.getClass() == InterruptedIOException.class) {
-			return "interrupted";
-		}
-		if (failure instanceof IOException io) {
-			return IoFailures.classify(io).name().toLowerCase(Locale.ROOT).replace('_', '-');
-		}
-		return "error";
+		return RetryFailures.stopReason(io)
+			.map(StopReason::tagValue)
+			.orElseGet(() -> RetryFailures.ioFailureKind(io).tagValue());
 	}
 
 }

@@ -1,0 +1,56 @@
+package dev.retryafter.autoconfigure;
+
+import dev.retryafter.core.RetryBudgets;
+import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.RetryListener;
+import dev.retryafter.reactive.RetryAfterExchangeFilter;
+import dev.retryafter.reactive.RetryAfterWebClientCustomizer;
+import dev.retryafter.store.CooldownStore;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.webclient.WebClientCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.reactive.function.client.WebClient;
+
+/**
+ * Auto-configuration of the reactive adapter: contributes the {@link RetryAfterExchangeFilter}
+ * to every {@code WebClient.Builder} Spring Boot builds (and so to its reactive HTTP service
+ * clients), on the same settings, cooldown store, retry budgets and listeners as the
+ * blocking clients, so a {@code WebClient} and a {@code RestClient} calling one origin share
+ * its cooldown and its client's budget.
+ * <p>
+ * Only when Spring WebFlux and Boot's {@code spring-boot-webclient} are on the class path:
+ * without them nothing in {@code dev.retryafter.reactive} is loaded. Ordered after
+ * {@link RetryAfterAutoConfiguration}, whose beans it uses, and before Boot's
+ * {@code WebClient} auto-configurations.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = { RetryAfterAutoConfiguration.class, RetryAfterRedisAutoConfiguration.class },
+		beforeName = { "org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration",
+				"org.springframework.boot.webclient.autoconfigure.service.ReactiveHttpServiceClientAutoConfiguration" })
+@ConditionalOnClass({ WebClient.class, WebClientCustomizer.class })
+@ConditionalOnBooleanProperty(name = "retry-after.enabled", matchIfMissing = true)
+@ConditionalOnBean({ RetryClients.class, CooldownStore.class, RetryBudgets.class })
+public final class RetryAfterWebClientAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	RetryAfterExchangeFilter retryAfterExchangeFilter(RetryClients retryClients,
+			ObjectProvider<RetryListener> listeners, CooldownStore cooldownStore, RetryBudgets retryBudgets) {
+		return new RetryAfterExchangeFilter(retryClients, RetryListener.composite(listeners.orderedStream().toList()),
+				cooldownStore, retryBudgets);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RetryAfterWebClientCustomizer retryAfterWebClientCustomizer(RetryAfterExchangeFilter retryAfterExchangeFilter) {
+		return new RetryAfterWebClientCustomizer(retryAfterExchangeFilter);
+	}
+
+}

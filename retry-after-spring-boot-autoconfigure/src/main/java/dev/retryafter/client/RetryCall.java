@@ -1,0 +1,382 @@
+package dev.retryafter.client;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import dev.retryafter.core.Admission;
+import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownPartition;
+import dev.retryafter.core.Origin;
+import dev.retryafter.core.RequestFacts;
+import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.RetryAfterParser;
+import dev.retryafter.core.RetryBudget;
+import dev.retryafter.core.RetryDecision;
+import dev.retryafter.core.RetryPermits;
+import dev.retryafter.core.RetryPlanner;
+import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.StopReason;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpHeaders;
+
+/**
+ * One logical call through a client adapter: the attempts of one request, their shared
+ * clock, and every decision about them that does not depend on how the HTTP client does its
+ * I/O. The blocking {@link RetryAfterInterceptor} and the reactive exchange filter each
+ * extend it with their own sending, waiting and response handling, and take every decision
+ * here: admission by the cooldown store (SPEC section 5), the cooldown a response starts,
+ * the planner's decision with the client's retry-budget permits (SPEC section 3), which
+ * requests the budget counts, and the listener events (so the meters, the DEBUG lines and
+ * the endpoint see both adapters alike).
+ * <p>
+ * A call is used by one caller at a time (its attempts are sequential), never shared. It
+ * holds only its own state: the subclass gives the collaborators, the URI and the headers
+ * ({@link #calls()}, {@link #uri()}, {@link #requestHeaders()}) from what it holds anyway, so
+ * a blocking call that succeeds at once costs no more memory than before the adapters shared
+ * this class.
+ *
+ * @since 0.1.0
+ */
+public abstract class RetryCall {
+
+	/**
+	 * Most body bytes kept in memory from a response that is retried: 429 and 503 bodies are
+	 * short, and only a called-off retry ever hands the copy back.
+	 */
+	public static final int BODY_COPY_LIMIT = 64 * 1024;
+
+	// Lower case: header maps are case-insensitive, and Spring's lower-cases the name of each
+	// lookup, which costs nothing (no new string) for a name that is lower case already.
+	private static final String RETRY_AFTER = "retry-after";
+
+	private static final String DATE = "date";
+
+	private static final RetryDecision.Stop OUTER_RETRY = new RetryDecision.Stop(StopReason.OUTER_RETRY);
+
+	private final ClientSettings client;
+
+	private final RetrySettings settings;
+
+	private RequestFacts facts;
+
+	/** The client's retry budget as the planner sees it (SPEC rule 4): each retry takes from it. */
+	private final RetryPermits permits;
+
+	/** The client's retry budget, which counts this request once it is sent; null if off. */
+	private final @Nullable RetryBudget budget;
+
+	/** The cooldown key, resolved on first use: most requests never need it. */
+	private @Nullable CooldownKey cooldownKey;
+
+	private boolean originResolved;
+
+	private final long startNanos;
+
+	/**
+	 * Starts a call: its time budget runs from now.
+	 * @param calls the collaborators shared by the adapter's calls, as {@link #calls()} gives
+	 * them
+	 * @param client the named client the request belongs to
+	 * @param facts the facts the planner needs about the request
+	 */
+	protected RetryCall(RetryCalls calls, ClientSettings client, RequestFacts facts) {
+		this.client = client;
+		this.settings = client.settings();
+		this.facts = facts;
+		this.budget = calls.budgets.budget(client.name());
+		this.permits = (this.budget != null) ? this.budget.permits() : RetryPermits.UNLIMITED;
+		this.startNanos = calls.monotonicClock.nanoTime();
+	}
+
+	/**
+	 * The collaborators shared by the adapter's calls: the same as given to the constructor.
+	 * @return the adapter's calls
+	 */
+	protected abstract RetryCalls calls();
+
+	/**
+	 * The request URI: its origin is the cooldown key's, and names the origin in exceptions.
+	 * @return the URI
+	 */
+	protected abstract URI uri();
+
+	/**
+	 * The request headers, read for the cooldown partition.
+	 * @return the headers
+	 */
+	protected abstract HttpHeaders requestHeaders();
+
+	/**
+	 * The named client of this call.
+	 * @return the client name, or {@code default}
+	 */
+	protected final String clientName() {
+		return this.client.name();
+	}
+
+	/**
+	 * The request method, as the planner and the listener see it.
+	 * @return the upper-case method
+	 */
+	protected final String method() {
+		return this.facts.method();
+	}
+
+	/**
+	 * Says whether the request body can still be sent again, for the decisions that follow.
+	 * @param replayable whether the body can be replayed
+	 */
+	protected final void bodyReplayable(boolean replayable) {
+		RequestFacts current = this.facts;
+		if (current.bodyReplayable() != replayable) {
+			this.facts = new RequestFacts(current.method(), current.mark(), current.hasIdempotencyKey(), replayable);
+		}
+	}
+
+	/**
+	 * Admission before each send: a key cooling down holds the request (plus jitter) when
+	 * that fits the budget, or refuses it. A request is held at most once per attempt: once
+	 * its hold ends it is sent, even if other responses extended the cooldown meanwhile.
+	 * Holding it again is what starved herds: every released request that met a fresh 429
+	 * re-held all the others, round after round, until their budgets ran out and they failed
+	 * without ever being sent.
+	 * @return {@code null} to send now; an {@link Admission.Wait} to hold the request for its
+	 * delay, then report {@link #held(long)} and send; or an {@link Admission.Refuse}, already
+	 * reported to the listener, to send nothing
+	 */
+	protected final @Nullable Admission admission() {
+		// With no origin cooling down at all, nothing can hold this request: skip building
+		// its origin and asking the store. A cooldown another thread records while this
+		// check runs may be missed by this one request, exactly as if the request had been
+		// admitted a moment earlier; every request that checks after the record sees it.
+		RetryCalls calls = calls();
+		if (!this.settings.cooldown().enabled() || !calls.cooldowns.hasCooldowns()) {
+			return null;
+		}
+		CooldownKey key = cooldownKey();
+		if (key == null) {
+			return null;
+		}
+		Admission admission = calls.cooldowns.admit(key, calls.monotonicClock.nanoTime(), timeLeft(),
+				this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(), calls.random);
+		if (admission instanceof Admission.Wait) {
+			return admission;
+		}
+		if (admission instanceof Admission.Refuse) {
+			stopped(StopReason.COOLDOWN);
+			return admission;
+		}
+		return null;
+	}
+
+	/**
+	 * Reports that the hold {@link #admission()} asked for has ended and the request is sent.
+	 * @param sinceNanos when the hold began, from {@link #nanoTime()}
+	 */
+	protected final void held(long sinceNanos) {
+		CooldownKey key = cooldownKey();
+		if (key != null) {
+			calls().listener.held(this.client.name(), this.facts.method(), key,
+					Duration.ofNanos(calls().monotonicClock.nanoTime() - sinceNanos));
+		}
+	}
+
+	/**
+	 * Counts the request towards its client's retry budget as it is first sent: one refused
+	 * by a cooldown was never made, and must not pay for other requests' retries.
+	 */
+	protected final void firstAttemptSent() {
+		if (this.budget != null) {
+			this.budget.recordRequest();
+		}
+	}
+
+	/**
+	 * Counts a retry that is being sent: a server-paced retry spends no budget (the planner
+	 * took no permit for it) but is a request the origin sees.
+	 * @param retry the retry being sent
+	 */
+	protected final void retrySent(RetryDecision.Retry retry) {
+		if (retry.isServerPaced() && this.budget != null) {
+			this.budget.recordRequest();
+		}
+	}
+
+	/**
+	 * Gives back the permit the planner took for a retry that is never sent (the deadline
+	 * passed, a cooldown refused it, the wait was interrupted or cancelled), as the planner
+	 * gives back one taken for a retry a later rule stopped.
+	 * @param retry the retry called off
+	 */
+	protected final void retryCalledOff(RetryDecision.Retry retry) {
+		if (!retry.isServerPaced()) {
+			this.permits.refund();
+		}
+	}
+
+	/**
+	 * Reads a response's {@code Retry-After} and starts its key's cooldown from a cooldown
+	 * status's valid one (by default a 429's only: a 503 is often one sick backend behind a
+	 * load balancer, so it paces only its own request), whatever this request does next.
+	 * @param status the response status
+	 * @param headers the response headers
+	 * @return the parsed field, {@link RetryAfter#ABSENT} without one
+	 */
+	protected final RetryAfter retryAfter(int status, HttpHeaders headers) {
+		List<String> fieldLines = headers.get(RETRY_AFTER);
+		// Without the field (most responses) there is nothing to parse, so no instant to
+		// stamp either: the wall clock is read only when an HTTP-date may need it.
+		if (fieldLines == null || fieldLines.isEmpty()) {
+			return RetryAfter.ABSENT;
+		}
+		RetryCalls calls = calls();
+		Instant receivedAt = calls.wallClock.instant();
+		RetryAfter retryAfter = RetryAfterParser.parse(fieldLines, receivedAt, headers.getFirst(DATE),
+				this.settings.header().dateReference());
+		if (retryAfter instanceof RetryAfter.Delay delay && this.settings.cooldown().statuses().contains(status)) {
+			CooldownKey key = cooldownKey();
+			if (key != null) {
+				calls.cooldowns.record(key, delay.delay(), calls.monotonicClock.nanoTime(), receivedAt);
+			}
+		}
+		return retryAfter;
+	}
+
+	/**
+	 * Plans what follows an attempt, with the client's retry-budget permits, and reports it.
+	 * When an outer retry layer drives the call, a first attempt that would continue is
+	 * handed back to it instead (reason {@code outer-retry}).
+	 * @param outcome how the attempt ended
+	 * @param attempt the attempt number, 1 for the first
+	 * @return the decision
+	 */
+	protected final RetryDecision decide(AttemptOutcome outcome, int attempt) {
+		RetryCalls calls = calls();
+		RetryDecision decision = RetryPlanner.decide(this.settings, this.facts, outcome, attempt, elapsed(),
+				this.permits, calls.random);
+		if (attempt == 1 && wouldContinue(decision) && calls.outerRetry.isOuterRetryActive()) {
+			decision = handBack(decision);
+		}
+		calls.listener.attemptCompleted(this.client.name(), this.facts.method(), attempt, outcome, decision);
+		return decision;
+	}
+
+	/**
+	 * Whether the planner's decision is anything but a normal end: only then can an outer
+	 * retry layer matter, so a call that succeeds never asks for one.
+	 */
+	private boolean wouldContinue(RetryDecision decision) {
+		return !(decision instanceof RetryDecision.Stop stop) || stop.reason().isAbandonment();
+	}
+
+	/**
+	 * Leaves the retrying to the outer layer: it plans its own wait (from the same
+	 * {@code Retry-After}) and decides whether to try again, so this call neither waits nor
+	 * spends a retry-budget permit, and gives back the one the planner took.
+	 */
+	private RetryDecision handBack(RetryDecision decision) {
+		if (decision instanceof RetryDecision.Retry) {
+			this.permits.refund();
+		}
+		return OUTER_RETRY;
+	}
+
+	/**
+	 * The deadline check right before a retry is sent. The planner already kept
+	 * {@code attempt-reserve} of the budget for the next attempt, so only a budget spent
+	 * entirely stops here. A wait that overran its plan (a late wake-up, a paused VM) eats
+	 * into the reserve: that is what the reserve is for, and sending then is still within the
+	 * caller's budget.
+	 * @return whether the whole budget is spent; if so it was reported (reason
+	 * {@code budget-exhausted})
+	 */
+	protected final boolean deadlinePassed() {
+		if (elapsed().compareTo(this.settings.totalBudget()) < 0) {
+			return false;
+		}
+		stopped(StopReason.BUDGET_EXHAUSTED);
+		return true;
+	}
+
+	/**
+	 * Reports that retrying stopped outside an attempt's decision.
+	 * @param reason why
+	 */
+	protected final void stopped(StopReason reason) {
+		calls().listener.stoppedWithoutAttempt(this.client.name(), this.facts.method(), reason);
+	}
+
+	/**
+	 * Reports a planned wait that ended.
+	 * @param planned the planned wait
+	 * @param sinceNanos when the wait began, from {@link #nanoTime()}
+	 */
+	protected final void waited(Duration planned, long sinceNanos) {
+		calls().listener.waited(this.client.name(), planned,
+				Duration.ofNanos(calls().monotonicClock.nanoTime() - sinceNanos));
+	}
+
+	/**
+	 * Reads the monotonic clock this call is timed on.
+	 * @return the current time in nanoseconds
+	 */
+	protected final long nanoTime() {
+		return calls().monotonicClock.nanoTime();
+	}
+
+	/**
+	 * What is left of the call's total time budget.
+	 * @return the time left, never negative
+	 */
+	protected final Duration timeLeft() {
+		Duration left = this.settings.totalBudget().minus(elapsed());
+		return left.isNegative() ? Duration.ZERO : left;
+	}
+
+	/**
+	 * The request's origin, as exception messages name it.
+	 * @return the origin text
+	 */
+	protected final String origin() {
+		return RetryRefusedException.originOf(uri());
+	}
+
+	private Duration elapsed() {
+		return Duration.ofNanos(calls().monotonicClock.nanoTime() - this.startNanos);
+	}
+
+	/**
+	 * The cooldown this request honours and sets: its origin, split by the client's
+	 * partition headers; {@code null} when the client's cooldown is off (or the URI has no
+	 * usable origin).
+	 */
+	private @Nullable CooldownKey cooldownKey() {
+		if (!this.originResolved) {
+			this.cooldownKey = resolveCooldownKey();
+			this.originResolved = true;
+		}
+		return this.cooldownKey;
+	}
+
+	private @Nullable CooldownKey resolveCooldownKey() {
+		URI uri = uri();
+		if (!this.settings.cooldown().enabled() || uri.getScheme() == null || uri.getHost() == null) {
+			return null;
+		}
+		Origin origin;
+		try {
+			origin = Origin.of(uri.getScheme(), uri.getHost(), uri.getPort());
+		}
+		catch (IllegalArgumentException ex) {
+			return null;
+		}
+		HttpHeaders headers = requestHeaders();
+		return new CooldownKey(origin, CooldownPartition.of(this.settings.cooldown().partitionHeaders(), headers::get));
+	}
+
+}

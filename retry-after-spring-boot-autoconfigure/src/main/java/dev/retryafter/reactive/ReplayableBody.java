@@ -1,0 +1,176 @@
+package dev.retryafter.reactive;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.MediaType;
+import org.springframework.http.client.reactive.ClientHttpRequest;
+import org.springframework.http.client.reactive.ClientHttpRequestDecorator;
+import org.springframework.web.reactive.function.BodyInserter;
+import org.springframework.web.reactive.function.BodyInserters;
+import org.springframework.web.reactive.function.client.ClientRequest;
+
+/**
+ * The body of one call's request, recorded as the first attempt writes it so that a retry
+ * sends the same bytes without running the body inserter again.
+ * <p>
+ * A {@code BodyInserter} cannot say whether it can be written twice: one made by
+ * {@code BodyInserters.fromValue} or from form data can, one over a one-shot {@code Flux}
+ * cannot. So the body is never written twice: the bytes the first attempt sends pass through
+ * here on their way to the connection and are kept (with the {@code Content-Type} the writer
+ * chose), and every retry writes those bytes. A body is replayable when:
+ * <ul>
+ * <li>the request has none;</li>
+ * <li>it was never written (the connection failed first), so its inserter is still
+ * unused;</li>
+ * <li>it was written completely, as one stream of at most {@link #LIMIT} bytes.</li>
+ * </ul>
+ * A larger body, a body written with flushes ({@code writeAndFlushWith}, a streaming upload)
+ * or one whose writing did not finish is not kept, and the request is not retried (reason
+ * {@code non-idempotent}, SPEC rule 2: a body that cannot be replayed forbids retry).
+ */
+final class ReplayableBody {
+
+	/** Most bytes kept: the default in-memory limit of Spring's codecs. */
+	static final int LIMIT = 256 * 1024;
+
+	private static final int UNUSED = 0;
+
+	private static final int WRITING = 1;
+
+	private static final int KEPT = 2;
+
+	private static final int LOST = 3;
+
+	private final @Nullable BodyInserter<?, ? super ClientHttpRequest> inserter;
+
+	private ClientRequest request;
+
+	private volatile int state;
+
+	private volatile byte @Nullable [] bytes;
+
+	private volatile @Nullable MediaType contentType;
+
+	private ReplayableBody(ClientRequest request, @Nullable BodyInserter<?, ? super ClientHttpRequest> inserter) {
+		this.request = request;
+		this.inserter = inserter;
+	}
+
+	/**
+	 * Prepares the body of {@code request} for recording.
+	 * @param request the request as the filter received it
+	 * @return the body
+	 */
+	static ReplayableBody of(ClientRequest request) {
+		BodyInserter<?, ? super ClientHttpRequest> inserter = request.body();
+		if (inserter == (Object) BodyInserters.empty()) {
+			// No body: every attempt can send the request as it is.
+			return new ReplayableBody(request, null);
+		}
+		ReplayableBody body = new ReplayableBody(request, inserter);
+		body.request = ClientRequest.from(request).body(body::insert).build();
+		return body;
+	}
+
+	/**
+	 * The request each attempt sends.
+	 * @return the request, recording or replaying its body
+	 */
+	ClientRequest request() {
+		return this.request;
+	}
+
+	/**
+	 * Whether another attempt can send the same body.
+	 * @return whether the body is replayable
+	 */
+	boolean replayable() {
+		int state = this.state;
+		return this.inserter == null || state == UNUSED || state == KEPT;
+	}
+
+	@SuppressWarnings("unchecked")
+	private Mono<Void> insert(ClientHttpRequest outgoing, BodyInserter.Context context) {
+		byte[] kept = this.bytes;
+		if (kept != null) {
+			MediaType contentType = this.contentType;
+			if (contentType != null) {
+				outgoing.getHeaders().setContentType(contentType);
+			}
+			outgoing.getHeaders().setContentLength(kept.length);
+			return outgoing.writeWith(Mono.fromSupplier(() -> outgoing.bufferFactory().wrap(kept)));
+		}
+		if (this.state != UNUSED) {
+			return Mono.error(new IllegalStateException("The request body cannot be written again"));
+		}
+		this.state = WRITING;
+		BodyInserter<?, ClientHttpRequest> original = (BodyInserter<?, ClientHttpRequest>) this.inserter;
+		return original.insert(new Recorder(outgoing), context);
+	}
+
+	/**
+	 * Passes the bytes the inserter writes on to the connection, keeping a copy.
+	 */
+	private final class Recorder extends ClientHttpRequestDecorator {
+
+		private final ByteArrayOutputStream copy = new ByteArrayOutputStream();
+
+		private boolean overflow;
+
+		Recorder(ClientHttpRequest delegate) {
+			super(delegate);
+		}
+
+		@Override
+		public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+			// The writer has set the headers by now; a replay must send the same type.
+			ReplayableBody.this.contentType = getHeaders().getContentType();
+			return super.writeWith(Flux.from(body).doOnNext(this::keep).doOnComplete(this::written));
+		}
+
+		@Override
+		public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
+			ReplayableBody.this.state = LOST;
+			return super.writeAndFlushWith(body);
+		}
+
+		@Override
+		public Mono<Void> setComplete() {
+			if (ReplayableBody.this.state == WRITING) {
+				ReplayableBody.this.contentType = getHeaders().getContentType();
+				ReplayableBody.this.bytes = new byte[0];
+				ReplayableBody.this.state = KEPT;
+			}
+			return super.setComplete();
+		}
+
+		private void keep(DataBuffer buffer) {
+			int length = buffer.readableByteCount();
+			if (this.overflow || this.copy.size() + length > LIMIT) {
+				this.overflow = true;
+				return;
+			}
+			byte[] chunk = new byte[length];
+			buffer.toByteBuffer(buffer.readPosition(), ByteBuffer.wrap(chunk), 0, length);
+			this.copy.writeBytes(chunk);
+		}
+
+		private void written() {
+			if (this.overflow || ReplayableBody.this.state != WRITING) {
+				ReplayableBody.this.state = LOST;
+				return;
+			}
+			ReplayableBody.this.bytes = this.copy.toByteArray();
+			ReplayableBody.this.state = KEPT;
+		}
+
+	}
+
+}

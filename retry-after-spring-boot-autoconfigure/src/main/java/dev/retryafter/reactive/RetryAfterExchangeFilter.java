@@ -1,0 +1,384 @@
+package dev.retryafter.reactive;
+
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
+
+import dev.retryafter.client.OuterRetryDetector;
+import dev.retryafter.client.RetryCall;
+import dev.retryafter.client.RetryCalls;
+import dev.retryafter.client.RetryRefusedException;
+import dev.retryafter.core.Admission;
+import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.IoFailureKind;
+import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.core.RequestFacts;
+import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.RetryBudgets;
+import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.RetryDecision;
+import dev.retryafter.core.RetryListener;
+import dev.retryafter.core.StopReason;
+import dev.retryafter.store.CooldownStore;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.reactive.function.BodyExtractors;
+import org.springframework.web.reactive.function.client.ClientRequest;
+import org.springframework.web.reactive.function.client.ClientResponse;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
+import org.springframework.web.reactive.function.client.ExchangeFunction;
+
+/**
+ * Retries {@code WebClient} exchanges as the policy core plans, honouring
+ * {@code Retry-After} (SPEC section 3), with the same settings, origin protection, retry
+ * budget and listener events as the blocking {@code RetryAfterInterceptor}: every decision is
+ * taken by the shared {@link RetryCall}, and only the I/O differs.
+ * <p>
+ * Waits never block: a retry's planned wait and a cooldown hold are timers
+ * ({@link Mono#delay(Duration, Scheduler)}), so no thread is parked while a call waits.
+ * Cancelling the subscriber during a wait cancels the timer at once, gives back the retry's
+ * budget permit and reports the abandonment (reason {@code cancelled}).
+ * <p>
+ * On a retry, the response's body is read into memory (at most
+ * {@link RetryCall#BODY_COPY_LIMIT} bytes), which releases its connection to the pool, and
+ * the exchange runs again with the same headers (so the same {@code Idempotency-Key}) and the
+ * same body bytes ({@link ReplayableBody}). On a stop, the caller gets the last response
+ * unchanged, or the last error. A retry called off after its wait (the deadline passed, a
+ * cooldown refused it) hands back the copy of the last response, or a
+ * {@link RetryRefusedException} if that body was too long to keep; a refused first attempt
+ * errors with a {@link RetryRefusedException}.
+ * <p>
+ * It must be the outermost filter, so that the filters after it (authentication, tracing)
+ * run once per attempt; {@link RetryAfterWebClientCustomizer} puts it first. There is no
+ * outer retry layer to detect: spring-retry does not drive reactive calls.
+ *
+ * @since 0.1.0
+ */
+public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
+
+	private static final byte[] NO_BYTES = {};
+
+	private final RetryCalls calls;
+
+	private final Scheduler scheduler;
+
+	/**
+	 * Creates a filter on the system clocks, timing its waits on Reactor's parallel scheduler.
+	 * @param clients the settings per named client
+	 * @param listener notified at each decision point
+	 * @param cooldowns the cooldowns consulted before and recorded after each attempt
+	 * @param budgets the retry budget of each client
+	 */
+	public RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+			RetryBudgets budgets) {
+		// ThreadLocalRandom.current() is looked up per draw: the filter is shared by every
+		// thread that runs a call, and the per-thread generator avoids contention.
+		this(clients, listener, cooldowns, budgets, Schedulers.parallel(), MonotonicClock.SYSTEM, Clock.systemUTC(),
+				() -> ThreadLocalRandom.current().nextLong());
+	}
+
+	/**
+	 * Creates a filter on the given time, waiting and randomness seams.
+	 * @param clients the settings per named client
+	 * @param listener notified at each decision point
+	 * @param cooldowns the cooldowns consulted before and recorded after each attempt
+	 * @param budgets the retry budget of each client
+	 * @param scheduler times the waits and holds
+	 * @param monotonicClock measures elapsed time and waits; must agree with the scheduler
+	 * @param wallClock only stamps the instant a response was received, for HTTP-dates
+	 * @param random the jitter source
+	 */
+	RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+			RetryBudgets budgets, Scheduler scheduler, MonotonicClock monotonicClock, Clock wallClock,
+			RandomGenerator random) {
+		this.calls = new RetryCalls(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, monotonicClock,
+				wallClock, random);
+		this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+	}
+
+	@Override
+	public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
+		// Per subscription: a caller that subscribes again (its own retry operator) starts a
+		// new call with its own time budget.
+		return Mono.defer(() -> {
+			ClientSettings client = this.calls.client(request.url());
+			RequestFacts facts = this.calls.factsResolver()
+				.resolve(request.method(), request.attributes(), request.headers(), client.settings(), true);
+			Call call = new Call(client, facts, request, next);
+			return call.start().doOnCancel(call::cancelled);
+		});
+	}
+
+	/**
+	 * One call through the filter: the attempts of one request, chained without blocking.
+	 */
+	private final class Call extends RetryCall {
+
+		private final ClientRequest request;
+
+		private final ReplayableBody body;
+
+		private final ExchangeFunction next;
+
+		/** Whether the call is in a wait or a hold, where a cancellation is an abandonment. */
+		private boolean waiting;
+
+		/** The retry being waited for, whose permit a cancellation gives back. */
+		private RetryDecision.@Nullable Retry pending;
+
+		Call(ClientSettings client, RequestFacts facts, ClientRequest request, ExchangeFunction next) {
+			super(RetryAfterExchangeFilter.this.calls, client, facts);
+			this.request = request;
+			this.body = ReplayableBody.of(request);
+			this.next = next;
+		}
+
+		@Override
+		protected RetryCalls calls() {
+			return RetryAfterExchangeFilter.this.calls;
+		}
+
+		@Override
+		protected URI uri() {
+			return this.request.url();
+		}
+
+		@Override
+		protected HttpHeaders requestHeaders() {
+			return this.request.headers();
+		}
+
+		Mono<ClientResponse> start() {
+			Admission admission = admission();
+			if (admission instanceof Admission.Refuse refuse) {
+				return Mono.error(new RetryRefusedException(origin(), StopReason.COOLDOWN, refuse.timeLeft()));
+			}
+			Mono<ClientResponse> send = Mono.defer(() -> {
+				sending();
+				firstAttemptSent();
+				return attempt(1);
+			});
+			if (admission instanceof Admission.Wait wait) {
+				waiting(null);
+				return hold(wait).then(send);
+			}
+			return send;
+		}
+
+		private Mono<ClientResponse> attempt(int attempt) {
+			return this.next.exchange(this.body.request())
+				.map((response) -> {
+					int status = response.statusCode().value();
+					RetryAfter retryAfter = retryAfter(status, response.headers().asHttpHeaders());
+					return Attempt.responded(response, new AttemptOutcome.Response(status, retryAfter));
+				})
+				.onErrorResume((error) -> {
+					IoFailureKind kind = ExchangeFailures.classify(error);
+					return (kind != null) ? Mono.just(Attempt.failed(error, kind)) : Mono.error(error);
+				})
+				.flatMap((result) -> decide(result, attempt));
+		}
+
+		private Mono<ClientResponse> decide(Attempt result, int attempt) {
+			bodyReplayable(this.body.replayable());
+			RetryDecision decision;
+			try {
+				decision = decide(result.outcome(), attempt);
+			}
+			catch (RuntimeException | Error ex) {
+				return result.discard().then(Mono.error(ex));
+			}
+			if (!(decision instanceof RetryDecision.Retry retry)) {
+				return result.deliver();
+			}
+			waiting(retry);
+			return result.keepForRetry()
+				.flatMap((kept) -> pause(retry.delay()).then(Mono.defer(() -> afterWait(kept, retry, attempt))));
+		}
+
+		/**
+		 * Checks that a retry whose wait ended may still be sent, as the blocking adapter does:
+		 * the deadline, then the cooldown (which may hold it once more, or refuse it).
+		 */
+		private Mono<ClientResponse> afterWait(Attempt kept, RetryDecision.Retry retry, int attempt) {
+			if (deadlinePassed()) {
+				calledOff(retry);
+				return kept.deliverInsteadOfRetry(origin(), StopReason.BUDGET_EXHAUSTED, timeLeft());
+			}
+			Admission admission = admission();
+			if (admission instanceof Admission.Refuse refuse) {
+				calledOff(retry);
+				return kept.deliverInsteadOfRetry(origin(), StopReason.COOLDOWN, refuse.timeLeft());
+			}
+			Mono<ClientResponse> send = Mono.defer(() -> {
+				sending();
+				retrySent(retry);
+				return attempt(attempt + 1);
+			});
+			return (admission instanceof Admission.Wait wait) ? hold(wait).then(send) : send;
+		}
+
+		private Mono<Void> pause(Duration planned) {
+			return Mono.defer(() -> {
+				long before = nanoTime();
+				return Mono.delay(planned, RetryAfterExchangeFilter.this.scheduler)
+					.doOnNext((tick) -> waited(planned, before))
+					.then();
+			});
+		}
+
+		private Mono<Void> hold(Admission.Wait wait) {
+			return Mono.defer(() -> {
+				long since = nanoTime();
+				return Mono.delay(wait.delay(), RetryAfterExchangeFilter.this.scheduler)
+					.doOnNext((tick) -> held(since))
+					.then();
+			});
+		}
+
+		private synchronized void waiting(RetryDecision.@Nullable Retry retry) {
+			this.waiting = true;
+			this.pending = retry;
+		}
+
+		private synchronized void sending() {
+			this.waiting = false;
+			this.pending = null;
+		}
+
+		private synchronized void calledOff(RetryDecision.Retry retry) {
+			this.waiting = false;
+			this.pending = null;
+			retryCalledOff(retry);
+		}
+
+		/**
+		 * The subscriber went away. During a wait or a hold that abandons the call: the timer
+		 * is already cancelled, the retry's permit goes back and the reason is reported. During
+		 * an exchange it is the connector's business, and nothing is reported.
+		 */
+		synchronized void cancelled() {
+			if (!this.waiting) {
+				return;
+			}
+			this.waiting = false;
+			RetryDecision.Retry retry = this.pending;
+			this.pending = null;
+			if (retry != null) {
+				retryCalledOff(retry);
+			}
+			stopped(StopReason.CANCELLED);
+		}
+
+	}
+
+	/**
+	 * How one attempt ended: a response or an error, and its outcome for the planner.
+	 */
+	private static final class Attempt {
+
+		private final @Nullable ClientResponse response;
+
+		private final @Nullable Throwable failure;
+
+		private final AttemptOutcome outcome;
+
+		/** Whether the response is whole: false for a copy whose body was too long to keep. */
+		private final boolean complete;
+
+		private Attempt(@Nullable ClientResponse response, @Nullable Throwable failure, AttemptOutcome outcome,
+				boolean complete) {
+			this.response = response;
+			this.failure = failure;
+			this.outcome = outcome;
+			this.complete = complete;
+		}
+
+		static Attempt responded(ClientResponse response, AttemptOutcome.Response outcome) {
+			return new Attempt(response, null, outcome, true);
+		}
+
+		static Attempt failed(Throwable failure, IoFailureKind kind) {
+			return new Attempt(null, failure, new AttemptOutcome.IoFailure(kind), true);
+		}
+
+		AttemptOutcome outcome() {
+			return this.outcome;
+		}
+
+		/** Hands the caller what the attempt produced, exactly as received. */
+		Mono<ClientResponse> deliver() {
+			if (this.response != null) {
+				return Mono.just(this.response);
+			}
+			return Mono.error(Objects.requireNonNull(this.failure));
+		}
+
+		/**
+		 * Reads the response's body into memory before waiting, which returns its connection
+		 * to the pool, and keeps a copy in case the retry is called off. A body too long to
+		 * keep (or one that fails mid-way) is dropped, and so is its connection.
+		 */
+		Mono<Attempt> keepForRetry() {
+			ClientResponse response = this.response;
+			if (response == null) {
+				return Mono.just(this);
+			}
+			return DataBufferUtils.join(response.body(BodyExtractors.toDataBuffers()), RetryCall.BODY_COPY_LIMIT)
+				.map(Attempt::bytesOf)
+				.defaultIfEmpty(NO_BYTES)
+				.map((bytes) -> new Attempt(copy(response, bytes), null, this.outcome, true))
+				.onErrorResume((ex) -> Mono.just(new Attempt(copy(response, NO_BYTES), null, this.outcome, false)));
+		}
+
+		/**
+		 * Hands the caller the last outcome when the next attempt is called off; a response
+		 * whose body was too long to keep cannot be handed back, so the caller learns why
+		 * nothing more was sent instead.
+		 */
+		Mono<ClientResponse> deliverInsteadOfRetry(String origin, StopReason reason, Duration timeLeft) {
+			if (!this.complete) {
+				return Mono.error(new RetryRefusedException(origin, reason, timeLeft));
+			}
+			return deliver();
+		}
+
+		Mono<Void> discard() {
+			return (this.response != null) ? this.response.releaseBody() : Mono.empty();
+		}
+
+		private static byte[] bytesOf(DataBuffer joined) {
+			try {
+				byte[] bytes = new byte[joined.readableByteCount()];
+				joined.read(bytes);
+				return bytes;
+			}
+			finally {
+				DataBufferUtils.release(joined);
+			}
+		}
+
+		private static ClientResponse copy(ClientResponse response, byte[] body) {
+			return ClientResponse.create(response.statusCode(), response.strategies())
+				.headers((headers) -> headers.addAll(response.headers().asHttpHeaders()))
+				.cookies((cookies) -> cookies.addAll(response.cookies()))
+				.request(response.request())
+				.body(Flux.defer(() -> Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(body))))
+				.build();
+		}
+
+	}
+
+}

@@ -1,0 +1,516 @@
+package dev.retryafter.reactive;
+
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.retryafter.client.RetryAfterAttributes;
+import dev.retryafter.client.RetryCall;
+import dev.retryafter.client.RetryRefusedException;
+import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.DelaySource;
+import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.IoFailureKind;
+import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.core.Origin;
+import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.RetryBudget;
+import dev.retryafter.core.RetryBudgets;
+import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.RetryDecision;
+import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.StopReason;
+import dev.retryafter.store.CooldownStore;
+import dev.retryafter.store.LocalCooldownStore;
+import dev.retryafter.testsupport.RecordingListener;
+import dev.retryafter.testsupport.RecordingListener.AttemptCompleted;
+import dev.retryafter.testsupport.RecordingListener.Held;
+import dev.retryafter.testsupport.RecordingListener.StoppedWithoutAttempt;
+import dev.retryafter.testsupport.RecordingListener.Waited;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
+import reactor.test.scheduler.VirtualTimeScheduler;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.util.LinkedMultiValueMap;
+import org.springframework.util.MultiValueMap;
+import org.springframework.web.reactive.function.BodyInserters;
+import org.springframework.web.reactive.function.client.ClientRequest;
+import org.springframework.web.reactive.function.client.ClientResponse;
+import org.springframework.web.reactive.function.client.WebClientRequestException;
+
+import static dev.retryafter.reactive.ScriptedExchange.response;
+import static dev.retryafter.reactive.ScriptedExchange.responseWithBody;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link RetryAfterExchangeFilter} on virtual time: every wait and hold is a timer on a
+ * {@link VirtualTimeScheduler}, so these tests move time instead of sleeping, and see that
+ * nothing happens a moment before a wait ends.
+ */
+class RetryAfterExchangeFilterTests {
+
+	/** Real time a verification may take: virtual waits cost none of it. */
+	private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+	private static final URI URL = URI.create("http://127.0.0.1:8080/report");
+
+	private static final Instant START = Instant.parse("2026-03-01T10:00:00Z");
+
+	private static final RetrySettings NO_JITTER = RetrySettings.defaults().withJitter(0);
+
+	private static final RetrySettings FAIL_FAST = NO_JITTER.withCooldown(new RetrySettings.Cooldown(true,
+			CooldownMode.FAIL_FAST, RetrySettings.Cooldown.DEFAULT_STATUSES, List.of()));
+
+	private static final CooldownKey KEY = CooldownKey.of(Origin.of("http", "127.0.0.1", 8080));
+
+	private final VirtualTimeScheduler scheduler = VirtualTimeScheduler.create();
+
+	/** Added to the virtual time, to play a wait that overran its plan (a paused VM). */
+	private final AtomicLong skewNanos = new AtomicLong();
+
+	private final MonotonicClock clock = () -> this.scheduler.now(TimeUnit.NANOSECONDS) + this.skewNanos.get();
+
+	private final Clock wallClock = new Clock() {
+
+		@Override
+		public Instant instant() {
+			return START.plusNanos(RetryAfterExchangeFilterTests.this.clock.nanoTime());
+		}
+
+		@Override
+		public ZoneId getZone() {
+			return ZoneOffset.UTC;
+		}
+
+		@Override
+		public Clock withZone(ZoneId zone) {
+			return this;
+		}
+
+	};
+
+	private final RecordingListener listener = new RecordingListener();
+
+	private final CooldownStore cooldowns = new LocalCooldownStore(new HostCooldowns(100));
+
+	private final ScriptedExchange exchange = new ScriptedExchange();
+
+	private RetryBudgets budgets;
+
+	private RetryAfterExchangeFilter filter(RetrySettings settings) {
+		RetryClients clients = RetryClients.of(settings);
+		this.budgets = new RetryBudgets(clients, this.clock);
+		// nextDouble() is 0: no jitter draws ever add anything.
+		return new RetryAfterExchangeFilter(clients, this.listener, this.cooldowns, this.budgets, this.scheduler,
+				this.clock, this.wallClock, () -> 0L);
+	}
+
+	private Mono<ClientResponse> call(RetrySettings settings, ClientRequest request) {
+		RetryAfterExchangeFilter filter = filter(settings);
+		return filter.filter(request, this.exchange);
+	}
+
+	private StepVerifier.FirstStep<ClientResponse> verify(RetrySettings settings, ClientRequest request) {
+		return StepVerifier.withVirtualTime(() -> call(settings, request), () -> this.scheduler, Long.MAX_VALUE);
+	}
+
+	private static ClientRequest get() {
+		return ClientRequest.create(HttpMethod.GET, URL).build();
+	}
+
+	@Test
+	void whenA429AsksForOneSecondThenTheRetryLeavesExactlyOneSecondLaterAndNoThreadWaits() {
+		ClientResponse ok = response(200);
+		this.exchange.respond(response(429, "Retry-After", "1"), ok);
+		verify(NO_JITTER, get()).expectSubscription()
+			.expectNoEvent(Duration.ofMillis(999))
+			.then(() -> assertThat(this.exchange.sent()).hasSize(1))
+			.thenAwait(Duration.ofMillis(1))
+			.expectNext(ok)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.exchange.sent()).hasSize(2);
+		assertThat(this.listener.events()).containsExactly(
+				new AttemptCompleted("default", "GET", 1,
+						new AttemptOutcome.Response(429, new RetryAfter.Delay(Duration.ofSeconds(1),
+								RetryAfter.Form.SECONDS)),
+						new RetryDecision.Retry(Duration.ofSeconds(1), Duration.ofSeconds(1),
+								DelaySource.RETRY_AFTER_SECONDS)),
+				new Waited("default", Duration.ofSeconds(1), Duration.ofSeconds(1)),
+				new AttemptCompleted("default", "GET", 2, new AttemptOutcome.Response(200, RetryAfter.ABSENT),
+						new RetryDecision.Stop(StopReason.SUCCESS)));
+	}
+
+	@Test
+	void whenA429AsksForADateThenTheRetryWaitsUntilItAgainstTheServersDate() {
+		DateTimeFormatter http = DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US)
+			.withZone(ZoneOffset.UTC);
+		Instant serverNow = Instant.parse("2026-03-01T09:00:00Z");
+		ClientResponse ok = response(200);
+		this.exchange.respond(response(429, "Date", http.format(serverNow), "Retry-After",
+				http.format(serverNow.plusSeconds(3))), ok);
+		verify(NO_JITTER, get()).expectSubscription()
+			.expectNoEvent(Duration.ofMillis(2999))
+			.thenAwait(Duration.ofMillis(1))
+			.expectNext(ok)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.listener.events())
+			.contains(new Waited("default", Duration.ofSeconds(3), Duration.ofSeconds(3)));
+		assertThat(this.listener.attempts().get(0).decision()).isEqualTo(new RetryDecision.Retry(
+				Duration.ofSeconds(3), Duration.ofSeconds(3), DelaySource.RETRY_AFTER_DATE));
+	}
+
+	@Test
+	void whenRetriedThenTheRetriedResponsesBodyIsReadSoItsConnectionIsReleasedAndTheLastIsHandedOverUnread() {
+		AtomicInteger firstBodyDone = new AtomicInteger();
+		AtomicInteger lastBodySubscribed = new AtomicInteger();
+		ClientResponse last = responseWithBody(200,
+				Flux.<DataBuffer>empty().doOnSubscribe((subscription) -> lastBodySubscribed.incrementAndGet()));
+		this.exchange.respond(responseWithBody(503, body("busy").doOnComplete(firstBodyDone::incrementAndGet),
+				"Retry-After", "1"), last);
+		verify(NO_JITTER, get()).expectSubscription()
+			.then(() -> assertThat(firstBodyDone).hasValue(1))
+			.thenAwait(Duration.ofSeconds(1))
+			.expectNext(last)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(lastBodySubscribed).hasValue(0);
+	}
+
+	@Test
+	void whenAttemptsRunOutThenTheCallerGetsTheLastResponseUnchanged() {
+		ClientResponse third = responseWithBody(503, "still busy", "Retry-After", "1");
+		this.exchange.respond(response(503, "Retry-After", "1"), response(503, "Retry-After", "1"), third);
+		// Waits of 1 s (the server's), then 2 s (the local backoff of the second retry).
+		verify(NO_JITTER, get()).expectSubscription()
+			.thenAwait(Duration.ofSeconds(1))
+			.then(() -> assertThat(this.exchange.sent()).hasSize(2))
+			.expectNoEvent(Duration.ofMillis(1999))
+			.thenAwait(Duration.ofMillis(1))
+			.expectNext(third)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.exchange.sent()).hasSize(3);
+		assertThat(this.listener.attempts().get(2).decision())
+			.isEqualTo(new RetryDecision.Stop(StopReason.MAX_ATTEMPTS));
+	}
+
+	@Test
+	void whenAnUnknownHostThenTheCallerGetsThatErrorUnchangedAfterOneAttempt() {
+		WebClientRequestException error = new WebClientRequestException(new UnknownHostException("nowhere"),
+				HttpMethod.GET, URL, new HttpHeaders());
+		this.exchange.fail(error);
+		verify(NO_JITTER, get()).expectSubscription().expectErrorSatisfies((ex) -> assertThat(ex).isSameAs(error))
+			.verify(TIMEOUT);
+		assertThat(this.exchange.sent()).hasSize(1);
+		assertThat(this.listener.attempts().get(0).outcome())
+			.isEqualTo(new AttemptOutcome.IoFailure(IoFailureKind.UNKNOWN_HOST));
+	}
+
+	@Test
+	void whenTheConnectionIsRefusedThenEvenAPostIsRetriedAfterTheBackoff() {
+		ClientResponse ok = response(201);
+		this.exchange.fail(new WebClientRequestException(new ConnectException("Connection refused"),
+				HttpMethod.POST, URL, new HttpHeaders())).respond(ok);
+		ClientRequest post = ClientRequest.create(HttpMethod.POST, URL).body(BodyInserters.fromValue("order")).build();
+		verify(NO_JITTER, post).expectSubscription()
+			.expectNoEvent(Duration.ofMillis(999))
+			.thenAwait(Duration.ofMillis(1))
+			.expectNext(ok)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.exchange.sent()).extracting(ScriptedExchange.Sent::body).containsExactly("order", "order");
+	}
+
+	@Test
+	void whenTheExchangeFailsWithoutAnIoErrorThenTheErrorPassesThroughAndNothingIsReported() {
+		IllegalStateException error = new IllegalStateException("codec");
+		this.exchange.fail(error);
+		verify(NO_JITTER, get()).expectSubscription().expectErrorSatisfies((ex) -> assertThat(ex).isSameAs(error))
+			.verify(TIMEOUT);
+		assertThat(this.listener.events()).isEmpty();
+	}
+
+	@Test
+	void whenTheOriginCoolsDownInFailFastModeThenTheFirstAttemptErrorsWithRetryRefusedAndNothingIsSent() {
+		this.cooldowns.record(KEY, Duration.ofSeconds(5), 0, START);
+		RetrySettings settings = FAIL_FAST;
+		verify(settings, get()).expectSubscription().expectErrorSatisfies((ex) -> {
+			assertThat(ex).isInstanceOf(RetryRefusedException.class);
+			RetryRefusedException refused = (RetryRefusedException) ex;
+			assertThat(refused.getReason()).isEqualTo(StopReason.COOLDOWN);
+			assertThat(refused.getTimeLeft()).isEqualTo(Duration.ofSeconds(5));
+			assertThat(refused.getOrigin()).isEqualTo("http://127.0.0.1:8080");
+		})
+			.verify(TIMEOUT);
+		assertThat(this.exchange.sent()).isEmpty();
+		assertThat(this.listener.events())
+			.containsExactly(new StoppedWithoutAttempt("default", "GET", StopReason.COOLDOWN));
+	}
+
+	@Test
+	void whenTheOriginCoolsDownThenTheFirstAttemptIsHeldOnATimerUntilTheCooldownEnds() {
+		this.cooldowns.record(KEY, Duration.ofSeconds(2), 0, START);
+		ClientResponse ok = response(200);
+		this.exchange.respond(ok);
+		verify(NO_JITTER, get()).expectSubscription()
+			.expectNoEvent(Duration.ofMillis(1999))
+			.then(() -> assertThat(this.exchange.sent()).isEmpty())
+			.thenAwait(Duration.ofMillis(1))
+			.expectNext(ok)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.listener.events().get(0)).isEqualTo(new Held("default", "GET", KEY, Duration.ofSeconds(2)));
+		assertThat(this.budgets.budget("default").snapshot().requests()).isEqualTo(1);
+	}
+
+	@Test
+	void whenCancelledDuringARetrysWaitThenTheTimerStopsThePermitGoesBackAndTheReasonIsCancelled() {
+		this.exchange.respond(response(503), response(200));
+		verify(NO_JITTER, get()).expectSubscription()
+			.thenAwait(Duration.ofMillis(500))
+			.thenCancel()
+			.verify(TIMEOUT);
+		RetryBudget.Snapshot budget = this.budgets.budget("default").snapshot();
+		assertThat(budget.requests()).isEqualTo(1);
+		assertThat(budget.retries()).isEqualTo(0);
+		this.scheduler.advanceTimeBy(Duration.ofSeconds(30));
+		assertThat(this.exchange.sent()).hasSize(1);
+		assertThat(this.listener.events()).last()
+			.isEqualTo(new StoppedWithoutAttempt("default", "GET", StopReason.CANCELLED));
+		assertThat(this.listener.events()).hasSize(2);
+	}
+
+	@Test
+	void whenCancelledDuringAHoldThenNothingIsSentAndTheReasonIsCancelled() {
+		this.cooldowns.record(KEY, Duration.ofSeconds(2), 0, START);
+		this.exchange.respond(response(200));
+		verify(NO_JITTER, get()).expectSubscription().thenAwait(Duration.ofSeconds(1)).thenCancel().verify(TIMEOUT);
+		this.scheduler.advanceTimeBy(Duration.ofSeconds(30));
+		assertThat(this.exchange.sent()).isEmpty();
+		assertThat(this.listener.events())
+			.containsExactly(new StoppedWithoutAttempt("default", "GET", StopReason.CANCELLED));
+		assertThat(this.budgets.budget("default").snapshot().requests()).isEqualTo(0);
+	}
+
+	@Test
+	void whenCancelledDuringAnExchangeThenNoAbandonmentIsReported() {
+		this.exchange.reply(Mono::never);
+		verify(NO_JITTER, get()).expectSubscription().thenAwait(Duration.ofSeconds(1)).thenCancel().verify(TIMEOUT);
+		assertThat(this.exchange.sent()).hasSize(1);
+		assertThat(this.listener.events()).isEmpty();
+	}
+
+	@Test
+	void whenTheWaitOverranTheWholeBudgetThenTheRetryIsCalledOffAndTheCallerGetsACopyOfTheLastResponse() {
+		this.exchange.respond(responseWithBody(503, "busy", "Retry-After", "1", "X-Trace", "t1"), response(200));
+		verify(NO_JITTER, get()).expectSubscription()
+			.then(() -> this.scheduler.schedule(() -> this.skewNanos.set(Duration.ofSeconds(20).toNanos()), 500,
+					TimeUnit.MILLISECONDS))
+			.thenAwait(Duration.ofSeconds(1))
+			.assertNext((copy) -> {
+				assertThat(copy.statusCode().value()).isEqualTo(503);
+				assertThat(copy.headers().header("X-Trace")).containsExactly("t1");
+				assertThat(copy.bodyToMono(String.class).block()).isEqualTo("busy");
+			})
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.exchange.sent()).hasSize(1);
+		assertThat(this.listener.events()).last()
+			.isEqualTo(new StoppedWithoutAttempt("default", "GET", StopReason.BUDGET_EXHAUSTED));
+		assertThat(this.budgets.budget("default").snapshot().retries()).isEqualTo(0);
+	}
+
+	@Test
+	void whenACooldownRefusesTheRetryAfterItsWaitThenTheCallerGetsTheLastResponse() {
+		RetrySettings settings = FAIL_FAST;
+		this.exchange.respond(responseWithBody(503, "busy"), response(200));
+		verify(settings, get()).expectSubscription()
+			.then(() -> this.scheduler.schedule(
+					() -> this.cooldowns.record(KEY, Duration.ofSeconds(10), this.clock.nanoTime(), START), 500,
+					TimeUnit.MILLISECONDS))
+			.thenAwait(Duration.ofSeconds(1))
+			.assertNext((copy) -> assertThat(copy.bodyToMono(String.class).block()).isEqualTo("busy"))
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.exchange.sent()).hasSize(1);
+		assertThat(this.listener.events()).last()
+			.isEqualTo(new StoppedWithoutAttempt("default", "GET", StopReason.COOLDOWN));
+	}
+
+	@Test
+	void whenARetriedBodyIsTooLongToKeepAndTheRetryIsCalledOffThenTheCallerLearnsWhy() {
+		RetrySettings settings = FAIL_FAST;
+		this.exchange.respond(responseWithBody(503, "x".repeat(RetryCall.BODY_COPY_LIMIT + 1)),
+				response(200));
+		verify(settings, get()).expectSubscription()
+			.then(() -> this.scheduler.schedule(
+					() -> this.cooldowns.record(KEY, Duration.ofSeconds(10), this.clock.nanoTime(), START), 500,
+					TimeUnit.MILLISECONDS))
+			.thenAwait(Duration.ofSeconds(1))
+			.expectErrorSatisfies((ex) -> assertThat(ex).isInstanceOf(RetryRefusedException.class)
+				.hasFieldOrPropertyWithValue("reason", StopReason.COOLDOWN))
+			.verify(TIMEOUT);
+	}
+
+	@Test
+	void whenAServerPacedRetryIsSentThenItCountsAsARequestAndSpendsNoBudget() {
+		this.exchange.respond(response(429, "Retry-After", "1"), response(200));
+		verify(NO_JITTER, get()).expectSubscription().thenAwait(Duration.ofSeconds(1)).expectNextCount(1)
+			.expectComplete()
+			.verify(TIMEOUT);
+		RetryBudget.Snapshot budget = this.budgets.budget("default").snapshot();
+		assertThat(budget.requests()).isEqualTo(2);
+		assertThat(budget.retries()).isEqualTo(0);
+	}
+
+	@Test
+	void whenABackoffRetryIsSentThenItSpendsOnePermit() {
+		this.exchange.respond(response(503), response(200));
+		verify(NO_JITTER, get()).expectSubscription().thenAwait(Duration.ofSeconds(1)).expectNextCount(1)
+			.expectComplete()
+			.verify(TIMEOUT);
+		RetryBudget.Snapshot budget = this.budgets.budget("default").snapshot();
+		assertThat(budget.requests()).isEqualTo(1);
+		assertThat(budget.retries()).isEqualTo(1);
+	}
+
+	@Test
+	void whenAPostCarriesNoKeyThenItIsSentOnce() {
+		ClientResponse busy = response(503, "Retry-After", "1");
+		this.exchange.respond(busy, response(200));
+		ClientRequest post = ClientRequest.create(HttpMethod.POST, URL).body(BodyInserters.fromValue("order")).build();
+		verify(NO_JITTER, post).expectSubscription().expectNext(busy).expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.exchange.sent()).hasSize(1);
+		assertThat(this.listener.attempts().get(0).decision())
+			.isEqualTo(new RetryDecision.Stop(StopReason.NON_IDEMPOTENT));
+	}
+
+	@Test
+	void whenAPostWithAKeyIsRetriedThenAValueBodyIsSentAgainWithTheSameBytesAndType() {
+		this.exchange.respond(response(503, "Retry-After", "1"), response(201));
+		ClientRequest post = ClientRequest.create(HttpMethod.POST, URL)
+			.header("Idempotency-Key", "k-1")
+			.header("Content-Type", "application/json")
+			.body(BodyInserters.fromValue("{\"id\":\"o-7\",\"quantity\":3}"))
+			.build();
+		verify(NO_JITTER, post).expectSubscription().thenAwait(Duration.ofSeconds(1)).expectNextCount(1)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.exchange.sent()).containsExactly(
+				new ScriptedExchange.Sent("POST", "{\"id\":\"o-7\",\"quantity\":3}", MediaType.APPLICATION_JSON),
+				new ScriptedExchange.Sent("POST", "{\"id\":\"o-7\",\"quantity\":3}", MediaType.APPLICATION_JSON));
+	}
+
+	@Test
+	void whenFormDataIsRetriedThenTheSameFormIsSentAgain() {
+		this.exchange.respond(response(503, "Retry-After", "1"), response(200));
+		MultiValueMap<String, String> form = new LinkedMultiValueMap<>();
+		form.add("name", "a b");
+		form.add("size", "2");
+		ClientRequest put = ClientRequest.create(HttpMethod.PUT, URL).body(BodyInserters.fromFormData(form)).build();
+		verify(NO_JITTER, put).expectSubscription().thenAwait(Duration.ofSeconds(1)).expectNextCount(1)
+			.expectComplete()
+			.verify(TIMEOUT);
+		MediaType formType = MediaType.APPLICATION_FORM_URLENCODED;
+		assertThat(this.exchange.sent()).containsExactly(new ScriptedExchange.Sent("PUT", "name=a+b&size=2", formType),
+				new ScriptedExchange.Sent("PUT", "name=a+b&size=2", formType));
+	}
+
+	@Test
+	void whenAOneShotFluxBodyIsRetriedThenItIsSubscribedOnceAndItsRecordedBytesAreSentAgain() {
+		this.exchange.respond(response(503, "Retry-After", "1"), response(200));
+		AtomicInteger subscriptions = new AtomicInteger();
+		Flux<DataBuffer> oneShot = Flux.defer(() -> (subscriptions.incrementAndGet() == 1)
+				? Flux.concat(body("line 1\n"), body("line 2\n"))
+				: Flux.error(new IllegalStateException("already consumed")));
+		ClientRequest put = ClientRequest.create(HttpMethod.PUT, URL)
+			.body(BodyInserters.fromDataBuffers(oneShot))
+			.build();
+		verify(NO_JITTER, put).expectSubscription().thenAwait(Duration.ofSeconds(1)).expectNextCount(1)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(subscriptions).hasValue(1);
+		assertThat(this.exchange.sent()).extracting(ScriptedExchange.Sent::body)
+			.containsExactly("line 1\nline 2\n", "line 1\nline 2\n");
+	}
+
+	@Test
+	void whenABodyIsTooLongToRecordThenTheRequestIsNotRetried() {
+		ClientResponse busy = response(503, "Retry-After", "1");
+		this.exchange.respond(busy, response(200));
+		ClientRequest put = ClientRequest.create(HttpMethod.PUT, URL)
+			.body(BodyInserters.fromValue("x".repeat(ReplayableBody.LIMIT + 1)))
+			.build();
+		verify(NO_JITTER, put).expectSubscription().expectNext(busy).expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.exchange.sent()).hasSize(1);
+		assertThat(this.listener.attempts().get(0).decision())
+			.isEqualTo(new RetryDecision.Stop(StopReason.NON_IDEMPOTENT));
+	}
+
+	@Test
+	void whenAGetIsMarkedNotIdempotentThenItIsSentOnce() {
+		ClientResponse busy = response(503, "Retry-After", "1");
+		this.exchange.respond(busy, response(200));
+		ClientRequest request = ClientRequest.create(HttpMethod.GET, URL)
+			.attribute(RetryAfterAttributes.IDEMPOTENT, false)
+			.build();
+		verify(NO_JITTER, request).expectSubscription().expectNext(busy).expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.exchange.sent()).hasSize(1);
+	}
+
+	@Test
+	void whenAPostIsMarkedIdempotentThenItIsRetried() {
+		this.exchange.respond(response(503, "Retry-After", "1"), response(200));
+		ClientRequest request = ClientRequest.create(HttpMethod.POST, URL)
+			.attribute(RetryAfterAttributes.IDEMPOTENT, true)
+			.body(BodyInserters.fromValue("x"))
+			.build();
+		verify(NO_JITTER, request).expectSubscription().thenAwait(Duration.ofSeconds(1)).expectNextCount(1)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.exchange.sent()).hasSize(2);
+	}
+
+	@Test
+	void whenSubscribedTwiceThenEachSubscriptionIsItsOwnCall() {
+		this.exchange.respond(response(200), response(200));
+		Mono<ClientResponse> call = call(NO_JITTER, get());
+		StepVerifier.create(call).expectNextCount(1).expectComplete()
+			.verify(TIMEOUT);
+		StepVerifier.create(call).expectNextCount(1).expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.listener.attempts()).extracting(AttemptCompleted::attempt).containsExactly(1, 1);
+	}
+
+	private static Flux<DataBuffer> body(String text) {
+		return Flux.defer(() -> Flux
+			.just(DefaultDataBufferFactory.sharedInstance.wrap(text.getBytes(StandardCharsets.UTF_8))));
+	}
+
+}
