@@ -75,6 +75,9 @@ public abstract class RetryCall {
 
 	private boolean originResolved;
 
+	/** Whether the first attempt has gone out: later admissions are for retries. */
+	private boolean firstSent;
+
 	private final long startNanos;
 
 	/**
@@ -162,8 +165,11 @@ public abstract class RetryCall {
 		if (key == null) {
 			return null;
 		}
+		// A retry already waited out the server's delay: only a first attempt queues behind
+		// requests still leaving in a cooldown's release window.
 		Admission admission = calls.cooldowns.admit(key, calls.monotonicClock.nanoTime(), timeLeft(),
-				this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(), calls.random);
+				this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(), calls.random,
+				!this.firstSent);
 		if (admission instanceof Admission.Wait) {
 			return admission;
 		}
@@ -191,6 +197,7 @@ public abstract class RetryCall {
 	 * by a cooldown was never made, and must not pay for other requests' retries.
 	 */
 	protected final void firstAttemptSent() {
+		this.firstSent = true;
 		if (this.budget != null) {
 			this.budget.recordRequest();
 		}

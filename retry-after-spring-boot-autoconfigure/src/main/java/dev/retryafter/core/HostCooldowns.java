@@ -157,6 +157,30 @@ public final class HostCooldowns {
 	 */
 	public Admission admit(CooldownKey key, long nowNanos, Duration remainingBudget, Duration attemptReserve,
 			CooldownMode mode, double jitter, RandomGenerator random) {
+		return admit(key, nowNanos, remainingBudget, attemptReserve, mode, jitter, random, true);
+	}
+
+	/**
+	 * Decides whether a request under {@code key} may be sent now, as
+	 * {@link #admit(CooldownKey, long, Duration, Duration, CooldownMode, double, RandomGenerator)}
+	 * does for a first attempt. A first attempt that arrives just after the instant, while
+	 * held requests are still leaving (the release window, {@code jitter x} the delay), waits
+	 * for the window's end plus jitter of its own, so that it does not cut in ahead of them
+	 * (on a rate-limited origin that turned released requests into fresh 429s and calls that
+	 * failed). A retry does not: it has already waited out the server's delay.
+	 * @param key the request's cooldown key
+	 * @param nowNanos the current monotonic reading
+	 * @param remainingBudget the request's remaining total budget (may be negative)
+	 * @param attemptReserve the time kept back for the attempt itself
+	 * @param mode what a held request does
+	 * @param jitter the jitter factor, between 0 and 1
+	 * @param random the random source for jitter
+	 * @param firstAttempt whether the request has not been sent yet
+	 * @return the admission
+	 * @throws IllegalArgumentException if {@code jitter} is not between 0 and 1
+	 */
+	public Admission admit(CooldownKey key, long nowNanos, Duration remainingBudget, Duration attemptReserve,
+			CooldownMode mode, double jitter, RandomGenerator random, boolean firstAttempt) {
 		Objects.requireNonNull(mode, "mode");
 		Objects.requireNonNull(random, "random");
 		if (!(jitter >= 0 && jitter <= 1)) {
@@ -177,7 +201,7 @@ public final class HostCooldowns {
 				this.notBefore.remove(key, hold);
 				return Admission.PROCEED;
 			}
-			if (mode == CooldownMode.FAIL_FAST) {
+			if (!firstAttempt || mode == CooldownMode.FAIL_FAST) {
 				return Admission.PROCEED;
 			}
 			left = windowLeft;

@@ -79,6 +79,25 @@ public interface CooldownStore {
 	}
 
 	/**
+	 * Decides whether a request under {@code key} may be sent now, telling a first attempt
+	 * from a retry; see {@link HostCooldowns#admit(CooldownKey, long, Duration, Duration,
+	 * CooldownMode, double, RandomGenerator, boolean)}.
+	 * @param key the request's cooldown key
+	 * @param nowNanos the current monotonic reading
+	 * @param remainingBudget the request's remaining total budget
+	 * @param attemptReserve the time kept back for the attempt itself
+	 * @param mode what a held request does
+	 * @param jitter the jitter factor, between 0 and 1
+	 * @param random the random source for jitter
+	 * @param firstAttempt whether the request has not been sent yet
+	 * @return the admission
+	 */
+	default Admission admit(CooldownKey key, long nowNanos, Duration remainingBudget, Duration attemptReserve,
+			CooldownMode mode, double jitter, RandomGenerator random, boolean firstAttempt) {
+		return cooldowns().admit(key, nowNanos, remainingBudget, attemptReserve, mode, jitter, random, firstAttempt);
+	}
+
+	/**
 	 * The time left until {@code key}'s not-before instant.
 	 * @param key the origin, or partition of an origin
 	 * @param nowNanos the current monotonic reading

@@ -419,10 +419,10 @@ class RetryAfterInterceptorProtectionTests {
 
 			@Override
 			public Admission admit(CooldownKey origin, long nowNanos, Duration remainingBudget, Duration attemptReserve,
-					CooldownMode mode, double jitter, RandomGenerator random) {
+					CooldownMode mode, double jitter, RandomGenerator random, boolean firstAttempt) {
 				admits.incrementAndGet();
 				return CooldownStore.super.admit(origin, nowNanos, remainingBudget, attemptReserve, mode, jitter,
-						random);
+						random, firstAttempt);
 			}
 
 		};

@@ -93,6 +93,10 @@ class HostCooldownsTests {
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(500)));
 		// Fail-fast mode never refuses a request for the release window.
 		assertThat(admit(A, CooldownMode.FAIL_FAST, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
+		// A retry has waited out the server's delay already: it does not queue.
+		assertThat(this.cooldowns.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.2, new FixedRandom(0.5),
+				false))
+			.isEqualTo(Admission.PROCEED);
 		// Without jitter there is no window: the instant ends the cooldown.
 		assertThat(admit(A, CooldownMode.WAIT, 0.0, 0.5)).isEqualTo(Admission.PROCEED);
 		assertThat(this.cooldowns.size()).isZero();
