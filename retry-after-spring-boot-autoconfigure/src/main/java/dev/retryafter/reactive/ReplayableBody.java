@@ -33,7 +33,7 @@ import org.springframework.web.reactive.function.client.ClientRequest;
  * </ul>
  * A larger body, a body written with flushes ({@code writeAndFlushWith}, a streaming upload)
  * or one whose writing did not finish is not kept, and the request is not retried (reason
- * {@code non-idempotent}, SPEC rule 2: a body that cannot be replayed forbids retry).
+ * {@code non-idempotent}: a body that cannot be sent again forbids a retry).
  */
 final class ReplayableBody {
 

@@ -42,7 +42,7 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
 
 /**
  * Retries {@code WebClient} exchanges as the policy core plans, honouring
- * {@code Retry-After} (SPEC section 3), with the same settings, origin protection, retry
+ * {@code Retry-After}, with the same settings, origin protection, retry
  * budget and listener events as the blocking {@code RetryAfterInterceptor}: every decision is
  * taken by the shared {@link RetryCall}, and only the I/O differs.
  * <p>

@@ -14,10 +14,10 @@ import dev.retryafter.core.Origin;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Holds the host cooldowns (SPEC section 5) a client consults before each attempt. Every
- * read is answered from the local {@link HostCooldowns} map, so deciding whether a request
- * may go never waits for a network round trip; a shared store only adds background
- * propagation of the cooldowns it records.
+ * Holds the host cooldowns (per origin, or per partition of one) a client consults before
+ * each attempt. Every read is answered from the local {@link HostCooldowns} map, so deciding
+ * whether a request may go never waits for a network round trip; a shared store only adds
+ * background propagation of the cooldowns it records.
  * <p>
  * Times come from the caller (a monotonic reading and the wall-clock instant taken with
  * it), so the client's clocks are the only ones a decision depends on.
