@@ -112,7 +112,7 @@ class HerdEndToEndTests {
 	/**
 	 * Answers each caller's first request, as it arrives, with the status and
 	 * {@code Retry-After: 1}, and every later one with {@code 200}; notes for each caller when
-	 * its first answer left and when its next request arrived, on the monotonic clock.
+	 * its first answer was sent and when its next request arrived, on the monotonic clock.
 	 */
 	private static final class HerdOrigin implements AutoCloseable {
 
@@ -144,8 +144,11 @@ class HerdEndToEndTests {
 				int count = this.requests.merge(caller, 1, Integer::sum);
 				if (count == 1) {
 					exchange.getResponseHeaders().add("Retry-After", "1");
-					exchange.sendResponseHeaders(this.status, -1);
+					// Stamped before sending: no client can receive the answer earlier, while a
+					// stamp taken after sending would be late whenever this thread is descheduled
+					// in between, and would make an honest retry look early.
 					this.firstAnswerSent.put(caller, System.nanoTime());
+					exchange.sendResponseHeaders(this.status, -1);
 				}
 				else {
 					this.retryArrived.putIfAbsent(caller, arrival);
