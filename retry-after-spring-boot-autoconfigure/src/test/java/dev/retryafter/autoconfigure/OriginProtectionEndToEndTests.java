@@ -247,12 +247,14 @@ class OriginProtectionEndToEndTests {
 				if (reply.retryAfter() != null) {
 					exchange.getResponseHeaders().add("Retry-After", reply.retryAfter());
 				}
-				exchange.sendResponseHeaders(reply.status(), -1);
+				// Stamped before sending: no client can receive the reply earlier, while a stamp
+				// taken after sending is late whenever this thread is descheduled in between.
 				synchronized (this) {
 					if (this.arrivals.size() == 1) {
 						this.firstReplySent = System.nanoTime();
 					}
 				}
+				exchange.sendResponseHeaders(reply.status(), -1);
 			}
 		}
 
