@@ -91,6 +91,21 @@ final class FirstAttemptRules {
 	}
 
 	/**
+	 * The method name as the planner and the listener see it: a standard method's own name
+	 * (upper case already), any other upper-cased.
+	 * @param method the request method
+	 * @return its name, upper case
+	 */
+	static String methodName(HttpMethod method) {
+		for (HttpMethod standard : STANDARD_METHODS) {
+			if (standard == method) {
+				return standard.name();
+			}
+		}
+		return RequestFactsResolver.method(method);
+	}
+
+	/**
 	 * Whether the idempotency-key header can change any decision about a request: only for
 	 * an unmarked request whose method the settings do not repeat by themselves (SPEC rule
 	 * 2). For any other, reading the header may wait until a retry is considered.

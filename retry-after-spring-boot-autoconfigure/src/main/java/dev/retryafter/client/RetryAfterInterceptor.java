@@ -196,7 +196,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		// interceptor further down may change the headers or attributes. The key header
 		// decides only for an unmarked request of a method not repeatable by itself.
 		HttpMethod httpMethod = request.getMethod();
-		String method = RequestFactsResolver.method(httpMethod);
+		String method = FirstAttemptRules.methodName(httpMethod);
 		IdempotencyMark mark = calls.factsResolver().mark(request.getAttributes());
 		boolean keyDecides = rules.keyDecides(httpMethod, method, mark);
 		boolean hasKey = keyDecides && calls.factsResolver().hasIdempotencyKey(request.getHeaders(), rules.settings());

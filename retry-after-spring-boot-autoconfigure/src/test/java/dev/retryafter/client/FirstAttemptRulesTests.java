@@ -112,6 +112,15 @@ class FirstAttemptRulesTests {
 	}
 
 	@Test
+	void whenAMethodIsNamedThenItIsTheNameTheFactsResolverGives() {
+		for (HttpMethod method : HttpMethod.values()) {
+			assertThat(FirstAttemptRules.methodName(method)).isEqualTo(method.name());
+		}
+		assertThat(FirstAttemptRules.methodName(HttpMethod.valueOf("purge"))).isEqualTo("PURGE");
+		assertThat(FirstAttemptRules.methodName(HttpMethod.valueOf("PROPFIND"))).isEqualTo("PROPFIND");
+	}
+
+	@Test
 	void whenTheBudgetSlidesOnTheCallsClockThenTheRulesSaySo() {
 		FakeClock clock = new FakeClock();
 		RetryBudget budget = RetryBudget.of(DEFAULTS.budget(), clock);
