@@ -56,7 +56,17 @@ public final class RequestFactsResolver {
 				bodyReplayable);
 	}
 
-	private IdempotencyMark mark(Map<String, Object> attributes) {
+	/**
+	 * The method name as the planner and the listener see it.
+	 * @param method the request method
+	 * @return its name, upper case
+	 */
+	static String method(HttpMethod method) {
+		// Upper-casing a name that is upper case already returns it, allocating nothing.
+		return method.name().toUpperCase(Locale.ROOT);
+	}
+
+	IdempotencyMark mark(Map<String, Object> attributes) {
 		Object value = attributes.get(RetryAfterAttributes.IDEMPOTENT);
 		if (Boolean.TRUE.equals(value)) {
 			return IdempotencyMark.REPEATABLE;
@@ -67,7 +77,7 @@ public final class RequestFactsResolver {
 		return IdempotencyMark.UNSPECIFIED;
 	}
 
-	private boolean hasIdempotencyKey(HttpHeaders headers, RetrySettings settings) {
+	boolean hasIdempotencyKey(HttpHeaders headers, RetrySettings settings) {
 		String header = settings.idempotencyKeyHeader();
 		if (header.isBlank()) {
 			return false;

@@ -13,14 +13,17 @@ import dev.retryafter.core.Admission;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetryPlanner;
+import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.Sleeper;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.store.CooldownStore;
@@ -29,6 +32,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
@@ -168,10 +172,95 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	@Override
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
-		URI uri = request.getURI();
-		ClientSettings client = this.calls.client(uri);
-		RequestFacts facts = this.calls.factsResolver().resolve(request, client.settings());
-		return new Exchange(client, facts, request, body, execution).run();
+		FirstAttemptRules rules = this.calls.rules(request.getURI());
+		if (this.calls.mayHold(rules.settings())) {
+			// An origin is cooling down, so this request may be held or refused before it is
+			// sent: the whole call from the start.
+			RequestFacts facts = this.calls.factsResolver().resolve(request, rules.settings());
+			return new Exchange(rules.client(), facts, request, body, execution).run();
+		}
+		return sendFirst(rules, request, body, execution);
+	}
+
+	/**
+	 * Sends the first attempt of a request no cooldown can hold, and settles it at once when
+	 * the planner's rule 1 ends it whatever else is known (a success, or a status that is not
+	 * retried, without {@code Retry-After}): most calls end here, and allocate nothing. Any
+	 * other outcome goes on as an {@link Exchange}, which decides exactly as it would have
+	 * from the start.
+	 */
+	private ClientHttpResponse sendFirst(FirstAttemptRules rules, HttpRequest request, byte[] body,
+			ClientHttpRequestExecution execution) throws IOException {
+		RetryCalls calls = this.calls;
+		// What rule 2 reads is read before the first send, as the whole call does: an
+		// interceptor further down may change the headers or attributes. The key header
+		// decides only for an unmarked request of a method not repeatable by itself.
+		HttpMethod httpMethod = request.getMethod();
+		String method = FirstAttemptRules.methodName(httpMethod);
+		IdempotencyMark mark = calls.factsResolver().mark(request.getAttributes());
+		boolean keyDecides = rules.keyDecides(httpMethod, method, mark);
+		boolean hasKey = keyDecides && calls.factsResolver().hasIdempotencyKey(request.getHeaders(), rules.settings());
+		long startNanos = calls.firstAttemptStarts(rules);
+		ClientHttpResponse response;
+		try {
+			response = execution.execute(request, body);
+		}
+		catch (IOException ex) {
+			return exchange(rules, request, body, execution, method, mark, keyDecides, hasKey, startNanos)
+				.continueWith(Attempt.failed(ex));
+		}
+		int status;
+		boolean retryAfter;
+		try {
+			status = response.getStatusCode().value();
+			retryAfter = RetryCall.hasRetryAfter(response.getHeaders());
+		}
+		catch (IOException ex) {
+			response.close();
+			return exchange(rules, request, body, execution, method, mark, keyDecides, hasKey, startNanos)
+				.continueWith(Attempt.failed(ex));
+		}
+		catch (RuntimeException | Error ex) {
+			response.close();
+			throw ex;
+		}
+		RetryDecision.Stop stop = retryAfter ? null : rules.stopWithoutRetryAfter(status);
+		if (stop != null) {
+			try {
+				calls.listener.attemptCompleted(rules.client().name(), method, 1,
+						RetryCall.outcome(status, RetryAfter.ABSENT), stop);
+			}
+			catch (RuntimeException | Error ex) {
+				response.close();
+				throw ex;
+			}
+			return response;
+		}
+		Exchange exchange = exchange(rules, request, body, execution, method, mark, keyDecides, hasKey, startNanos);
+		return exchange.continueWith(exchange.received(response, status));
+	}
+
+	/**
+	 * Takes over a request whose first attempt {@link #sendFirst} sent, when a retry may
+	 * follow.
+	 */
+	private Exchange exchange(FirstAttemptRules rules, HttpRequest request, byte[] body,
+			ClientHttpRequestExecution execution, String method, IdempotencyMark mark, boolean keyDecides,
+			boolean hasKey, long startNanos) {
+		RequestFacts facts = facts(request, rules.settings(), method, mark, keyDecides, hasKey);
+		return new Exchange(rules.client(), facts, request, body, execution, rules.budget(), startNanos);
+	}
+
+	/**
+	 * The request's facts once a retry may follow: those read before the first send, and
+	 * the key header now if it did not decide then (it cannot decide now either).
+	 */
+	private RequestFacts facts(HttpRequest request, RetrySettings settings, String method, IdempotencyMark mark,
+			boolean keyDecides, boolean hasKey) {
+		boolean key = keyDecides ? hasKey
+				: this.calls.factsResolver().hasIdempotencyKey(request.getHeaders(), settings);
+		// A ClientHttpRequestInterceptor always receives the whole body, so it can be sent again.
+		return new RequestFacts(method, mark, key, true);
 	}
 
 	/**
@@ -203,6 +292,15 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			this.execution = execution;
 		}
 
+		/** Takes over after a first attempt {@link #sendFirst} sent and counted. */
+		Exchange(ClientSettings client, RequestFacts facts, HttpRequest request, byte[] body,
+				ClientHttpRequestExecution execution, @Nullable RetryBudget budget, long startNanos) {
+			super(client, facts, budget, startNanos);
+			this.request = request;
+			this.body = body;
+			this.execution = execution;
+		}
+
 		@Override
 		protected RetryCalls calls() {
 			return RetryAfterInterceptor.this.calls;
@@ -224,8 +322,16 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				throw new RetryRefusedException(origin(), StopReason.COOLDOWN, refused.timeLeft());
 			}
 			firstAttemptSent();
+			return continueWith(send());
+		}
+
+		/**
+		 * Decides after the first attempt, and retries for as long as the planner says.
+		 * @param first the first attempt's result
+		 */
+		ClientHttpResponse continueWith(Attempt first) throws IOException {
+			Attempt result = first;
 			for (int attempt = 1;; attempt++) {
-				Attempt result = send();
 				RetryDecision decision = decideOrDiscard(result, attempt);
 				if (!(decision instanceof RetryDecision.Retry retry)) {
 					return result.deliver();
@@ -235,6 +341,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 					return calledOff;
 				}
 				retrySent(retry);
+				result = send();
 			}
 		}
 
@@ -293,16 +400,31 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			catch (IOException ex) {
 				return Attempt.failed(ex);
 			}
+			int status;
 			try {
 				// HttpURLConnection only reads the response when asked for its status, so
 				// that is when it has been received (and when its read timeout can strike).
-				int status = response.getStatusCode().value();
-				RetryAfter retryAfter = retryAfter(status, response.getHeaders());
-				return Attempt.responded(response, new AttemptOutcome.Response(status, retryAfter));
+				status = response.getStatusCode().value();
 			}
 			catch (IOException ex) {
 				response.close();
 				return Attempt.failed(ex);
+			}
+			catch (RuntimeException | Error ex) {
+				response.close();
+				throw ex;
+			}
+			return received(response, status);
+		}
+
+		/**
+		 * Reads a received response's {@code Retry-After} (which may start its origin's
+		 * cooldown) into the attempt's outcome.
+		 */
+		Attempt received(ClientHttpResponse response, int status) {
+			try {
+				RetryAfter retryAfter = retryAfter(status, response.getHeaders());
+				return Attempt.responded(response, RetryCall.outcome(status, retryAfter));
 			}
 			catch (RuntimeException | Error ex) {
 				response.close();

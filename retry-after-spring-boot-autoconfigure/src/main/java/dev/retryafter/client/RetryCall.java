@@ -36,9 +36,9 @@ import org.springframework.http.HttpHeaders;
  * <p>
  * A call is used by one caller at a time (its attempts are sequential), never shared. It
  * holds only its own state: the subclass gives the collaborators, the URI and the headers
- * ({@link #calls()}, {@link #uri()}, {@link #requestHeaders()}) from what it holds anyway, so
- * a blocking call that succeeds at once costs no more memory than before the adapters shared
- * this class.
+ * ({@link #calls()}, {@link #uri()}, {@link #requestHeaders()}) from what it holds anyway.
+ * The blocking adapter builds one only once a first attempt's outcome may be retried (or a
+ * cooldown may hold the request): a call that succeeds at once never needs one.
  *
  * @since 0.1.0
  */
@@ -57,6 +57,9 @@ public abstract class RetryCall {
 	private static final String DATE = "date";
 
 	private static final RetryDecision.Stop OUTER_RETRY = new RetryDecision.Stop(StopReason.OUTER_RETRY);
+
+	// HttpStatusCode's range: 100 to 999.
+	private static final AttemptOutcome.Response[] ABSENT_BY_STATUS = new AttemptOutcome.Response[1000];
 
 	private final ClientSettings client;
 
@@ -88,12 +91,62 @@ public abstract class RetryCall {
 	 * @param facts the facts the planner needs about the request
 	 */
 	protected RetryCall(RetryCalls calls, ClientSettings client, RequestFacts facts) {
+		this(client, facts, calls.budgets.budget(client.name()), calls.monotonicClock.nanoTime(), false);
+	}
+
+	/**
+	 * Takes over a request whose first attempt has been sent and answered without this call,
+	 * when that answer may be retried: the adapter built nothing more for the common case.
+	 * @param client the named client the request belongs to
+	 * @param facts the facts the planner needs about the request
+	 * @param budget the client's retry budget, which already counted the request, or
+	 * {@code null}
+	 * @param startNanos when the request started, from {@link RetryCalls#firstAttemptStarts}
+	 */
+	RetryCall(ClientSettings client, RequestFacts facts, @Nullable RetryBudget budget, long startNanos) {
+		this(client, facts, budget, startNanos, true);
+	}
+
+	private RetryCall(ClientSettings client, RequestFacts facts, @Nullable RetryBudget budget, long startNanos,
+			boolean firstSent) {
 		this.client = client;
 		this.settings = client.settings();
 		this.facts = facts;
-		this.budget = calls.budgets.budget(client.name());
-		this.permits = (this.budget != null) ? this.budget.permits() : RetryPermits.UNLIMITED;
-		this.startNanos = calls.monotonicClock.nanoTime();
+		this.budget = budget;
+		this.permits = (budget != null) ? budget.permits() : RetryPermits.UNLIMITED;
+		this.startNanos = startNanos;
+		this.firstSent = firstSent;
+	}
+
+	/**
+	 * The outcome of a response, shared for the common case of a status without a
+	 * {@code Retry-After} field (outcomes are values: an equal one is as good).
+	 * @param status the response status
+	 * @param retryAfter its parsed {@code Retry-After} field
+	 * @return the outcome
+	 */
+	static AttemptOutcome.Response outcome(int status, RetryAfter retryAfter) {
+		if (retryAfter != RetryAfter.ABSENT || status < 0 || status >= ABSENT_BY_STATUS.length) {
+			return new AttemptOutcome.Response(status, retryAfter);
+		}
+		// Filled racily: a record's fields are final, so any thread sees a complete instance,
+		// and two threads that both build one build equal ones.
+		AttemptOutcome.Response outcome = ABSENT_BY_STATUS[status];
+		if (outcome == null) {
+			outcome = new AttemptOutcome.Response(status, RetryAfter.ABSENT);
+			ABSENT_BY_STATUS[status] = outcome;
+		}
+		return outcome;
+	}
+
+	/**
+	 * Whether a response has a {@code Retry-After} field at all, without parsing it.
+	 * @param headers the response headers
+	 * @return whether the field is there
+	 */
+	static boolean hasRetryAfter(HttpHeaders headers) {
+		List<String> fieldLines = headers.get(RETRY_AFTER);
+		return fieldLines != null && !fieldLines.isEmpty();
 	}
 
 	/**

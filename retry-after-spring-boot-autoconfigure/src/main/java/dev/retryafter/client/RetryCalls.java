@@ -2,15 +2,19 @@ package dev.retryafter.client;
 
 import java.net.URI;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
 
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;
+import dev.retryafter.core.RetrySettings;
 import dev.retryafter.store.CooldownStore;
 
 /**
@@ -43,6 +47,12 @@ public final class RetryCalls {
 
 	private final RequestFactsResolver factsResolver = new RequestFactsResolver();
 
+	/** The default client's first-attempt rules: most requests, and all without named clients. */
+	private final FirstAttemptRules defaultRules;
+
+	/** The named clients' first-attempt rules, by name; empty without named clients. */
+	private final Map<String, FirstAttemptRules> namedRules;
+
 	/**
 	 * Creates the shared collaborators of the calls of one adapter.
 	 * @param clients the settings per named client
@@ -64,6 +74,18 @@ public final class RetryCalls {
 		this.monotonicClock = Objects.requireNonNull(monotonicClock, "monotonicClock");
 		this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
 		this.random = Objects.requireNonNull(random, "random");
+		this.defaultRules = rules(clients.defaults());
+		Map<String, FirstAttemptRules> named = new HashMap<>();
+		for (ClientSettings client : clients.all()) {
+			if (client != clients.defaults()) {
+				named.put(client.name(), rules(client));
+			}
+		}
+		this.namedRules = Map.copyOf(named);
+	}
+
+	private FirstAttemptRules rules(ClientSettings client) {
+		return new FirstAttemptRules(client, this.budgets.budget(client.name()), this.monotonicClock);
 	}
 
 	/**
@@ -75,6 +97,51 @@ public final class RetryCalls {
 		// The effective port: https://h/ and https://h:443/ must pick the same named client.
 		return this.clients.resolve((uri.getHost() != null) ? uri.getHost() : "",
 				Origin.effectivePort(uri.getScheme(), uri.getPort()));
+	}
+
+	/**
+	 * The first-attempt rules of the client whose settings apply to a request to {@code uri}.
+	 * @param uri the request URI
+	 * @return the rules of the client {@link #client(URI)} picks
+	 */
+	FirstAttemptRules rules(URI uri) {
+		if (this.namedRules.isEmpty()) {
+			return this.defaultRules;
+		}
+		ClientSettings client = client(uri);
+		FirstAttemptRules rules = this.namedRules.get(client.name());
+		return (rules != null && rules.client() == client) ? rules : this.defaultRules;
+	}
+
+	/**
+	 * Whether a cooldown could hold or refuse a request of a client with these settings
+	 * before it is sent: only while some origin is cooling down.
+	 * @param settings the client's settings
+	 * @return {@code false} when the request is certainly admitted
+	 */
+	boolean mayHold(RetrySettings settings) {
+		return settings.cooldown().enabled() && this.cooldowns.hasCooldowns();
+	}
+
+	/**
+	 * Starts a request whose first attempt is sent at once (no cooldown held it): its time
+	 * budget runs from the returned reading, and it counts towards its client's retry budget,
+	 * on that same reading when the budget slides on the same clock.
+	 * @param rules the client's first-attempt rules
+	 * @return the monotonic reading the request's time budget runs from
+	 */
+	long firstAttemptStarts(FirstAttemptRules rules) {
+		long now = this.monotonicClock.nanoTime();
+		RetryBudget budget = rules.budget();
+		if (budget != null) {
+			if (rules.budgetOnCallClock()) {
+				budget.recordRequest(now);
+			}
+			else {
+				budget.recordRequest();
+			}
+		}
+		return now;
 	}
 
 	/**

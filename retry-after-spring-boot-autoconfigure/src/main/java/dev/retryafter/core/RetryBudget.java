@@ -49,6 +49,8 @@ public final class RetryBudget {
 
 	private final Object withdrawLock = new Object();
 
+	/** The slot the last {@link #recordRequest(long)} counted in, a hint for the next. */
+	private volatile Slot latest;
 
 	/**
 	 * Creates a budget.
@@ -81,8 +83,9 @@ public final class RetryBudget {
 		this.reserveUnits = saturatedMultiply(saturatedMultiply(minPerSecond, window.toMillis()), SCALE / 1000);
 		long index = currentIndex();
 		for (int i = 0; i < SLOTS; i++) {
-			this.slots.set(i, new Slot(index - SLOTS));
+			this.slots.set(i, new Slot(index - SLOTS, this.slotNanos));
 		}
+		this.latest = this.slots.get(0);
 	}
 
 	/**
@@ -100,7 +103,39 @@ public final class RetryBudget {
 	 * allowed in the window.
 	 */
 	public void recordRequest() {
-		currentSlot().requests.increment();
+		currentSlot(currentIndex()).requests.increment();
+	}
+
+	/**
+	 * Records one logical request, as {@link #recordRequest()} does, at a reading of this
+	 * budget's clock that the caller has just taken for its own timing: one clock read per
+	 * request instead of two.
+	 * @param nanoTime a reading of the clock this budget slides on (see {@link #ticksOn})
+	 */
+	public void recordRequest(long nanoTime) {
+		// Most readings fall in the slot the previous request counted in: checking that
+		// spares the division that finds a slot from a reading.
+		Slot latest = this.latest;
+		long offset = nanoTime - this.startNanos;
+		long intoSlot = offset - latest.fromNanos;
+		if (offset >= 0 && intoSlot >= 0 && intoSlot < this.slotNanos
+				&& this.slots.get(Math.floorMod(latest.index, SLOTS)) == latest) {
+			latest.requests.increment();
+			return;
+		}
+		Slot slot = currentSlot(indexAt(nanoTime));
+		this.latest = slot;
+		slot.requests.increment();
+	}
+
+	/**
+	 * Whether this budget's window slides on {@code clock}, so that its readings may be
+	 * passed to {@link #recordRequest(long)}.
+	 * @param clock a monotonic clock
+	 * @return whether it is the clock this budget was built with
+	 */
+	public boolean ticksOn(MonotonicClock clock) {
+		return this.clock == clock;
 	}
 
 	/**
@@ -117,7 +152,7 @@ public final class RetryBudget {
 			if (totals.availableUnits() < SCALE) {
 				return null;
 			}
-			Slot slot = currentSlot();
+			Slot slot = currentSlot(currentIndex());
 			slot.retries.increment();
 			return slot;
 		}
@@ -174,12 +209,15 @@ public final class RetryBudget {
 	}
 
 	private long currentIndex() {
-		// Differences of nanoTime readings are exact even across a wrap of the counter.
-		return Math.max(0, this.clock.nanoTime() - this.startNanos) / this.slotNanos;
+		return indexAt(this.clock.nanoTime());
 	}
 
-	private Slot currentSlot() {
-		long index = currentIndex();
+	private long indexAt(long nanoTime) {
+		// Differences of nanoTime readings are exact even across a wrap of the counter.
+		return Math.max(0, nanoTime - this.startNanos) / this.slotNanos;
+	}
+
+	private Slot currentSlot(long index) {
 		int position = (int) (index % SLOTS);
 		while (true) {
 			Slot slot = this.slots.get(position);
@@ -187,7 +225,7 @@ public final class RetryBudget {
 				// A slot from a later reading of a racing thread: counting there is as good.
 				return slot;
 			}
-			Slot fresh = new Slot(index);
+			Slot fresh = new Slot(index, this.slotNanos);
 			if (this.slots.compareAndSet(position, slot, fresh)) {
 				return fresh;
 			}
@@ -229,12 +267,16 @@ public final class RetryBudget {
 
 		private final long index;
 
+		/** Where the slot starts, in nanoseconds from the budget's start. */
+		private final long fromNanos;
+
 		private final LongAdder requests = new LongAdder();
 
 		private final LongAdder retries = new LongAdder();
 
-		Slot(long index) {
+		Slot(long index, long slotNanos) {
 			this.index = index;
+			this.fromNanos = index * slotNanos;
 		}
 
 	}

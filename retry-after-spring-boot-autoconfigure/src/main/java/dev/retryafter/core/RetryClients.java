@@ -26,6 +26,9 @@ public final class RetryClients {
 
 	private final Map<String, Set<String>> hostsByClient;
 
+	/** Whether any listed host names a port: only then is a {@code host:port} key built per request. */
+	private final boolean portsListed;
+
 	/**
 	 * Creates the set of clients.
 	 * @param defaults the settings for hosts no named client lists
@@ -54,6 +57,7 @@ public final class RetryClients {
 		});
 		this.named = Collections.unmodifiableMap(clients);
 		this.byHost = Map.copyOf(hosts);
+		this.portsListed = hosts.keySet().stream().anyMatch(RetryClients::endsWithPort);
 		this.hostsByClient = Map.copyOf(hostsByClient);
 	}
 
@@ -78,11 +82,30 @@ public final class RetryClients {
 			return this.defaults;
 		}
 		String lower = host.toLowerCase(Locale.ROOT);
-		ClientSettings byPort = (port >= 0) ? this.byHost.get(lower + ":" + port) : null;
+		ClientSettings byPort = (port >= 0 && this.portsListed) ? this.byHost.get(lower + ":" + port) : null;
 		if (byPort != null) {
 			return byPort;
 		}
 		return this.byHost.getOrDefault(lower, this.defaults);
+	}
+
+	/**
+	 * Whether an entry could equal some {@code host + ":" + port} key: it ends with a colon
+	 * and digits. Generous on purpose (an unbracketed IPv6 address such as {@code ::1} counts),
+	 * since a false "yes" only costs the key being built.
+	 */
+	private static boolean endsWithPort(String entry) {
+		int colon = entry.lastIndexOf(':');
+		if (colon < 0 || colon == entry.length() - 1) {
+			return false;
+		}
+		for (int i = colon + 1; i < entry.length(); i++) {
+			char c = entry.charAt(i);
+			if (c < '0' || c > '9') {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**

@@ -69,33 +69,35 @@ public interface RetryListener {
 		if (copy.size() == 1) {
 			return copy.get(0);
 		}
+		// An array, not the list: a loop over it allocates no iterator on any call.
+		RetryListener[] all = copy.toArray(new RetryListener[0]);
 		return new RetryListener() {
 
 			@Override
 			public void attemptCompleted(String client, String method, int attempt, AttemptOutcome outcome,
 					RetryDecision decision) {
-				for (RetryListener listener : copy) {
+				for (RetryListener listener : all) {
 					listener.attemptCompleted(client, method, attempt, outcome, decision);
 				}
 			}
 
 			@Override
 			public void waited(String client, Duration planned, Duration actual) {
-				for (RetryListener listener : copy) {
+				for (RetryListener listener : all) {
 					listener.waited(client, planned, actual);
 				}
 			}
 
 			@Override
 			public void stoppedWithoutAttempt(String client, String method, StopReason reason) {
-				for (RetryListener listener : copy) {
+				for (RetryListener listener : all) {
 					listener.stoppedWithoutAttempt(client, method, reason);
 				}
 			}
 
 			@Override
 			public void held(String client, String method, CooldownKey key, Duration heldFor) {
-				for (RetryListener listener : copy) {
+				for (RetryListener listener : all) {
 					listener.held(client, method, key, heldFor);
 				}
 			}

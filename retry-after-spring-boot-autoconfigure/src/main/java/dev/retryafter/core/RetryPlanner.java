@@ -55,7 +55,7 @@ public final class RetryPlanner {
 		if (attempt < 1) {
 			throw new IllegalArgumentException("attempt must be at least 1: " + attempt);
 		}
-		RetryDecision.Stop stop = stopIfFinal(settings, outcome);
+		RetryDecision.Stop stop = finalStop(settings, outcome);
 		if (stop == null) {
 			stop = stopIfNotRepeatable(settings, request, outcome);
 		}
@@ -148,9 +148,26 @@ public final class RetryPlanner {
 	}
 
 	/**
+	 * Rule 1 alone: whether the outcome ends the request whatever else is known about it. It
+	 * needs no request facts, no elapsed time and no permits, so a client adapter can settle
+	 * the common case (a success) without gathering them: when this returns a stop,
+	 * {@link #decide} returns the same one for every request, attempt, elapsed time and
+	 * permits, and asks nothing of the permits.
+	 * @param settings the settings in force for this request
+	 * @param outcome how the attempt ended
+	 * @return the stop ({@code success} or {@code not-retryable}), or {@code null} when the
+	 * outcome is retryable and the later rules decide
+	 */
+	public static RetryDecision.@Nullable Stop stopIfFinal(RetrySettings settings, AttemptOutcome outcome) {
+		Objects.requireNonNull(settings, "settings");
+		Objects.requireNonNull(outcome, "outcome");
+		return finalStop(settings, outcome);
+	}
+
+	/**
 	 * Rule 1: a success, or an outcome that is not retryable, ends the request normally.
 	 */
-	private static RetryDecision.@Nullable Stop stopIfFinal(RetrySettings settings, AttemptOutcome outcome) {
+	private static RetryDecision.@Nullable Stop finalStop(RetrySettings settings, AttemptOutcome outcome) {
 		if (outcome instanceof AttemptOutcome.Response response) {
 			if (settings.retryableStatuses().contains(response.status())) {
 				return null;

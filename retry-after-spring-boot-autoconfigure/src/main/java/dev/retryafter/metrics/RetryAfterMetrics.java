@@ -84,6 +84,8 @@ public class RetryAfterMetrics implements RetryListener {
 	private static final String[] METHOD_TAGS = { "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
 			"TRACE", OTHER_METHOD };
 
+	private static final int OTHER_METHOD_INDEX = 8;
+
 	private static final String[] OUTCOME_TAGS = { "success", "not-retryable", "abandoned", "retried" };
 
 	private static final int OUTCOME_RETRIED = 3;
@@ -183,9 +185,15 @@ public class RetryAfterMetrics implements RetryListener {
 	}
 
 	private static int methodIndex(String method) {
+		// The adapters report methods in upper case: only another spelling is upper-cased
+		// (which allocates unless it is upper case already) and looked up again.
+		int index = upperCaseMethodIndex(method);
+		return (index != OTHER_METHOD_INDEX) ? index : upperCaseMethodIndex(method.toUpperCase(Locale.ROOT));
+	}
+
+	private static int upperCaseMethodIndex(String method) {
 		// Bounded cardinality: an arbitrary extension method must not create a new series.
-		// Upper-casing allocates only for a name not in upper case already.
-		return switch (method.toUpperCase(Locale.ROOT)) {
+		return switch (method) {
 			case "GET" -> 0;
 			case "HEAD" -> 1;
 			case "POST" -> 2;
@@ -194,7 +202,7 @@ public class RetryAfterMetrics implements RetryListener {
 			case "DELETE" -> 5;
 			case "OPTIONS" -> 6;
 			case "TRACE" -> 7;
-			default -> 8;
+			default -> OTHER_METHOD_INDEX;
 		};
 	}
 

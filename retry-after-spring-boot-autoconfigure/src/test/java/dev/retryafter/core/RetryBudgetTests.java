@@ -210,6 +210,45 @@ class RetryBudgetTests {
 			.withMessage("budget window must be positive and at most PT876000H: PT876000H0.000000001S");
 	}
 
+	@Test
+	void whenRequestsAreRecordedAtReadingsThenTheyCountAsIfRecordedWhenRead() {
+		FakeClock other = new FakeClock();
+		RetryBudget byReading = new RetryBudget(1.0, 0, Duration.ofSeconds(10), this.clock);
+		RetryBudget byClock = new RetryBudget(1.0, 0, Duration.ofSeconds(10), other);
+		// Within a slot, into the next, across several, beyond the window, and back to one slot.
+		long[] stepsMillis = { 0, 1, 998, 1, 1, 2500, 999, 12_000, 0, 400, 20_000, 1, 9_999, 1 };
+		for (long step : stepsMillis) {
+			this.clock.advance(Duration.ofMillis(step));
+			other.advance(Duration.ofMillis(step));
+			byReading.recordRequest(this.clock.nanoTime());
+			byClock.recordRequest();
+			assertThat(byReading.snapshot()).isEqualTo(byClock.snapshot());
+		}
+		assertThat(byReading.snapshot()).isEqualTo(new RetryBudget.Snapshot(2, 0, 2, Duration.ofSeconds(10)));
+	}
+
+	@Test
+	void whenAReadingPrecedesTheBudgetThenItCountsInTheFirstSlot() {
+		long before = this.clock.nanoTime() - Duration.ofSeconds(3).toNanos();
+		RetryBudget budget = new RetryBudget(1.0, 0, Duration.ofSeconds(10), this.clock);
+
+		budget.recordRequest(before);
+		budget.recordRequest(before);
+
+		assertThat(budget.snapshot()).isEqualTo(new RetryBudget.Snapshot(2, 0, 2, Duration.ofSeconds(10)));
+		this.clock.advance(Duration.ofSeconds(10));
+		assertThat(budget.snapshot()).isEqualTo(new RetryBudget.Snapshot(0, 0, 0, Duration.ofSeconds(10)));
+	}
+
+	@Test
+	void whenAskedWhichClockItSlidesOnThenOnlyItsOwnIsNamed() {
+		RetryBudget budget = new RetryBudget(1.0, 0, Duration.ofSeconds(10), this.clock);
+
+		assertThat(budget.ticksOn(this.clock)).isTrue();
+		assertThat(budget.ticksOn(new FakeClock())).isFalse();
+		assertThat(budget.ticksOn(MonotonicClock.SYSTEM)).isFalse();
+	}
+
 	private static void recordRequests(RetryBudget budget, int count) {
 		for (int i = 0; i < count; i++) {
 			budget.recordRequest();

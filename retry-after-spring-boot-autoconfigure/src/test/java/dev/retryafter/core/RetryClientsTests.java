@@ -128,4 +128,20 @@ class RetryClientsTests {
 		assertThat(ClientSettings.DEFAULT_NAME).isEqualTo("default");
 	}
 
+	@Test
+	void whenOnlyHostsWithoutPortsAreListedThenARequestWithAPortResolvesByItsHost() {
+		RetryClients clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com"), "local",
+				client(SEARCH, "[::1]")));
+		assertThat(clients.resolve("pay.example.com", 8443)).isEqualTo(new ClientSettings("payments", PAYMENTS));
+		assertThat(clients.resolve("[::1]", 8080)).isEqualTo(new ClientSettings("local", SEARCH));
+		assertThat(clients.resolve("search.example.com", 443)).isEqualTo(new ClientSettings("default", DEFAULTS));
+	}
+
+	@Test
+	void whenAnUnbracketedAddressEndsLikeAPortThenItIsStillMatchedAsListed() {
+		RetryClients clients = clients(Map.of("local", client(SEARCH, "::1")));
+		assertThat(clients.resolve(":", 1)).isEqualTo(new ClientSettings("local", SEARCH));
+		assertThat(clients.resolve("::1", 443)).isEqualTo(new ClientSettings("local", SEARCH));
+	}
+
 }
