@@ -107,8 +107,9 @@ final class FirstAttemptRules {
 
 	/**
 	 * Whether the idempotency-key header can change any decision about a request: only for
-	 * an unmarked request whose method the settings do not repeat by themselves (SPEC rule
-	 * 2). For any other, reading the header may wait until a retry is considered.
+	 * an unmarked request whose method the settings do not repeat by themselves (a key makes
+	 * such a request repeatable). For any other, reading the header may wait until a retry is
+	 * considered.
 	 * @param method the request method
 	 * @param name its name, upper case
 	 * @param mark the caller's mark

@@ -39,7 +39,7 @@ import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
 
 /**
- * Retries requests as the policy core plans, honouring {@code Retry-After} (SPEC section 3).
+ * Retries requests as the policy core plans, honouring {@code Retry-After}.
  * <p>
  * Each attempt's outcome (a response, or an {@link IOException} classified by
  * {@link IoFailures}) goes to {@link RetryPlanner#decide}. On a stop, the caller gets the last
@@ -56,7 +56,7 @@ import org.springframework.http.client.ClientHttpResponse;
  * during a wait stops at once (reason {@code interrupted}), restores the thread's interrupt
  * flag and throws an {@link InterruptedIOException}.
  * <p>
- * It also protects the origin (SPEC section 5). Every retryable response with a valid
+ * It also protects the origin. Every response with a cooldown status and a valid
  * {@code Retry-After} sets its origin's cooldown in the {@link CooldownStore}, even when
  * this request gives up. Before each attempt, first or retry, the store admits the request,
  * holds it until the cooldown ends (plus jitter) if that fits the budget, or refuses it
@@ -164,7 +164,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
 	}
 
-	// SPEC section 4 default of retry-after.cooldown.max-hosts.
+	// The default of retry-after.cooldown.max-hosts, for an interceptor built without a store.
 	private static CooldownStore localCooldowns() {
 		return new LocalCooldownStore(new HostCooldowns(10_000));
 	}

@@ -29,8 +29,8 @@ import org.springframework.http.HttpHeaders;
  * clock, and every decision about them that does not depend on how the HTTP client does its
  * I/O. The blocking {@link RetryAfterInterceptor} and the reactive exchange filter each
  * extend it with their own sending, waiting and response handling, and take every decision
- * here: admission by the cooldown store (SPEC section 5), the cooldown a response starts,
- * the planner's decision with the client's retry-budget permits (SPEC section 3), which
+ * here: admission by the cooldown store, the cooldown a response starts, the planner's
+ * decision with the client's retry-budget permits, which
  * requests the budget counts, and the listener events (so the meters, the DEBUG lines and
  * the endpoint see both adapters alike).
  * <p>
@@ -67,7 +67,7 @@ public abstract class RetryCall {
 
 	private RequestFacts facts;
 
-	/** The client's retry budget as the planner sees it (SPEC rule 4): each retry takes from it. */
+	/** The client's retry budget as the planner sees it: each retry the client paces takes from it. */
 	private final RetryPermits permits;
 
 	/** The client's retry budget, which counts this request once it is sent; null if off. */
