@@ -54,7 +54,7 @@ import org.springframework.http.client.ClientHttpResponse;
  * stop (reason {@code budget-exhausted}) the caller gets the copy of the last response, or
  * a {@link RetryRefusedException} if that response's body was too long to keep. An interrupt
  * during a wait stops at once (reason {@code interrupted}), restores the thread's interrupt
- * flag and throws an {@link InterruptedIOException}.
+ * flag and throws a {@link RetryInterruptedException}.
  * <p>
  * It also protects the origin. Every response with a cooldown status and a valid
  * {@code Retry-After} sets its origin's cooldown in the {@link CooldownStore}, even when
@@ -461,13 +461,11 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				Thread.currentThread().interrupt();
 				stopped(StopReason.INTERRUPTED);
 				String wait = RetryRefusedException.format(planned);
-				InterruptedIOException interrupted = new InterruptedIOException(cooldownHold
+				throw new RetryInterruptedException(cooldownHold
 						? method() + " request to " + origin() + " interrupted while held " + wait
 								+ " for the origin's cooldown"
 						: "Retry of " + method() + " request to " + origin() + " interrupted while waiting " + wait
-								+ " before the next attempt");
-				interrupted.initCause(ex);
-				throw interrupted;
+								+ " before the next attempt", ex);
 			}
 		}
 

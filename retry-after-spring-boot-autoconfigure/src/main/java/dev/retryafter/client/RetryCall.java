@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.AttemptOutcome;
@@ -403,7 +404,25 @@ public abstract class RetryCall {
 	 * @return the origin text
 	 */
 	protected final String origin() {
-		return RetryRefusedException.originOf(uri());
+		return originText(uri());
+	}
+
+	/**
+	 * A request URI's origin as {@code scheme://host:port}, the port filled in from the
+	 * scheme when the URI has none: the same text as {@link Origin#toString()}, so a refusal
+	 * names an origin exactly as the cooldowns, the endpoint and the logs do. Never the path,
+	 * query or user info.
+	 */
+	static String originText(URI uri) {
+		String scheme = (uri.getScheme() != null) ? uri.getScheme() : "http";
+		String host = (uri.getHost() != null) ? uri.getHost() : "";
+		try {
+			return Origin.of(scheme, host, Origin.effectivePort(scheme, uri.getPort())).toString();
+		}
+		catch (IllegalArgumentException ex) {
+			// A URI no request could be sent to (no host, an unknown scheme without a port).
+			return scheme.toLowerCase(Locale.ROOT) + "://" + host.toLowerCase(Locale.ROOT);
+		}
 	}
 
 	private Duration elapsed() {

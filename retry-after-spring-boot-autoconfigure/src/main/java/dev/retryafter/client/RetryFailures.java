@@ -14,8 +14,8 @@ import dev.retryafter.core.StopReason;
  * <ul>
  * <li>the retries refused to send the request: {@link RetryRefusedException}, whose
  * {@link RetryRefusedException#getReason() reason} says why (e.g. {@code cooldown});</li>
- * <li>the thread was interrupted while waiting: an {@link InterruptedIOException} of that
- * exact class, the thread's interrupt flag restored, reported as
+ * <li>the thread was interrupted while waiting: a {@link RetryInterruptedException} (an
+ * {@code InterruptedIOException}), the thread's interrupt flag restored, reported as
  * {@link StopReason#INTERRUPTED};</li>
  * <li>otherwise the transport failed, and {@link #ioFailureKind(IOException)} says how.</li>
  * </ul>
@@ -37,8 +37,9 @@ public final class RetryFailures {
 		if (failure instanceof RetryRefusedException refused) {
 			return Optional.of(refused.getReason());
 		}
-		// Its subclasses (socket and HTTP timeouts) are transport failures.
-		if (failure.getClass() == InterruptedIOException.class) {
+		// Ours, or a plain one a transport threw for an interrupted thread; its other
+		// subclasses (socket and HTTP timeouts) are transport failures.
+		if (failure instanceof RetryInterruptedException || failure.getClass() == InterruptedIOException.class) {
 			return Optional.of(StopReason.INTERRUPTED);
 		}
 		return Optional.empty();

@@ -3,9 +3,7 @@ package dev.retryafter.client;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.net.URI;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Objects;
 
 import dev.retryafter.core.StopReason;
@@ -64,22 +62,6 @@ public class RetryRefusedException extends IOException {
 			.add(BigDecimal.valueOf(duration.getNano(), 9))
 			.setScale(1, RoundingMode.CEILING);
 		return seconds.toPlainString() + "s";
-	}
-
-	/**
-	 * The origin of a request URI, {@code scheme://host:port}, with the scheme's default port
-	 * filled in when the URI has none.
-	 * @param uri the request URI
-	 * @return the origin
-	 */
-	public static String originOf(URI uri) {
-		String scheme = (uri.getScheme() != null) ? uri.getScheme().toLowerCase(Locale.ROOT) : "http";
-		int port = uri.getPort();
-		if (port < 0) {
-			port = "https".equals(scheme) ? 443 : 80;
-		}
-		String host = (uri.getHost() != null) ? uri.getHost().toLowerCase(Locale.ROOT) : "";
-		return scheme + "://" + host + ":" + port;
 	}
 
 	/**

@@ -454,6 +454,7 @@ class RetryAfterInterceptorTests {
 		assertThat(thrown.get()).isInstanceOf(ResourceAccessException.class)
 			.cause()
 			.isInstanceOf(InterruptedIOException.class)
+			.isInstanceOf(RetryInterruptedException.class)
 			.hasMessage("Retry of GET request to http://127.0.0.1:" + this.server.port()
 					+ " interrupted while waiting 5.0s before the next attempt")
 			.cause()

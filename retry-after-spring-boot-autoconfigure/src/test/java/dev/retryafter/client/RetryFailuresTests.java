@@ -31,6 +31,15 @@ class RetryFailuresTests {
 	}
 
 	@Test
+	void whenTheRetriesWereInterruptedThenTheTypedExceptionSaysSo() {
+		RetryInterruptedException interrupted = new RetryInterruptedException("Retry of GET interrupted",
+				new InterruptedException("stop"));
+		assertThat(RetryFailures.stopReason(interrupted)).contains(StopReason.INTERRUPTED);
+		assertThat(interrupted).isInstanceOf(InterruptedIOException.class)
+			.hasCauseInstanceOf(InterruptedException.class);
+	}
+
+	@Test
 	void whenTransportTimedOutThenThereIsNoStopReasonAndTheKindIsReadTimeout() {
 		SocketTimeoutException timeout = new SocketTimeoutException("Read timed out");
 		assertThat(RetryFailures.stopReason(timeout)).isEmpty();

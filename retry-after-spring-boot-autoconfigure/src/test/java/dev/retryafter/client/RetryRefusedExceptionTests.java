@@ -1,6 +1,5 @@
 package dev.retryafter.client;
 
-import java.net.URI;
 import java.time.Duration;
 
 import dev.retryafter.core.StopReason;
@@ -56,16 +55,6 @@ class RetryRefusedExceptionTests {
 				Duration.ofDays(36_500));
 
 		assertThat(exception).hasMessage("Request to http://127.0.0.1:8080 not sent: cooldown, 3153600000.0s left");
-	}
-
-	@Test
-	void whenUriHasNoPortThenOriginUsesTheSchemeDefault() {
-		assertThat(RetryRefusedException.originOf(URI.create("https://API.example.com/orders?id=1")))
-			.isEqualTo("https://api.example.com:443");
-		assertThat(RetryRefusedException.originOf(URI.create("http://api.example.com/orders")))
-			.isEqualTo("http://api.example.com:80");
-		assertThat(RetryRefusedException.originOf(URI.create("http://user:secret@127.0.0.1:8080/orders")))
-			.isEqualTo("http://127.0.0.1:8080");
 	}
 
 }
