@@ -138,6 +138,9 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		/** The retry being waited for, whose permit a cancellation gives back. */
 		private RetryDecision.@Nullable Retry pending;
 
+		/** Whether the subscriber went away, perhaps before a planned wait could begin. */
+		private boolean cancelled;
+
 		Call(ClientSettings client, RequestFacts facts, ClientRequest request, ExchangeFunction next) {
 			super(RetryAfterExchangeFilter.this.calls, client, facts);
 			this.request = request;
@@ -171,8 +174,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 				return attempt(1);
 			});
 			if (admission instanceof Admission.Wait wait) {
-				waiting(null);
-				return hold(wait).then(send);
+				return startWaiting(null) ? hold(wait).then(send) : Mono.empty();
 			}
 			return send;
 		}
@@ -203,7 +205,9 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			if (!(decision instanceof RetryDecision.Retry retry)) {
 				return result.deliver();
 			}
-			waiting(retry);
+			if (!startWaiting(retry)) {
+				return result.discard().then(Mono.empty());
+			}
 			return result.keepForRetry()
 				.flatMap((kept) -> pause(retry.delay()).then(Mono.defer(() -> afterWait(kept, retry, attempt))));
 		}
@@ -248,9 +252,23 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			});
 		}
 
-		private synchronized void waiting(RetryDecision.@Nullable Retry retry) {
+		/**
+		 * Enters a wait or a hold, unless the subscriber already went away: a cancellation that
+		 * arrives between the decision and the wait (while the response is being read, say)
+		 * abandons the call just as one during the wait does.
+		 * @return whether to wait; {@code false} when the call was cancelled and reported so
+		 */
+		private synchronized boolean startWaiting(RetryDecision.@Nullable Retry retry) {
+			if (this.cancelled) {
+				if (retry != null) {
+					retryCalledOff(retry);
+				}
+				stopped(StopReason.CANCELLED);
+				return false;
+			}
 			this.waiting = true;
 			this.pending = retry;
+			return true;
 		}
 
 		private synchronized void sending() {
@@ -270,6 +288,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		 * an exchange it is the connector's business, and nothing is reported.
 		 */
 		synchronized void cancelled() {
+			this.cancelled = true;
 			if (!this.waiting) {
 				return;
 			}

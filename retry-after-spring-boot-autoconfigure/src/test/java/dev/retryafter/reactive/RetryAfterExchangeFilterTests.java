@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.retryafter.client.RetryAfterAttributes;
 import dev.retryafter.client.RetryCall;
@@ -32,6 +33,7 @@ import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryDecision;
+import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.store.CooldownStore;
@@ -42,6 +44,7 @@ import dev.retryafter.testsupport.RecordingListener.Held;
 import dev.retryafter.testsupport.RecordingListener.StoppedWithoutAttempt;
 import dev.retryafter.testsupport.RecordingListener.Waited;
 import org.junit.jupiter.api.Test;
+import org.reactivestreams.Subscription;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
@@ -301,6 +304,37 @@ class RetryAfterExchangeFilterTests {
 		assertThat(this.listener.events()).last()
 			.isEqualTo(new StoppedWithoutAttempt("default", "GET", StopReason.CANCELLED));
 		assertThat(this.listener.events()).hasSize(2);
+	}
+
+	@Test
+	void whenCancelledBetweenTheDecisionAndTheWaitThenThePermitGoesBackAndTheReasonIsCancelled() {
+		this.exchange.respond(response(503), response(200));
+		AtomicReference<Subscription> subscription = new AtomicReference<>();
+		// The subscriber goes away the moment the retry is decided, before its wait begins.
+		RetryListener cancelling = new RetryListener() {
+
+			@Override
+			public void attemptCompleted(String client, String method, int attempt, AttemptOutcome outcome,
+					RetryDecision decision) {
+				if (decision instanceof RetryDecision.Retry) {
+					subscription.get().cancel();
+				}
+			}
+
+		};
+		RetryClients clients = RetryClients.of(NO_JITTER);
+		this.budgets = new RetryBudgets(clients, this.clock);
+		RetryAfterExchangeFilter filter = new RetryAfterExchangeFilter(clients,
+				RetryListener.composite(List.of(this.listener, cancelling)), this.cooldowns, this.budgets,
+				this.scheduler, this.clock, this.wallClock, () -> 0L);
+
+		filter.filter(get(), this.exchange).doOnSubscribe(subscription::set).subscribe();
+		this.scheduler.advanceTimeBy(Duration.ofSeconds(30));
+
+		assertThat(this.exchange.sent()).hasSize(1);
+		assertThat(this.listener.events()).last()
+			.isEqualTo(new StoppedWithoutAttempt("default", "GET", StopReason.CANCELLED));
+		assertThat(this.budgets.budget("default").snapshot().retries()).isEqualTo(0);
 	}
 
 	@Test
