@@ -1,8 +1,10 @@
 package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import dev.retryafter.core.RetryAfter;
 import org.jspecify.annotations.Nullable;
@@ -22,25 +24,20 @@ final class PropertyChecks {
 	private PropertyChecks() {
 	}
 
-	static int maxAttempts(String name, @Nullable Integer value) {
-		if (required(name, value) < 1) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "must be at least 1");
-		}
-		return value;
+	static int atLeastOne(String name, @Nullable Integer value) {
+		return check(name, value, (v) -> v >= 1, "must be at least 1");
+	}
+
+	static int nonNegative(String name, @Nullable Integer value) {
+		return check(name, value, (v) -> v >= 0, "must not be negative");
 	}
 
 	static Duration nonNegative(String name, @Nullable Duration value) {
-		if (required(name, value).isNegative()) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "must not be negative");
-		}
-		return atMostMaxDelay(name, value);
+		return atMostMaxDelay(name, check(name, value, (v) -> !v.isNegative(), "must not be negative"));
 	}
 
 	static Duration positive(String name, @Nullable Duration value) {
-		if (required(name, value).isNegative() || value.isZero()) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "must be positive");
-		}
-		return atMostMaxDelay(name, value);
+		return atMostMaxDelay(name, check(name, value, (v) -> !v.isNegative() && !v.isZero(), "must be positive"));
 	}
 
 	/**
@@ -48,86 +45,43 @@ final class PropertyChecks {
 	 * in a long of nanoseconds for the sleeper, the timers, the budget and the cooldowns.
 	 */
 	private static Duration atMostMaxDelay(String name, Duration value) {
-		if (value.compareTo(RetryAfter.MAX_DELAY) > 0) {
-			throw new InvalidConfigurationPropertyValueException(name, value,
-					"must be at most " + RetryAfter.MAX_DELAY.toDays() + " days");
-		}
-		return value;
+		return check(name, value, (v) -> v.compareTo(RetryAfter.MAX_DELAY) <= 0,
+				"must be at most " + RetryAfter.MAX_DELAY.toDays() + " days");
 	}
 
 	static Duration maxWait(String name, @Nullable Duration value) {
 		// Strictly below the saturation ceiling, so a saturated Retry-After always abandons.
-		if (required(name, value).compareTo(RetryAfter.MAX_DELAY) >= 0) {
-			throw new InvalidConfigurationPropertyValueException(name, value,
-					"must be less than " + RetryAfter.MAX_DELAY.toDays() + " days");
-		}
-		return nonNegative(name, value);
+		return nonNegative(name, check(name, value, (v) -> v.compareTo(RetryAfter.MAX_DELAY) < 0,
+				"must be less than " + RetryAfter.MAX_DELAY.toDays() + " days"));
 	}
 
 	static double jitter(String name, @Nullable Double value) {
-		if (!(required(name, value) >= 0 && value <= 1)) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "must be between 0 and 1");
-		}
-		return value;
+		return check(name, value, (v) -> v >= 0 && v <= 1, "must be between 0 and 1");
 	}
 
 	static double multiplier(String name, @Nullable Double value) {
-		if (!(required(name, value) >= 1) || Double.isInfinite(value)) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "must be a finite number of at least 1");
-		}
-		return value;
+		return check(name, value, (v) -> v >= 1 && !v.isInfinite(), "must be a finite number of at least 1");
 	}
 
 	static double ratio(String name, @Nullable Double value) {
-		if (!(required(name, value) >= 0) || Double.isInfinite(value)) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "must be a finite number of at least 0");
-		}
-		return value;
-	}
-
-	static int minPerSecond(String name, @Nullable Integer value) {
-		if (required(name, value) < 0) {
-			throw new InvalidConfigurationPropertyValueException(name, value, "must not be negative");
-		}
-		return value;
+		return check(name, value, (v) -> v >= 0 && !v.isInfinite(), "must be a finite number of at least 0");
 	}
 
 	static Set<Integer> statuses(String name, @Nullable Set<Integer> statuses) {
-		for (Integer status : required(name, statuses)) {
-			if (status == null || status < MIN_STATUS || status > MAX_STATUS) {
-				throw new InvalidConfigurationPropertyValueException(name, status,
-						"each status must be between " + MIN_STATUS + " and " + MAX_STATUS);
-			}
-		}
-		return statuses;
+		return each(name, statuses, (s) -> s >= MIN_STATUS && s <= MAX_STATUS,
+				"each status must be between " + MIN_STATUS + " and " + MAX_STATUS);
 	}
 
 	static Set<String> methods(String name, @Nullable Set<String> methods) {
-		for (String method : required(name, methods)) {
-			if (method == null || method.isEmpty() || !isToken(method)) {
-				throw new InvalidConfigurationPropertyValueException(name, method,
-						"each method must be a non-blank HTTP method name");
-			}
-		}
-		return methods;
+		return each(name, methods, PropertyChecks::isToken, "each method must be a non-blank HTTP method name");
 	}
 
 	static List<String> headerNames(String name, @Nullable List<String> headers) {
-		for (String header : required(name, headers)) {
-			if (header == null || !isToken(header)) {
-				throw new InvalidConfigurationPropertyValueException(name, header,
-						"each header must be a valid HTTP header name");
-			}
-		}
-		return headers;
+		return each(name, headers, PropertyChecks::isToken, "each header must be a valid HTTP header name");
 	}
 
 	static String headerName(String name, @Nullable String value) {
-		if (!required(name, value).isEmpty() && !isToken(value)) {
-			throw new InvalidConfigurationPropertyValueException(name, value,
-					"must be empty or a valid HTTP header name");
-		}
-		return value;
+		return check(name, value, (v) -> v.isEmpty() || isToken(v), "must be empty or a valid HTTP header name");
 	}
 
 	static <T> T required(String name, @Nullable T value) {
@@ -135,6 +89,26 @@ final class PropertyChecks {
 			throw new InvalidConfigurationPropertyValueException(name, null, "must not be empty");
 		}
 		return value;
+	}
+
+	private static <T> T check(String name, @Nullable T value, Predicate<T> valid, String reason) {
+		if (!valid.test(required(name, value))) {
+			throw new InvalidConfigurationPropertyValueException(name, value, reason);
+		}
+		return value;
+	}
+
+	/**
+	 * Checks each element, and names the first bad one (a {@code null} element is bad).
+	 */
+	private static <C extends Collection<E>, E> C each(String name, @Nullable C values, Predicate<E> valid,
+			String reason) {
+		for (E value : required(name, values)) {
+			if (value == null || !valid.test(value)) {
+				throw new InvalidConfigurationPropertyValueException(name, value, reason);
+			}
+		}
+		return values;
 	}
 
 	/**
@@ -153,6 +127,16 @@ final class PropertyChecks {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * Validates a bound value and returns it as the core takes it.
+	 */
+	@FunctionalInterface
+	interface Check<T, R> {
+
+		R apply(String name, @Nullable T value);
+
 	}
 
 }

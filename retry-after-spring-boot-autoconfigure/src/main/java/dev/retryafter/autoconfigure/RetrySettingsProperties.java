@@ -1,14 +1,12 @@
 package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
-import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.DateReference;
-import dev.retryafter.core.OnInvalidRetryAfter;
+import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * configuration processor publishes them and the top level starts with them. The groups are
  * nested in {@link RetryAfterProperties}, where they have always been. A named client
  * starts with every value unset ({@code null}), so each one it does not set is inherited from
- * the top level. {@link RetryAfterSettingsMapper} merges and validates them.
+ * the top level. {@link #settings} merges and validates them, one line per setting.
  *
  * @since 0.1.0
  */
@@ -71,6 +69,46 @@ public class RetrySettingsProperties {
 	private final RetryAfterProperties.Cooldown cooldown = new RetryAfterProperties.Cooldown();
 
 	private final RetryAfterProperties.Budget budget = new RetryAfterProperties.Budget();
+
+	/**
+	 * The one merge and validation pass, one line per setting: each value is this one's own
+	 * when set, else {@code inherited}'s, and is checked under the name it came from.
+	 * @param prefix {@code retry-after}, or {@code retry-after.clients.<name>}
+	 * @param inherited the top level; mapped first, so every value it gives is valid
+	 * @return the settings the core runs on
+	 */
+	RetrySettings settings(String prefix, RetrySettingsProperties inherited) {
+		Merge m = new Merge(prefix, this, inherited);
+		return new RetrySettings(m.get("max-attempts", (s) -> s.maxAttempts, PropertyChecks::atLeastOne),
+				m.get("total-budget", (s) -> s.totalBudget, PropertyChecks::nonNegative),
+				m.get("attempt-reserve", (s) -> s.attemptReserve, PropertyChecks::nonNegative),
+				m.get("retryable-statuses", (s) -> s.retryableStatuses, PropertyChecks::statuses),
+				m.get("retryable-methods", (s) -> s.retryableMethods, PropertyChecks::methods),
+				m.get("idempotency-key-header", (s) -> s.idempotencyKeyHeader, PropertyChecks::headerName),
+				new RetrySettings.Backoff(
+						m.get("backoff.initial", (s) -> s.backoff.getInitial(), PropertyChecks::nonNegative),
+						m.get("backoff.multiplier", (s) -> s.backoff.getMultiplier(), PropertyChecks::multiplier),
+						m.get("backoff.max", (s) -> s.backoff.getMax(), PropertyChecks::nonNegative)),
+				m.get("jitter", (s) -> s.jitter, PropertyChecks::jitter),
+				new RetrySettings.Header(
+						m.get("header.max-wait", (s) -> s.header.getMaxWait(), PropertyChecks::maxWait),
+						m.get("header.on-invalid", (s) -> s.header.getOnInvalid(), PropertyChecks::required),
+						m.get("header.date-reference", (s) -> s.header.getDateReference(), PropertyChecks::required)),
+				new RetrySettings.IoErrors(
+						m.get("io-errors.connect", (s) -> s.ioErrors.getConnect(), PropertyChecks::required),
+						m.get("io-errors.read", (s) -> s.ioErrors.getRead(), PropertyChecks::required)),
+				new RetrySettings.Cooldown(
+						m.get("cooldown.enabled", (s) -> s.cooldown.getEnabled(), PropertyChecks::required),
+						m.get("cooldown.mode", (s) -> s.cooldown.getMode(), PropertyChecks::required),
+						m.get("cooldown.statuses", (s) -> s.cooldown.getStatuses(), PropertyChecks::statuses),
+						m.get("cooldown.partition-headers", (s) -> s.cooldown.getPartitionHeaders(),
+								PropertyChecks::headerNames)),
+				new RetrySettings.Budget(
+						m.get("budget.enabled", (s) -> s.budget.getEnabled(), PropertyChecks::required),
+						m.get("budget.ratio", (s) -> s.budget.getRatio(), PropertyChecks::ratio),
+						m.get("budget.min-per-second", (s) -> s.budget.getMinPerSecond(), PropertyChecks::nonNegative),
+						m.get("budget.window", (s) -> s.budget.getWindow(), PropertyChecks::positive)));
+	}
 
 	/**
 	 * Leaves every value unset, so that each one is inherited: what a named client starts
@@ -178,6 +216,22 @@ public class RetrySettingsProperties {
 
 	public RetryAfterProperties.Budget getBudget() {
 		return this.budget;
+	}
+
+	/**
+	 * Where one client's values come from: its own properties, else the top level's.
+	 */
+	private record Merge(String prefix, RetrySettingsProperties own, RetrySettingsProperties inherited) {
+
+		<T, R> R get(String key, Function<RetrySettingsProperties, @Nullable T> property,
+				PropertyChecks.Check<T, R> check) {
+			T value = property.apply(this.own);
+			if (value != null) {
+				return check.apply(this.prefix + "." + key, value);
+			}
+			return check.apply(RetryAfterSettingsMapper.PREFIX + "." + key, property.apply(this.inherited));
+		}
+
 	}
 
 }
