@@ -62,15 +62,21 @@ class RetryAfterSettingsMapperTests {
 					"retry-after.budget.enabled=false", "retry-after.budget.ratio=0.5",
 					"retry-after.budget.min-per-second=2", "retry-after.budget.window=1m")
 			.run((context) -> assertThat(context.getBean(RetryClients.class).defaults().settings())
-				.isEqualTo(new RetrySettings(5, Duration.ofSeconds(30), Duration.ofMillis(250), Set.of(429, 502, 503),
-						Set.of("GET", "POST"), "X-Request-Key",
-						new RetrySettings.Backoff(Duration.ofMillis(200), 3.0, Duration.ofSeconds(5)), 0.5,
-						new RetrySettings.Header(Duration.ofMinutes(2), OnInvalidRetryAfter.ABANDON,
-								DateReference.LOCAL_CLOCK),
-						new RetrySettings.IoErrors(false, false),
-						new RetrySettings.Cooldown(false, CooldownMode.FAIL_FAST, Set.of(429, 503),
-								List.of("Authorization", "X-Tenant")),
-						new RetrySettings.Budget(false, 0.5, 2, Duration.ofMinutes(1)))));
+				.isEqualTo(RetrySettings.defaults()
+					.withMaxAttempts(5)
+					.withTotalBudget(Duration.ofSeconds(30))
+					.withAttemptReserve(Duration.ofMillis(250))
+					.withRetryableStatuses(Set.of(429, 502, 503))
+					.withRetryableMethods(Set.of("GET", "POST"))
+					.withIdempotencyKeyHeader("X-Request-Key")
+					.withBackoff(new RetrySettings.Backoff(Duration.ofMillis(200), 3.0, Duration.ofSeconds(5)))
+					.withJitter(0.5)
+					.withHeader(new RetrySettings.Header(Duration.ofMinutes(2), OnInvalidRetryAfter.ABANDON,
+							DateReference.LOCAL_CLOCK))
+					.withIoErrors(new RetrySettings.IoErrors(false, false))
+					.withCooldown(new RetrySettings.Cooldown(false, CooldownMode.FAIL_FAST, Set.of(429, 503),
+							List.of("Authorization", "X-Tenant")))
+					.withBudget(new RetrySettings.Budget(false, 0.5, 2, Duration.ofMinutes(1)))));
 	}
 
 	@Test
@@ -128,14 +134,21 @@ class RetryAfterSettingsMapperTests {
 				RetryClients clients = context.getBean(RetryClients.class);
 				assertThat(clients.defaults().settings()).isEqualTo(RetrySettings.defaults());
 				assertThat(clients.resolve("pay.example.com", 443).settings())
-					.isEqualTo(new RetrySettings(2, Duration.ofSeconds(3), Duration.ofMillis(100), Set.of(503),
-							Set.of("GET"), "",
-							new RetrySettings.Backoff(Duration.ofMillis(50), 1.5, Duration.ofMillis(400)), 0.0,
-							new RetrySettings.Header(Duration.ofSeconds(5), OnInvalidRetryAfter.ABANDON,
-									DateReference.LOCAL_CLOCK),
-							new RetrySettings.IoErrors(false, false),
-							new RetrySettings.Cooldown(false, CooldownMode.FAIL_FAST, Set.of(503), List.of("X-Tenant")),
-							new RetrySettings.Budget(false, 1.0, 0, Duration.ofSeconds(30))));
+					.isEqualTo(RetrySettings.defaults()
+						.withMaxAttempts(2)
+						.withTotalBudget(Duration.ofSeconds(3))
+						.withAttemptReserve(Duration.ofMillis(100))
+						.withRetryableStatuses(Set.of(503))
+						.withRetryableMethods(Set.of("GET"))
+						.withIdempotencyKeyHeader("")
+						.withBackoff(new RetrySettings.Backoff(Duration.ofMillis(50), 1.5, Duration.ofMillis(400)))
+						.withJitter(0.0)
+						.withHeader(new RetrySettings.Header(Duration.ofSeconds(5), OnInvalidRetryAfter.ABANDON,
+								DateReference.LOCAL_CLOCK))
+						.withIoErrors(new RetrySettings.IoErrors(false, false))
+						.withCooldown(new RetrySettings.Cooldown(false, CooldownMode.FAIL_FAST, Set.of(503),
+								List.of("X-Tenant")))
+						.withBudget(new RetrySettings.Budget(false, 1.0, 0, Duration.ofSeconds(30))));
 			});
 	}
 

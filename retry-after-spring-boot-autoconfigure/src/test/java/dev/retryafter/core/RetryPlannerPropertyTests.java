@@ -100,16 +100,21 @@ class RetryPlannerPropertyTests {
 	}
 
 	private static Case randomCase(SplittableRandom random) {
-		RetrySettings settings = new RetrySettings(maxAttempts(random), budget(random), reserve(random),
-				statuses(random), random.nextBoolean() ? Set.of("GET", "HEAD", "PUT", "DELETE") : Set.of("GET"),
-				"Idempotency-Key",
-				new RetrySettings.Backoff(backoffDuration(random), multiplier(random), backoffDuration(random)),
-				unit(random),
-				new RetrySettings.Header(maxWait(random),
-						random.nextBoolean() ? OnInvalidRetryAfter.BACKOFF : OnInvalidRetryAfter.ABANDON,
-						DateReference.SERVER_DATE),
-				new RetrySettings.IoErrors(random.nextInt(5) != 0, random.nextInt(5) != 0),
-				RetrySettings.defaults().cooldown(), RetrySettings.defaults().budget());
+		// Drawn in the order of the components, so the seed replays the same cases; what is not
+		// drawn keeps its default.
+		RetrySettings settings = RetrySettings.defaults()
+			.withMaxAttempts(maxAttempts(random))
+			.withTotalBudget(budget(random))
+			.withAttemptReserve(reserve(random))
+			.withRetryableStatuses(statuses(random))
+			.withRetryableMethods(random.nextBoolean() ? Set.of("GET", "HEAD", "PUT", "DELETE") : Set.of("GET"))
+			.withBackoff(
+					new RetrySettings.Backoff(backoffDuration(random), multiplier(random), backoffDuration(random)))
+			.withJitter(unit(random))
+			.withHeader(new RetrySettings.Header(maxWait(random),
+					random.nextBoolean() ? OnInvalidRetryAfter.BACKOFF : OnInvalidRetryAfter.ABANDON,
+					DateReference.SERVER_DATE))
+			.withIoErrors(new RetrySettings.IoErrors(random.nextInt(5) != 0, random.nextInt(5) != 0));
 		RequestFacts request = new RequestFacts(METHODS[random.nextInt(METHODS.length)], mark(random),
 				random.nextInt(4) == 0, random.nextInt(20) != 0);
 		return new Case(settings, request, outcome(random), attempt(random), elapsed(random));
