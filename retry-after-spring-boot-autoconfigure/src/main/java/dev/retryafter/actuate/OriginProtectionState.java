@@ -8,6 +8,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
+import dev.retryafter.actuate.RetryAfterEndpoint.BudgetDescriptor;
+import dev.retryafter.actuate.RetryAfterEndpoint.CooldownDescriptor;
+import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
@@ -22,10 +25,8 @@ import org.jspecify.annotations.Nullable;
  * The live cooldowns and retry budgets shown by the {@code retryafter} endpoint, read from
  * the interceptor's {@link CooldownStore} and {@link RetryBudgets}. Each origin is shown with
  * the named client its host belongs to.
- *
- * @since 0.1.0
  */
-public class OriginProtectionState implements RetryAfterRuntimeState {
+final class OriginProtectionState {
 
 	private final RetryClients clients;
 
@@ -35,16 +36,6 @@ public class OriginProtectionState implements RetryAfterRuntimeState {
 
 	private final MonotonicClock clock;
 
-	/**
-	 * Creates the state view on the system's monotonic clock (the interceptor's).
-	 * @param clients the configured clients
-	 * @param cooldowns the host cooldowns
-	 * @param budgets the retry budgets
-	 */
-	public OriginProtectionState(RetryClients clients, CooldownStore cooldowns, RetryBudgets budgets) {
-		this(clients, cooldowns, budgets, MonotonicClock.SYSTEM);
-	}
-
 	OriginProtectionState(RetryClients clients, CooldownStore cooldowns, RetryBudgets budgets,
 			MonotonicClock clock) {
 		this.clients = Objects.requireNonNull(clients, "clients");
@@ -53,8 +44,10 @@ public class OriginProtectionState implements RetryAfterRuntimeState {
 		this.clock = Objects.requireNonNull(clock, "clock");
 	}
 
-	@Override
-	public List<CooldownDescriptor> cooldowns() {
+	/**
+	 * The origins currently cooling down, soonest to end first.
+	 */
+	List<CooldownDescriptor> cooldowns() {
 		List<Map.Entry<CooldownKey, Duration>> active = new ArrayList<>(
 				this.cooldowns.snapshot(this.clock.nanoTime()).entrySet());
 		active.sort(Map.Entry.comparingByValue());
@@ -69,29 +62,42 @@ public class OriginProtectionState implements RetryAfterRuntimeState {
 		return descriptors;
 	}
 
-	@Override
-	public List<String> end(@Nullable Origin origin) {
+	/**
+	 * Ends the cooldowns of {@code origin} (every partition of it), or every cooldown when
+	 * {@code null}, and returns the running ones that ended, each as {@link #shown} writes it.
+	 */
+	List<String> end(@Nullable Origin origin) {
 		// Expired entries not yet purged are removed too, but only running cooldowns are
 		// reported as ended.
 		Set<CooldownKey> running = this.cooldowns.snapshot(this.clock.nanoTime()).keySet();
 		List<String> ended = new ArrayList<>();
 		for (CooldownKey key : this.cooldowns.end(origin)) {
 			if (running.contains(key)) {
-				ended.add(RetryAfterRuntimeState.shown(key));
+				ended.add(shown(key));
 			}
 		}
 		ended.sort(null);
 		return ended;
 	}
 
-	@Override
-	public StoreDescriptor store() {
+	/**
+	 * How a cooldown key is shown to an operator: the origin, followed by {@code #} and the
+	 * partition's digest prefix when partitioned. Never the full digest.
+	 */
+	private static String shown(CooldownKey key) {
+		String prefix = key.partitionPrefix();
+		return (prefix != null) ? key.origin() + "#" + prefix : key.origin().toString();
+	}
+
+	StoreDescriptor store() {
 		StoreState state = this.cooldowns.state();
 		return new StoreDescriptor(state.type(), state.connected(), state.since().toString(), state.errors());
 	}
 
-	@Override
-	public Map<String, BudgetDescriptor> budgets() {
+	/**
+	 * The retry budget of each client, in configuration order ({@code default} first).
+	 */
+	Map<String, BudgetDescriptor> budgets() {
 		Map<String, BudgetDescriptor> descriptors = new LinkedHashMap<>();
 		this.budgets.snapshots().forEach((client, snapshot) -> descriptors.put(client, descriptor(snapshot)));
 		return descriptors;

@@ -8,13 +8,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.retryafter.actuate.RetryAfterRuntimeState.BudgetDescriptor;
-import dev.retryafter.actuate.RetryAfterRuntimeState.CooldownDescriptor;
-import dev.retryafter.actuate.RetryAfterRuntimeState.StoreDescriptor;
 import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
@@ -40,14 +41,19 @@ public class RetryAfterEndpoint {
 
 	private final RetryClients clients;
 
-	private final RetryAfterRuntimeState state;
+	private final OriginProtectionState state;
 
 	/**
-	 * Creates the endpoint.
+	 * Creates the endpoint on the system's monotonic clock (the interceptor's).
 	 * @param clients the configured clients
-	 * @param state the live cooldown and budget state
+	 * @param cooldowns the host cooldowns
+	 * @param budgets the retry budgets
 	 */
-	public RetryAfterEndpoint(RetryClients clients, RetryAfterRuntimeState state) {
+	public RetryAfterEndpoint(RetryClients clients, CooldownStore cooldowns, RetryBudgets budgets) {
+		this(clients, new OriginProtectionState(clients, cooldowns, budgets, MonotonicClock.SYSTEM));
+	}
+
+	RetryAfterEndpoint(RetryClients clients, OriginProtectionState state) {
 		this.clients = clients;
 		this.state = state;
 	}
@@ -114,10 +120,58 @@ public class RetryAfterEndpoint {
 	 * @param clients each client's hosts and settings, {@code default} first
 	 * @param cooldowns the origins, or partitions of origins, currently cooling down
 	 * @param budgets the retry budget state by client name
-	 * @param store the cooldown store's state, or {@code null} when there is no store
+	 * @param store the cooldown store's state
 	 */
 	public record RetryAfterDescriptor(Map<String, ClientDescriptor> clients, List<CooldownDescriptor> cooldowns,
-			Map<String, BudgetDescriptor> budgets, @Nullable StoreDescriptor store) implements OperationResponseBody {
+			Map<String, BudgetDescriptor> budgets, StoreDescriptor store) implements OperationResponseBody {
+	}
+
+	/**
+	 * An origin, or one partition of an origin, that is cooling down.
+	 *
+	 * @param client the named client the origin belongs to, or {@code default}
+	 * @param origin scheme, host and port, e.g. {@code https://api.example.com:443}
+	 * @param remaining time left before requests may be sent again, formatted by
+	 * {@link DurationFormat}
+	 * @param partition the first {@value CooldownKey#SHOWN_PREFIX_LENGTH} digits of the
+	 * partition digest ({@link CooldownKey#partitionPrefix()}), or {@code null} when the
+	 * cooldown holds the whole origin
+	 */
+	public record CooldownDescriptor(String client, String origin, String remaining, @Nullable String partition) {
+
+		/**
+		 * A cooldown on a whole origin.
+		 * @param client the named client the origin belongs to, or {@code default}
+		 * @param origin scheme, host and port
+		 * @param remaining time left, formatted by {@link DurationFormat}
+		 */
+		public CooldownDescriptor(String client, String origin, String remaining) {
+			this(client, origin, remaining, null);
+		}
+
+	}
+
+	/**
+	 * Where cooldowns are kept, and whether it works.
+	 *
+	 * @param type {@code local} or {@code redis}
+	 * @param connected whether the store shares cooldowns now (always {@code true} for
+	 * {@code local}; {@code false} for {@code redis} during an outage)
+	 * @param since when {@code connected} last changed, ISO-8601 (for {@code local}, when the
+	 * JVM started)
+	 * @param errors the failures counted in {@code http.client.retry.store.errors}
+	 */
+	public record StoreDescriptor(String type, boolean connected, String since, long errors) {
+	}
+
+	/**
+	 * A client's retry budget over its current window.
+	 *
+	 * @param requests first attempts counted in the window
+	 * @param retries retries spent in the window
+	 * @param available retries still allowed in the window
+	 */
+	public record BudgetDescriptor(long requests, long retries, long available) {
 	}
 
 	/**

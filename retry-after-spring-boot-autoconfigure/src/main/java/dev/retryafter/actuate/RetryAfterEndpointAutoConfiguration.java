@@ -4,7 +4,6 @@ import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.store.CooldownStore;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -16,7 +15,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * The {@code retryafter} Actuator endpoint, when Actuator is on the classpath, the endpoint is
- * available (enabled and exposed), and the main auto-configuration defined the clients.
+ * available (enabled and exposed), and the main auto-configuration defined the clients, the
+ * cooldown store and the retry budgets.
  *
  * @since 0.1.0
  */
@@ -31,18 +31,10 @@ public final class RetryAfterEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnAvailableEndpoint
 	@ConditionalOnMissingBean
-	@ConditionalOnBean(RetryClients.class)
-	RetryAfterEndpoint retryAfterEndpoint(RetryClients retryClients, ObjectProvider<RetryAfterRuntimeState> state) {
-		return new RetryAfterEndpoint(retryClients, state.getIfAvailable(() -> RetryAfterRuntimeState.NONE));
-	}
-
-	@Bean
-	@ConditionalOnAvailableEndpoint(RetryAfterEndpoint.class)
-	@ConditionalOnMissingBean(RetryAfterRuntimeState.class)
 	@ConditionalOnBean({ RetryClients.class, CooldownStore.class, RetryBudgets.class })
-	OriginProtectionState originProtectionState(RetryClients retryClients, CooldownStore cooldownStore,
+	RetryAfterEndpoint retryAfterEndpoint(RetryClients retryClients, CooldownStore cooldownStore,
 			RetryBudgets retryBudgets) {
-		return new OriginProtectionState(retryClients, cooldownStore, retryBudgets);
+		return new RetryAfterEndpoint(retryClients, cooldownStore, retryBudgets);
 	}
 
 }

@@ -1,9 +1,18 @@
 package dev.retryafter.actuate;
 
-import java.util.List;
+import java.time.Duration;
+import java.time.Instant;
 
+import dev.retryafter.actuate.RetryAfterEndpoint.CooldownDescriptor;
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.core.Origin;
+import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.store.CooldownStore;
+import dev.retryafter.store.LocalCooldownStore;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -20,8 +29,11 @@ class RetryAfterEndpointAutoConfigurationTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAfterEndpointAutoConfiguration.class));
 
-	private final ApplicationContextRunner withClients = this.contextRunner.withBean(RetryClients.class,
-			() -> RetryClients.of(RetrySettings.defaults()));
+	private static final RetryClients CLIENTS = RetryClients.of(RetrySettings.defaults());
+
+	private final ApplicationContextRunner withClients = this.contextRunner.withBean(RetryClients.class, () -> CLIENTS)
+		.withBean(CooldownStore.class, () -> new LocalCooldownStore(new HostCooldowns(10)))
+		.withBean(RetryBudgets.class, () -> new RetryBudgets(CLIENTS, MonotonicClock.SYSTEM));
 
 	@Test
 	void whenExposedThenEndpointPresent() {
@@ -33,20 +45,26 @@ class RetryAfterEndpointAutoConfigurationTests {
 	}
 
 	@Test
-	void whenRuntimeStateBeanPresentThenEndpointShowsIt() {
-		RetryAfterRuntimeState state = new RetryAfterRuntimeState() {
+	void whenTheStoreHoldsACooldownThenEndpointShowsIt() {
+		this.withClients.withPropertyValues("management.endpoints.web.exposure.include=retryafter").run((context) -> {
+			long now = MonotonicClock.SYSTEM.nanoTime();
+			context.getBean(CooldownStore.class)
+				.record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofHours(1), now, Instant.now());
+			assertThat(context.getBean(RetryAfterEndpoint.class).retryAfter().cooldowns()).singleElement()
+				.satisfies((cooldown) -> {
+					assertThat(cooldown.client()).isEqualTo("default");
+					assertThat(cooldown.origin()).isEqualTo("http://127.0.0.1:8080");
+					assertThat(cooldown.partition()).isNull();
+				});
+		});
+	}
 
-			@Override
-			public List<CooldownDescriptor> cooldowns() {
-				return List.of(new CooldownDescriptor("default", "http://127.0.0.1:8080", "1s"));
-			}
-
-		};
-		this.withClients.withBean(RetryAfterRuntimeState.class, () -> state)
+	@Test
+	void shouldBackOffIfTheCooldownStoreIsMissing() {
+		this.contextRunner.withBean(RetryClients.class, () -> CLIENTS)
+			.withBean(RetryBudgets.class, () -> new RetryBudgets(CLIENTS, MonotonicClock.SYSTEM))
 			.withPropertyValues("management.endpoints.web.exposure.include=retryafter")
-			.run((context) -> assertThat(context.getBean(RetryAfterEndpoint.class).retryAfter().cooldowns())
-				.containsExactly(
-						new RetryAfterRuntimeState.CooldownDescriptor("default", "http://127.0.0.1:8080", "1s")));
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(RetryAfterEndpoint.class));
 	}
 
 	@Test

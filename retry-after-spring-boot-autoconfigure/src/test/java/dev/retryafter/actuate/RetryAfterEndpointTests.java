@@ -1,24 +1,32 @@
 package dev.retryafter.actuate;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.retryafter.actuate.RetryAfterEndpoint.BudgetDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.ClientDescriptor;
+import dev.retryafter.actuate.RetryAfterEndpoint.CooldownDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.EndedDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.RetryAfterDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.SettingsDescriptor;
-import dev.retryafter.actuate.RetryAfterRuntimeState.BudgetDescriptor;
-import dev.retryafter.actuate.RetryAfterRuntimeState.CooldownDescriptor;
+import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.DateReference;
+import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.OnInvalidRetryAfter;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.store.CooldownStore;
+import dev.retryafter.store.LocalCooldownStore;
+import dev.retryafter.testsupport.FakeClock;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,11 +42,13 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class RetryAfterEndpointTests {
 
+	private final FakeClock clock = new FakeClock();
+
+	private final RecordingStore store = new RecordingStore();
+
 	@Test
 	void shouldDescribeDefaultSettingsReadably() {
-		RetryAfterDescriptor descriptor = new RetryAfterEndpoint(RetryClients.of(RetrySettings.defaults()),
-				RetryAfterRuntimeState.NONE)
-			.retryAfter();
+		RetryAfterDescriptor descriptor = endpoint(RetryClients.of(RetrySettings.defaults())).retryAfter();
 		assertThat(descriptor.clients()).containsOnlyKeys("default");
 		ClientDescriptor client = descriptor.clients().get("default");
 		assertThat(client.hosts()).isEmpty();
@@ -50,7 +60,9 @@ class RetryAfterEndpointTests {
 				new SettingsDescriptor.Cooldown(true, "wait", List.of(429), List.of()),
 				new SettingsDescriptor.Budget(true, 0.2, 10, "10s")));
 		assertThat(descriptor.cooldowns()).isEmpty();
-		assertThat(descriptor.budgets()).isEmpty();
+		assertThat(descriptor.budgets()).containsExactly(Map.entry("default", new BudgetDescriptor(0, 0, 100)));
+		assertThat(descriptor.store())
+			.isEqualTo(new StoreDescriptor("local", true, this.store.state().since().toString(), 0));
 	}
 
 	@Test
@@ -65,7 +77,7 @@ class RetryAfterEndpointTests {
 		RetryClients clients = new RetryClients(RetrySettings.defaults(),
 				Map.of("payments", new RetryClients.NamedClient(Set.of("pay.example.com", "api.pay.example.com:8443"),
 						payments)));
-		RetryAfterDescriptor descriptor = new RetryAfterEndpoint(clients, RetryAfterRuntimeState.NONE).retryAfter();
+		RetryAfterDescriptor descriptor = endpoint(clients).retryAfter();
 		assertThat(descriptor.clients()).containsOnlyKeys("default", "payments");
 		assertThat(descriptor.clients().keySet()).first().isEqualTo("default");
 		ClientDescriptor client = descriptor.clients().get("payments");
@@ -79,21 +91,18 @@ class RetryAfterEndpointTests {
 	}
 
 	@Test
-	void shouldShowRuntimeStateFromProvider() {
-		RetryAfterRuntimeState state = new RetryAfterRuntimeState() {
-
-			@Override
-			public List<CooldownDescriptor> cooldowns() {
-				return List.of(new CooldownDescriptor("default", "https://api.example.com:443", "1500ms"));
-			}
-
-			@Override
-			public Map<String, BudgetDescriptor> budgets() {
-				return Map.of("default", new BudgetDescriptor(40, 3, 105));
-			}
-
-		};
-		RetryAfterDescriptor descriptor = new RetryAfterEndpoint(RetryClients.of(RetrySettings.defaults()), state)
+	void shouldShowTheCooldownsAndBudgetsOfTheStoreAndBudgets() {
+		RetryClients clients = RetryClients.of(RetrySettings.defaults());
+		RetryBudgets budgets = new RetryBudgets(clients, this.clock);
+		for (int i = 0; i < 40; i++) {
+			budgets.recordRequest("default");
+		}
+		for (int i = 0; i < 3; i++) {
+			assertThat(budgets.permits("default").tryAcquire()).isTrue();
+		}
+		record(CooldownKey.of(Origin.of("https", "api.example.com", -1)), Duration.ofMillis(1500));
+		RetryAfterDescriptor descriptor = new RetryAfterEndpoint(clients,
+				new OriginProtectionState(clients, this.store, budgets, this.clock))
 			.retryAfter();
 		assertThat(descriptor.cooldowns())
 			.containsExactly(new CooldownDescriptor("default", "https://api.example.com:443", "1500ms"));
@@ -101,50 +110,41 @@ class RetryAfterEndpointTests {
 	}
 
 	@Test
-	void shouldKeepTheBudgetsInTheOrderTheStateGivesThem() {
-		Map<String, BudgetDescriptor> budgets = new LinkedHashMap<>();
-		for (String client : List.of("default", "payments", "search", "billing", "audit", "maps", "mail")) {
-			budgets.put(client, new BudgetDescriptor(0, 0, 100));
+	void shouldKeepTheBudgetsInConfigurationOrder() {
+		Map<String, RetryClients.NamedClient> named = new LinkedHashMap<>();
+		for (String client : List.of("payments", "search", "billing", "audit", "maps", "mail")) {
+			named.put(client, new RetryClients.NamedClient(Set.of(client + ".example"), RetrySettings.defaults()));
 		}
-		RetryAfterRuntimeState state = new RetryAfterRuntimeState() {
-
-			@Override
-			public Map<String, BudgetDescriptor> budgets() {
-				return budgets;
-			}
-
-		};
-		RetryAfterDescriptor descriptor = new RetryAfterEndpoint(RetryClients.of(RetrySettings.defaults()), state)
-			.retryAfter();
+		RetryAfterDescriptor descriptor = endpoint(new RetryClients(RetrySettings.defaults(), named)).retryAfter();
 		assertThat(descriptor.budgets().keySet()).containsExactly("default", "payments", "search", "billing", "audit",
 				"maps", "mail");
 	}
 
 	@Test
 	void deleteWithoutOriginShouldEndEveryCooldown() {
-		RecordingEndState state = new RecordingEndState(
-				List.of("http://127.0.0.1:8080", "https://a.example:443#0123abcd"));
-		EndedDescriptor ended = new RetryAfterEndpoint(RetryClients.of(RetrySettings.defaults()), state).end(null);
+		record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofSeconds(1));
+		record(new CooldownKey(Origin.of("https", "a.example", -1), "0123abcd0123abcd0123abcd0123abcd"),
+				Duration.ofSeconds(2));
+		EndedDescriptor ended = endpoint(RetryClients.of(RetrySettings.defaults())).end(null);
 		assertThat(ended.ended()).containsExactly("http://127.0.0.1:8080", "https://a.example:443#0123abcd");
-		assertThat(state.origins).containsExactly((Origin) null);
+		assertThat(this.store.origins).containsExactly((Origin) null);
 	}
 
 	@Test
 	void deleteWithOriginShouldEndThatOrigin() {
-		RecordingEndState state = new RecordingEndState(List.of("http://127.0.0.1:8080"));
-		EndedDescriptor ended = new RetryAfterEndpoint(RetryClients.of(RetrySettings.defaults()), state)
-			.end("http://127.0.0.1:8080");
+		record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofSeconds(1));
+		record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8081)), Duration.ofSeconds(1));
+		EndedDescriptor ended = endpoint(RetryClients.of(RetrySettings.defaults())).end("http://127.0.0.1:8080");
 		assertThat(ended.ended()).containsExactly("http://127.0.0.1:8080");
-		assertThat(state.origins).containsExactly(Origin.of("http", "127.0.0.1", 8080));
+		assertThat(this.store.origins).containsExactly(Origin.of("http", "127.0.0.1", 8080));
 	}
 
 	@Test
 	void deleteWithOriginWithoutPortShouldUseTheSchemesDefaultPort() {
-		RecordingEndState state = new RecordingEndState(List.of());
-		RetryAfterEndpoint endpoint = new RetryAfterEndpoint(RetryClients.of(RetrySettings.defaults()), state);
+		RetryAfterEndpoint endpoint = endpoint(RetryClients.of(RetrySettings.defaults()));
 		assertThat(endpoint.end("https://API.example.com").ended()).isEmpty();
 		assertThat(endpoint.end("http://[::1]").ended()).isEmpty();
-		assertThat(state.origins).containsExactly(Origin.of("https", "api.example.com", 443),
+		assertThat(this.store.origins).containsExactly(Origin.of("https", "api.example.com", 443),
 				Origin.of("http", "[::1]", 80));
 	}
 
@@ -153,29 +153,51 @@ class RetryAfterEndpointTests {
 			"https://api.example.com:44x", "ftp://files.example.com", "https://api.example.com/path",
 			"https://a b.example.com:443" })
 	void deleteWithInvalidOriginShouldBeAnInvalidRequestNamingIt(String origin) {
-		RecordingEndState state = new RecordingEndState(List.of());
-		RetryAfterEndpoint endpoint = new RetryAfterEndpoint(RetryClients.of(RetrySettings.defaults()), state);
+		RetryAfterEndpoint endpoint = endpoint(RetryClients.of(RetrySettings.defaults()));
 		assertThatExceptionOfType(InvalidEndpointRequestException.class).isThrownBy(() -> endpoint.end(origin))
 			.withMessage("Invalid origin '" + origin
 					+ "': expected scheme://host:port, e.g. https://api.example.com:443")
 			.satisfies((ex) -> assertThat(ex.getReason()).isEqualTo("Invalid origin"));
-		assertThat(state.origins).isEmpty();
+		assertThat(this.store.origins).isEmpty();
 	}
 
-	private static final class RecordingEndState implements RetryAfterRuntimeState {
+	private RetryAfterEndpoint endpoint(RetryClients clients) {
+		return new RetryAfterEndpoint(clients,
+				new OriginProtectionState(clients, this.store, new RetryBudgets(clients, this.clock), this.clock));
+	}
 
-		private final List<String> answer;
+	private void record(CooldownKey key, Duration delay) {
+		this.store.record(key, delay, this.clock.nanoTime(), this.clock.instant());
+	}
+
+	/**
+	 * A local store that remembers which origins it was asked to end.
+	 */
+	private static final class RecordingStore implements CooldownStore {
+
+		private final LocalCooldownStore local = new LocalCooldownStore(new HostCooldowns(10));
 
 		private final List<@Nullable Origin> origins = new ArrayList<>();
 
-		RecordingEndState(List<String> answer) {
-			this.answer = answer;
+		@Override
+		public String name() {
+			return this.local.name();
 		}
 
 		@Override
-		public List<String> end(@Nullable Origin origin) {
+		public void record(CooldownKey key, Duration delay, long nowNanos, Instant wallNow) {
+			this.local.record(key, delay, nowNanos, wallNow);
+		}
+
+		@Override
+		public HostCooldowns cooldowns() {
+			return this.local.cooldowns();
+		}
+
+		@Override
+		public List<CooldownKey> end(@Nullable Origin origin) {
 			this.origins.add(origin);
-			return this.answer;
+			return this.local.end(origin);
 		}
 
 	}

@@ -5,9 +5,9 @@ import java.time.Instant;
 import java.util.Set;
 
 import dev.retryafter.actuate.RetryAfterEndpoint;
+import dev.retryafter.actuate.RetryAfterEndpoint.BudgetDescriptor;
+import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpointAutoConfiguration;
-import dev.retryafter.actuate.RetryAfterRuntimeState.BudgetDescriptor;
-import dev.retryafter.actuate.RetryAfterRuntimeState.StoreDescriptor;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
