@@ -73,12 +73,8 @@ public final class RedisOutageLatency {
 			redis.start();
 			LettuceConnectionFactory factoryA = factory(redis.port(), commandTimeout);
 			LettuceConnectionFactory factoryB = factory(redis.port(), commandTimeout);
-			RedisCooldownStore a = new RedisCooldownStore(factoryA, new HostCooldowns(10_000), "retry-after:bench:",
-					() -> {
-					});
-			RedisCooldownStore b = new RedisCooldownStore(factoryB, new HostCooldowns(10_000), "retry-after:bench:",
-					() -> {
-					});
+			RedisCooldownStore a = new RedisCooldownStore(factoryA, new HostCooldowns(10_000), "retry-after:bench:");
+			RedisCooldownStore b = new RedisCooldownStore(factoryB, new HostCooldowns(10_000), "retry-after:bench:");
 			a.start();
 			b.start();
 			try {

@@ -60,7 +60,7 @@ import org.springframework.util.ClassUtils;
  * subscription and one silently dropped by the network alike; when Lettuce reports a closed
  * connection, the heartbeat must come back within 2 s instead. A failed command, a failed
  * subscription or a missing heartbeat starts an outage: it is counted once
- * ({@link #errorCount()} and the error callback), logged once at WARN, and the subscription
+ * ({@link #errorCount()}), logged once at WARN, and the subscription
  * is made again, with backoff, until the store hears its heartbeat again. It then logs one
  * INFO with the outage's length, publishes the cooldowns recorded meanwhile that are still
  * running, and reads what the other instances wrote. Redis being down or hung (its commands
@@ -138,8 +138,6 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	private final String keyPrefix;
 
 	private final String channel;
-
-	private final Runnable errorCallback;
 
 	private final MonotonicClock monotonicClock;
 
@@ -228,22 +226,17 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	 * the keys read from Redis and the writes waiting to be sent, and its {@code maxDuration}
 	 * every cooldown learned from other instances
 	 * @param keyPrefix the prefix of every key and of the channel
-	 * @param errorCallback called once per failure counted by {@link #errorCount()} (e.g. to
-	 * count {@code http.client.retry.store.errors}); must be fast and must not throw
 	 */
-	public RedisCooldownStore(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix,
-			Runnable errorCallback) {
-		this(connectionFactory, cooldowns, keyPrefix, errorCallback, MonotonicClock.SYSTEM, Clock.systemUTC(),
-				HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
+	public RedisCooldownStore(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix) {
+		this(connectionFactory, cooldowns, keyPrefix, MonotonicClock.SYSTEM, Clock.systemUTC(), HEARTBEAT_INTERVAL,
+				HEARTBEAT_TIMEOUT);
 	}
 
 	RedisCooldownStore(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix,
-			Runnable errorCallback, MonotonicClock monotonicClock, Clock wallClock, Duration heartbeatInterval,
-			Duration heartbeatTimeout) {
+			MonotonicClock monotonicClock, Clock wallClock, Duration heartbeatInterval, Duration heartbeatTimeout) {
 		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
 		this.cooldowns = Objects.requireNonNull(cooldowns, "cooldowns");
 		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
-		this.errorCallback = Objects.requireNonNull(errorCallback, "errorCallback");
 		this.monotonicClock = Objects.requireNonNull(monotonicClock, "monotonicClock");
 		this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
 		if (heartbeatInterval.isNegative() || heartbeatInterval.isZero()
@@ -711,12 +704,6 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 			this.since = this.wallClock.instant();
 		}
 		this.errors.increment();
-		try {
-			this.errorCallback.run();
-		}
-		catch (RuntimeException callbackFailure) {
-			logger.debug("Store error callback failed", callbackFailure);
-		}
 		logger.warn("Redis cooldown store '" + this.keyPrefix + "' is unavailable (" + operation + " failed: "
 				+ cause + "); requests use this instance's cooldowns until it is back");
 		return true;

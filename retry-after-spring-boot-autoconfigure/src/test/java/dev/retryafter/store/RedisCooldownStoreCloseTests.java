@@ -38,8 +38,7 @@ class RedisCooldownStoreCloseTests {
 			}
 			return null;
 		});
-		store.set(new RedisCooldownStore(factory, new HostCooldowns(10), "test:", () -> {
-		}));
+		store.set(new RedisCooldownStore(factory, new HostCooldowns(10), "test:"));
 		store.get().start();
 		await().atMost(Duration.ofSeconds(10)).until(() -> !connectionCalls.isEmpty());
 		assertThat(connectionCalls).containsExactly("close");

@@ -3,7 +3,6 @@ package dev.retryafter.store;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.atomic.LongAdder;
 
 import ch.qos.logback.classic.Level;
 import dev.retryafter.core.CooldownKey;
@@ -62,9 +61,8 @@ class RedisCooldownStoreOutageTests {
 
 	@Test
 	void whenRedisDiesThenTheOutageIsCountedOnceAndTheCooldownsRecordedMeanwhileArePublishedOnRecovery() {
-		LongAdder callbackErrors = new LongAdder();
-		RedisCooldownStore first = store(callbackErrors);
-		RedisCooldownStore second = store(new LongAdder());
+		RedisCooldownStore first = store();
+		RedisCooldownStore second = store();
 		awaitConnected(first, second);
 
 		long killedAt = System.nanoTime();
@@ -81,7 +79,7 @@ class RedisCooldownStoreOutageTests {
 		sleep(RedisStoreFixture.HEARTBEAT_TIMEOUT.multipliedBy(3));
 		assertThat(first.errorCount()).isEqualTo(1);
 		assertThat(second.errorCount()).isEqualTo(1);
-		assertThat(callbackErrors.sum()).isEqualTo(1);
+		assertThat(first.state().errors()).isEqualTo(1);
 		assertThat(this.fixture.messages(Level.WARN)).hasSize(2).allMatch((line) -> line.startsWith(UNAVAILABLE));
 		assertThat(this.fixture.messages(Level.INFO)).isEmpty();
 
@@ -118,9 +116,8 @@ class RedisCooldownStoreOutageTests {
 	@Test
 	void whenTheSubscriptionIsDroppedSilentlyThenTheHeartbeatNoticesItAndANewOneRecovers() throws Exception {
 		try (LoopbackTcpProxy proxy = new LoopbackTcpProxy(this.redis.server().port())) {
-			LongAdder errors = new LongAdder();
 			RedisCooldownStore dropped = this.fixture.storeSubscribingThrough(proxy, new HostCooldowns(100));
-			RedisCooldownStore other = store(errors);
+			RedisCooldownStore other = store();
 			awaitConnected(dropped, other);
 
 			proxy.drop();
@@ -142,14 +139,14 @@ class RedisCooldownStoreOutageTests {
 			await().atMost(AWAIT).until(() -> !remaining(dropped, ORIGIN).isZero());
 			assertThat(this.fixture.messages(Level.INFO)).singleElement().asString().startsWith(BACK);
 			assertThat(dropped.errorCount()).isEqualTo(1);
-			assertThat(errors.sum()).isZero();
+			assertThat(other.errorCount()).isZero();
 		}
 	}
 
 	@Test
 	void whenRedisIsDownAtStartThenLocalCooldownsWorkAndSharingStartsWhenItComesUp() {
 		this.redis.server().kill();
-		RedisCooldownStore first = store(new LongAdder());
+		RedisCooldownStore first = store();
 		await().atMost(AWAIT).until(() -> first.errorCount() == 1);
 		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
 		assertThat(remaining(first, ORIGIN)).isBetween(Duration.ofSeconds(25), Duration.ofSeconds(30));
@@ -159,7 +156,7 @@ class RedisCooldownStoreOutageTests {
 			.containsPattern("\\((subscribe|heartbeat) failed: ");
 
 		this.redis.server().start();
-		RedisCooldownStore second = store(new LongAdder());
+		RedisCooldownStore second = store();
 		await().atMost(AWAIT).until(() -> this.fixture.messages(Level.INFO).size() == 1);
 		await().atMost(AWAIT).until(() -> !remaining(second, ORIGIN).isZero());
 		first.record(OTHER, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
@@ -170,8 +167,8 @@ class RedisCooldownStoreOutageTests {
 
 	@Test
 	void whenRedisHangsThenRequestsCarryOnTheOutageIsNoticedAndItRecoversWhenRedisResumes() {
-		RedisCooldownStore first = store(new LongAdder());
-		RedisCooldownStore second = store(new LongAdder());
+		RedisCooldownStore first = store();
+		RedisCooldownStore second = store();
 		awaitConnected(first, second);
 
 		long pausedAt = System.nanoTime();
@@ -204,7 +201,7 @@ class RedisCooldownStoreOutageTests {
 		HostCooldowns cooldowns = new HostCooldowns(2);
 		// Not started yet, so writes wait in the queue.
 		RedisCooldownStore store = this.fixture.unstarted(cooldowns, RedisCooldownStore.DEFAULT_KEY_PREFIX,
-				Clock.systemUTC(), new LongAdder());
+				Clock.systemUTC());
 		store.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
 		store.record(OTHER, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
 		CooldownKey third = CooldownKey.of(Origin.of("http", "third", -1));
@@ -223,9 +220,8 @@ class RedisCooldownStoreOutageTests {
 		assertThat(store.errorCount()).isZero();
 	}
 
-	private RedisCooldownStore store(LongAdder errors) {
-		return this.fixture.store(new HostCooldowns(100), RedisCooldownStore.DEFAULT_KEY_PREFIX, Clock.systemUTC(),
-				errors);
+	private RedisCooldownStore store() {
+		return this.fixture.store(new HostCooldowns(100));
 	}
 
 	private static void awaitConnected(RedisCooldownStore first, RedisCooldownStore second) {

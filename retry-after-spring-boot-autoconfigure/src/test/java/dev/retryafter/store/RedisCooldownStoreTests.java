@@ -3,7 +3,6 @@ package dev.retryafter.store;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.atomic.LongAdder;
 
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.HostCooldowns;
@@ -110,9 +109,9 @@ class RedisCooldownStoreTests {
 		Clock ahead = Clock.offset(Clock.systemUTC(), Duration.ofHours(1));
 		Clock behind = Clock.offset(Clock.systemUTC(), Duration.ofHours(-1));
 		RedisCooldownStore fast = this.fixture.store(new HostCooldowns(100), RedisCooldownStore.DEFAULT_KEY_PREFIX,
-				ahead, new LongAdder());
+				ahead);
 		RedisCooldownStore slow = this.fixture.store(new HostCooldowns(100), RedisCooldownStore.DEFAULT_KEY_PREFIX,
-				behind, new LongAdder());
+				behind);
 		awaitConnected(fast, slow);
 		long recordedAt = System.nanoTime();
 		fast.record(ORIGIN, Duration.ofSeconds(3), recordedAt, ahead.instant());
@@ -136,12 +135,9 @@ class RedisCooldownStoreTests {
 	void whenApplicationsHaveDifferentNamesThenTheyDoNotSeeEachOthersCooldowns() {
 		String orders = RedisCooldownStore.defaultKeyPrefix("orders");
 		String billing = RedisCooldownStore.defaultKeyPrefix("billing");
-		RedisCooldownStore ordersOne = this.fixture.store(new HostCooldowns(100), orders, Clock.systemUTC(),
-				new LongAdder());
-		RedisCooldownStore ordersTwo = this.fixture.store(new HostCooldowns(100), orders, Clock.systemUTC(),
-				new LongAdder());
-		RedisCooldownStore billingOne = this.fixture.store(new HostCooldowns(100), billing, Clock.systemUTC(),
-				new LongAdder());
+		RedisCooldownStore ordersOne = this.fixture.store(new HostCooldowns(100), orders, Clock.systemUTC());
+		RedisCooldownStore ordersTwo = this.fixture.store(new HostCooldowns(100), orders, Clock.systemUTC());
+		RedisCooldownStore billingOne = this.fixture.store(new HostCooldowns(100), billing, Clock.systemUTC());
 		awaitConnected(ordersOne, ordersTwo);
 		awaitConnected(billingOne, billingOne);
 		ordersOne.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
@@ -152,8 +148,7 @@ class RedisCooldownStoreTests {
 		CooldownKey marker = CooldownKey.of(Origin.of("http", "marker", -1));
 		template().opsForValue().set(billing + marker, "1", Duration.ofSeconds(60));
 		template().opsForValue().set(RedisCooldownStore.DEFAULT_KEY_PREFIX + marker, "1", Duration.ofSeconds(60));
-		RedisCooldownStore billingTwo = this.fixture.store(new HostCooldowns(100), billing, Clock.systemUTC(),
-				new LongAdder());
+		RedisCooldownStore billingTwo = this.fixture.store(new HostCooldowns(100), billing, Clock.systemUTC());
 		RedisCooldownStore unnamed = this.fixture.store(new HostCooldowns(100));
 		await().atMost(AWAIT)
 			.until(() -> !remaining(billingTwo, marker).isZero() && !remaining(unnamed, marker).isZero());

@@ -6,7 +6,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.LongAdder;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -57,18 +56,18 @@ final class RedisStoreFixture implements AutoCloseable {
 	}
 
 	RedisCooldownStore store(HostCooldowns cooldowns) {
-		return store(cooldowns, RedisCooldownStore.DEFAULT_KEY_PREFIX, Clock.systemUTC(), new LongAdder());
+		return store(cooldowns, RedisCooldownStore.DEFAULT_KEY_PREFIX, Clock.systemUTC());
 	}
 
-	RedisCooldownStore store(HostCooldowns cooldowns, String prefix, Clock wallClock, LongAdder errors) {
-		RedisCooldownStore store = unstarted(cooldowns, prefix, wallClock, errors);
+	RedisCooldownStore store(HostCooldowns cooldowns, String prefix, Clock wallClock) {
+		RedisCooldownStore store = unstarted(cooldowns, prefix, wallClock);
 		store.start();
 		return store;
 	}
 
-	RedisCooldownStore unstarted(HostCooldowns cooldowns, String prefix, Clock wallClock, LongAdder errors) {
-		RedisCooldownStore store = new RedisCooldownStore(connectionFactory(), cooldowns, prefix, errors::increment,
-				MonotonicClock.SYSTEM, wallClock, HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
+	RedisCooldownStore unstarted(HostCooldowns cooldowns, String prefix, Clock wallClock) {
+		RedisCooldownStore store = new RedisCooldownStore(connectionFactory(), cooldowns, prefix, MonotonicClock.SYSTEM,
+				wallClock, HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
 		this.resources.add(store);
 		return store;
 	}
@@ -78,9 +77,8 @@ final class RedisStoreFixture implements AutoCloseable {
 	 */
 	RedisCooldownStore storeWithDefaultTimings(HostCooldowns cooldowns) {
 		RedisCooldownStore store = new RedisCooldownStore(connectionFactory(Duration.ofSeconds(60)), cooldowns,
-				RedisCooldownStore.DEFAULT_KEY_PREFIX, () -> {
-				}, MonotonicClock.SYSTEM, Clock.systemUTC(), RedisCooldownStore.HEARTBEAT_INTERVAL,
-				RedisCooldownStore.HEARTBEAT_TIMEOUT);
+				RedisCooldownStore.DEFAULT_KEY_PREFIX, MonotonicClock.SYSTEM, Clock.systemUTC(),
+				RedisCooldownStore.HEARTBEAT_INTERVAL, RedisCooldownStore.HEARTBEAT_TIMEOUT);
 		this.resources.add(store);
 		store.start();
 		return store;
@@ -107,8 +105,7 @@ final class RedisStoreFixture implements AutoCloseable {
 					}
 				});
 		RedisCooldownStore store = new RedisCooldownStore(routing, cooldowns, RedisCooldownStore.DEFAULT_KEY_PREFIX,
-				() -> {
-				}, MonotonicClock.SYSTEM, Clock.systemUTC(), HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
+				MonotonicClock.SYSTEM, Clock.systemUTC(), HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
 		this.resources.add(store);
 		store.start();
 		return store;
