@@ -257,7 +257,7 @@ public final class ReactiveHerdBenchmark {
 		WebClientHerd(int callers) {
 			RetryClients clients = RetryClients.of(RetrySettings.defaults());
 			RetryAfterExchangeFilter filter = new RetryAfterExchangeFilter(clients, this.abandonments,
-					new LocalCooldownStore(new HostCooldowns(10_000)),
+					new LocalCooldownStore(new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS)),
 					new RetryBudgets(clients, MonotonicClock.SYSTEM));
 			this.connections = ConnectionProvider.builder("herd")
 				.maxConnections(callers)

@@ -73,8 +73,10 @@ public final class RedisOutageLatency {
 			redis.start();
 			LettuceConnectionFactory factoryA = factory(redis.port(), commandTimeout);
 			LettuceConnectionFactory factoryB = factory(redis.port(), commandTimeout);
-			RedisCooldownStore a = new RedisCooldownStore(factoryA, new HostCooldowns(10_000), "retry-after:bench:");
-			RedisCooldownStore b = new RedisCooldownStore(factoryB, new HostCooldowns(10_000), "retry-after:bench:");
+			RedisCooldownStore a = new RedisCooldownStore(factoryA, new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS),
+					"retry-after:bench:");
+			RedisCooldownStore b = new RedisCooldownStore(factoryB, new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS),
+					"retry-after:bench:");
 			a.start();
 			b.start();
 			try {

@@ -164,9 +164,9 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
 	}
 
-	// The default of retry-after.cooldown.max-hosts, for an interceptor built without a store.
+	// The defaults of the cooldown properties, for an interceptor built without a store.
 	private static CooldownStore localCooldowns() {
-		return new LocalCooldownStore(new HostCooldowns(10_000));
+		return new LocalCooldownStore(new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS));
 	}
 
 	@Override

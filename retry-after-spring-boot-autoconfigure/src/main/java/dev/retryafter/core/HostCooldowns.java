@@ -39,6 +39,18 @@ import org.jspecify.annotations.Nullable;
  */
 public final class HostCooldowns {
 
+	/**
+	 * How many keys a map remembers unless told otherwise: the default of
+	 * {@code retry-after.cooldown.max-hosts}, for callers without Spring.
+	 */
+	public static final int DEFAULT_MAX_HOSTS = 10_000;
+
+	/**
+	 * The longest cooldown unless told otherwise: the default of
+	 * {@code retry-after.cooldown.max-duration}, for callers without Spring.
+	 */
+	public static final Duration DEFAULT_MAX_DURATION = Duration.ofSeconds(60);
+
 	private static final long MAX_DELAY_NANOS = RetryAfter.MAX_DELAY.toNanos();
 
 	// Budget and reserve are clamped to about 146 years: with a wait of at most MAX_DELAY,
@@ -60,12 +72,12 @@ public final class HostCooldowns {
 	private final AtomicBoolean maintaining = new AtomicBoolean();
 
 	/**
-	 * Creates an empty map whose cooldowns last at most 60 seconds.
+	 * Creates an empty map whose cooldowns last at most {@link #DEFAULT_MAX_DURATION}.
 	 * @param maxHosts how many keys to remember at most, at least 1
 	 * @throws IllegalArgumentException if {@code maxHosts} is below 1
 	 */
 	public HostCooldowns(int maxHosts) {
-		this(maxHosts, Duration.ofSeconds(60));
+		this(maxHosts, DEFAULT_MAX_DURATION);
 	}
 
 	/**

@@ -7,6 +7,7 @@ import java.util.Set;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.DateReference;
+import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.OnInvalidRetryAfter;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;
@@ -32,6 +33,14 @@ class RetryAfterSettingsMapperTests {
 		// core's own defaults must not drift from them.
 		assertThat(new RetryAfterSettingsMapper(new RetryAfterProperties()).map().defaults())
 			.isEqualTo(new ClientSettings("default", RetrySettings.defaults()));
+	}
+
+	@Test
+	void cooldownStoreDefaultsShouldBeTheCoreDefaults() {
+		// What an interceptor built without Spring sizes its cooldowns with.
+		RetryAfterProperties.Cooldown cooldown = new RetryAfterProperties().getCooldown();
+		assertThat(cooldown.getMaxHosts()).isEqualTo(HostCooldowns.DEFAULT_MAX_HOSTS);
+		assertThat(cooldown.getMaxDuration()).isEqualTo(HostCooldowns.DEFAULT_MAX_DURATION);
 	}
 
 	@Test
