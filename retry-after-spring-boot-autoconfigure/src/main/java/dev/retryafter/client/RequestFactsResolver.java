@@ -17,10 +17,8 @@ import org.springframework.http.HttpRequest;
  * Reads the {@link RequestFacts} the planner needs from a Spring {@link HttpRequest}: its
  * method, the caller's {@link RetryAfterAttributes#IDEMPOTENT} mark and whether it carries the
  * configured idempotency-key header.
- *
- * @since 0.1.0
  */
-public final class RequestFactsResolver {
+final class RequestFactsResolver {
 
 	// The last header name looked up, with its lower-case form: a header map lower-cases the
 	// name of every lookup, which allocates unless the name is lower case already. A plain
@@ -34,7 +32,7 @@ public final class RequestFactsResolver {
 	 * @param settings the settings in force for it (for the idempotency-key header name)
 	 * @return the facts
 	 */
-	public RequestFacts resolve(HttpRequest request, RetrySettings settings) {
+	RequestFacts resolve(HttpRequest request, RetrySettings settings) {
 		// A ClientHttpRequestInterceptor always receives the whole body as a byte[] (the
 		// intercepting request buffers it), so every attempt can send it again.
 		return resolve(request.getMethod(), request.getAttributes(), request.getHeaders(), settings, true);
@@ -42,7 +40,7 @@ public final class RequestFactsResolver {
 
 	/**
 	 * Resolves the facts of one request from its parts, for a client whose requests are not
-	 * {@link HttpRequest}s (the reactive {@code ClientRequest}).
+	 * {@link HttpRequest}s.
 	 * @param method the request method
 	 * @param attributes the request attributes (for the caller's marks)
 	 * @param headers the request headers (for the idempotency key)
@@ -50,7 +48,7 @@ public final class RequestFactsResolver {
 	 * @param bodyReplayable whether every attempt can send the request body again
 	 * @return the facts
 	 */
-	public RequestFacts resolve(HttpMethod method, Map<String, Object> attributes, HttpHeaders headers,
+	RequestFacts resolve(HttpMethod method, Map<String, Object> attributes, HttpHeaders headers,
 			RetrySettings settings, boolean bodyReplayable) {
 		return new RequestFacts(method.name(), mark(attributes), hasIdempotencyKey(headers, settings),
 				bodyReplayable);

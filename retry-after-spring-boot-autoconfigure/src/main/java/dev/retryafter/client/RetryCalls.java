@@ -10,12 +10,16 @@ import java.util.random.RandomGenerator;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.store.CooldownStore;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 
 /**
  * What every call through a client adapter shares, whatever the HTTP client: the settings
@@ -145,10 +149,21 @@ public final class RetryCalls {
 	}
 
 	/**
-	 * Reads the facts the planner needs about requests.
-	 * @return the resolver shared by this adapter's calls
+	 * Resolves the facts the planner needs about one request from its parts, for a client
+	 * whose requests are not {@code HttpRequest}s (the reactive {@code ClientRequest}).
+	 * @param method the request method
+	 * @param attributes the request attributes (for the caller's marks)
+	 * @param headers the request headers (for the idempotency key)
+	 * @param settings the settings in force for it (for the idempotency-key header name)
+	 * @param bodyReplayable whether every attempt can send the request body again
+	 * @return the facts
 	 */
-	public RequestFactsResolver factsResolver() {
+	public RequestFacts facts(HttpMethod method, Map<String, Object> attributes, HttpHeaders headers,
+			RetrySettings settings, boolean bodyReplayable) {
+		return this.factsResolver.resolve(method, attributes, headers, settings, bodyReplayable);
+	}
+
+	RequestFactsResolver factsResolver() {
 		return this.factsResolver;
 	}
 

@@ -9,10 +9,8 @@ import dev.retryafter.core.Sleeper;
  * A {@link Sleeper} that parks the calling thread. Waits too long for a {@code long} of
  * nanoseconds (about 292 years) are clamped rather than overflowing: no plan ever gets there,
  * since every planned wait fits a finite time budget.
- *
- * @since 0.1.0
  */
-public final class ThreadSleeper implements Sleeper {
+final class ThreadSleeper implements Sleeper {
 
 	private static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE);
 

@@ -114,8 +114,8 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		// new call with its own time budget.
 		return Mono.defer(() -> {
 			ClientSettings client = this.calls.client(request.url());
-			RequestFacts facts = this.calls.factsResolver()
-				.resolve(request.method(), request.attributes(), request.headers(), client.settings(), true);
+			RequestFacts facts = this.calls.facts(request.method(), request.attributes(), request.headers(),
+					client.settings(), true);
 			Call call = new Call(client, facts, request, next);
 			return call.start().doOnCancel(call::cancelled);
 		});
