@@ -24,7 +24,7 @@ public final class ParserCorrectness {
 	}
 
 	/**
-	 * One tricky value and what RFC 9110 (and SPEC section 2) says it means.
+	 * One tricky value and what it means under RFC 9110 and this library's reading of it.
 	 *
 	 * @param what what the case checks
 	 * @param value the field value

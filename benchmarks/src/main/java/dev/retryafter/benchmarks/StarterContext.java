@@ -13,7 +13,7 @@ import org.springframework.core.env.MapPropertySource;
 
 /**
  * The starter as an application gets it: its auto-configuration in a small application
- * context, set up through its {@code retry-after.*} properties (SPEC section 4). A setting is
+ * context, set up through its {@code retry-after.*} properties. A setting is
  * named here as a user names it, and a property this version of the library does not know is
  * ignored, as Spring Boot ignores it, so the same harness runs against older and newer versions.
  */

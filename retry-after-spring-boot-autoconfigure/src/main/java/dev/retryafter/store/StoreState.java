@@ -16,13 +16,6 @@ import java.util.Objects;
  */
 public record StoreState(String type, boolean connected, Instant since, long errors) {
 
-	/**
-	 * Checks the values.
-	 * @param type the store's name
-	 * @param connected whether the store shares cooldowns now
-	 * @param since when {@code connected} last changed
-	 * @param errors the failures counted so far
-	 */
 	public StoreState {
 		Objects.requireNonNull(type, "type");
 		Objects.requireNonNull(since, "since");

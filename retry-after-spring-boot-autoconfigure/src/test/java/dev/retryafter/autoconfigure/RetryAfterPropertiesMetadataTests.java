@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
- * The configuration metadata an IDE shows: every SPEC section 4 key is published with a
+ * The configuration metadata an IDE shows: every documented key is published with a
  * description and its default. Reads the file the configuration processor generated at
  * compile time, which also merges {@code additional-spring-configuration-metadata.json}.
  */
@@ -37,7 +37,7 @@ class RetryAfterPropertiesMetadataTests {
 	}
 
 	/**
-	 * SPEC section 4, one row per key, with the default written as the table writes it.
+	 * The documented keys, one row each, with the default written as the README's table writes it.
 	 */
 	static Stream<Arguments> specKeys() {
 		return Stream.of(arguments("retry-after.enabled", "true"), arguments("retry-after.max-attempts", "3"),

@@ -22,8 +22,8 @@ import org.springframework.web.client.RestClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The transport under the interceptor must not retry on its own (SPEC section 3, "Retry at
- * one layer only"). These tests send one request through the request factory Spring Boot
+ * The transport under the interceptor must not retry on its own: retries happen at one layer
+ * only. These tests send one request through the request factory Spring Boot
  * builds, without the retry interceptor, and count what reaches a real loopback origin.
  */
 class SingleRetryLayerTests {

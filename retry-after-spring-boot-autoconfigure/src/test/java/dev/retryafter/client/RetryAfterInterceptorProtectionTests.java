@@ -53,7 +53,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.entry;
 
 /**
- * Origin protection in {@link RetryAfterInterceptor} (SPEC section 5): host cooldowns held or
+ * Origin protection in {@link RetryAfterInterceptor}: host cooldowns held or
  * refused before each attempt, recorded from every retryable response, and the retry budget.
  * Real requests to a loopback server, with a fake clock and a recording sleeper.
  */

@@ -25,7 +25,8 @@ import dev.retryafter.core.RetryAfter.Invalid;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link RetryAfterParser}: RFC 9110 section 10.2.3 and SPEC section 2.
+ * Tests for {@link RetryAfterParser}: RFC 9110 section 10.2.3, and what this library makes of
+ * values the RFC leaves open.
  */
 class RetryAfterParserTests {
 

@@ -29,9 +29,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 /**
- * Tests for {@link RetryPlanner}: one group per SPEC section 3 rule, then the rule order, the
+ * Tests for {@link RetryPlanner}: one group per retry rule, then the rule order, the
  * seed articles' fixtures and argument checks. Unless a test says otherwise, settings are the
- * SPEC section 4 defaults (3 attempts, 10 s budget, 500 ms reserve, backoff 1 s x 2 up to 8 s,
+ * documented defaults (3 attempts, 10 s budget, 500 ms reserve, backoff 1 s x 2 up to 8 s,
  * jitter 0.2, max-wait 60 s) and the random source returns 0.5, so a wait is exactly
  * {@code base x 1.1}.
  */

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 /**
- * Tests for {@link RetrySettings}: the SPEC section 4 defaults, the {@code withX} copies and
+ * Tests for {@link RetrySettings}: the documented defaults, the {@code withX} copies and
  * the invariants.
  */
 class RetrySettingsTests {

@@ -9,7 +9,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link StopReason}: tag values are SPEC section 6's strings.
+ * Tests for {@link StopReason}: tag values are the documented meter tag strings.
  */
 class StopReasonTests {
 

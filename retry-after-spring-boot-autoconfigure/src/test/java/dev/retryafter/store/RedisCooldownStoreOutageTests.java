@@ -31,7 +31,7 @@ class RedisCooldownStoreOutageTests {
 
 	private static final Duration AWAIT = Duration.ofSeconds(30);
 
-	// Far below the 50 ms bound of SPEC section 5; what a request may spend on the store.
+	// What a request may spend on the store: far below the 50 ms it is allowed during an outage.
 	private static final Duration CALLER_BOUND = Duration.ofMillis(50);
 
 	// The heartbeat timeout, one watchdog tick, one command timeout, and room for a busy machine.
