@@ -13,11 +13,12 @@ import org.jspecify.annotations.Nullable;
  * The per-request retry settings, one shape for the top level ({@code retry-after.*}) and for
  * each named client ({@code retry-after.clients.<name>.*}).
  * <p>
- * The field initializers are the defaults, and the only place they are written: the
- * configuration processor publishes them and the top level starts with them. The groups are
- * nested in {@link RetryAfterProperties}, where they have always been. A named client
- * starts with every value unset ({@code null}), so each one it does not set is inherited from
- * the top level. {@link #settings} merges and validates them, one line per setting.
+ * The field initializers are the defaults: the configuration processor publishes them and the
+ * top level starts with them (tests keep the core's defaults for callers without Spring equal
+ * to them). The groups are nested in {@link RetryAfterProperties}, where they have always been.
+ * A named client starts with every value unset ({@code null}), so each one it does not set is
+ * inherited from the top level. {@link #settings} merges and validates them, one line per
+ * setting.
  *
  * @since 0.1.0
  */
