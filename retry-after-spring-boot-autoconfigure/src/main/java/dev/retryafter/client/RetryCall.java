@@ -289,6 +289,10 @@ public abstract class RetryCall {
 	 * @return the parsed field, {@link RetryAfter#ABSENT} without one
 	 */
 	protected final RetryAfter retryAfter(int status, HttpHeaders headers) {
+		boolean startsCooldown = this.settings.cooldown().statuses().contains(status);
+		if (!startsCooldown) {
+			accepted();
+		}
 		List<String> fieldLines = headers.get(RETRY_AFTER);
 		// Without the field (most responses) there is nothing to parse, so no instant to
 		// stamp either: the wall clock is read only when an HTTP-date may need it.
@@ -299,13 +303,28 @@ public abstract class RetryCall {
 		Instant receivedAt = calls.wallClock.instant();
 		RetryAfter retryAfter = RetryAfterParser.parse(fieldLines, receivedAt, headers.getFirst(DATE),
 				this.settings.header().dateReference());
-		if (retryAfter instanceof RetryAfter.Delay delay && this.settings.cooldown().statuses().contains(status)) {
+		if (retryAfter instanceof RetryAfter.Delay delay && startsCooldown) {
 			CooldownKey key = cooldownKey();
 			if (key != null) {
 				calls.cooldowns.record(key, delay.delay(), calls.monotonicClock.nanoTime(), receivedAt);
 			}
 		}
 		return retryAfter;
+	}
+
+	/**
+	 * Tells the cooldowns that the origin accepted this request, so that a key it has turned
+	 * requests away for learns the rate it accepts. Nothing to tell while no key is cooling
+	 * down or paced.
+	 */
+	private void accepted() {
+		RetryCalls calls = calls();
+		if (this.settings.cooldown().enabled() && calls.cooldowns.hasCooldowns()) {
+			CooldownKey key = cooldownKey();
+			if (key != null) {
+				calls.cooldowns.accepted(key, calls.monotonicClock.nanoTime());
+			}
+		}
 	}
 
 	/**

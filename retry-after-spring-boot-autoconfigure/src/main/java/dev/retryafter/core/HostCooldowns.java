@@ -67,6 +67,8 @@ public final class HostCooldowns {
 
 	private final ConcurrentHashMap<CooldownKey, Hold> notBefore = new ConcurrentHashMap<>();
 
+	private final ConcurrentHashMap<CooldownKey, OriginPacer> pacers = new ConcurrentHashMap<>();
+
 	private final AtomicInteger recordsSincePurge = new AtomicInteger();
 
 	private final AtomicBoolean maintaining = new AtomicBoolean();
@@ -119,7 +121,14 @@ public final class HostCooldowns {
 		Hold candidate = new Hold(until, delayNanos);
 		Hold held = this.notBefore.merge(key, candidate,
 				(old, fresh) -> (fresh.until - old.until > 0) ? fresh : old);
-		if (this.notBefore.size() > this.maxHosts || this.recordsSincePurge.incrementAndGet() >= PURGE_EVERY) {
+		OriginPacer pacer = this.pacers.get(key);
+		if (pacer == null) {
+			pacer = this.pacers.putIfAbsent(key, new OriginPacer(nowNanos, delayNanos));
+		}
+		if (pacer != null) {
+			pacer.rejected(nowNanos, delayNanos);
+		}
+		if (this.notBefore.size() > this.maxHosts || this.pacers.size() > this.maxHosts || this.recordsSincePurge.incrementAndGet() >= PURGE_EVERY) {
 			maintain(key, nowNanos);
 		}
 		return held == candidate;
@@ -144,6 +153,20 @@ public final class HostCooldowns {
 			return false;
 		}
 		return record(key, nowNanos, Duration.between(wallNow, notBefore));
+	}
+
+	/**
+	 * Records that the origin accepted a request under {@code key}: a response whose status
+	 * starts no cooldown. What the origin accepts between two of its rejections is the rate
+	 * its requests are paced at afterwards; a key the origin never turned away keeps no state.
+	 * @param key the origin, or partition of an origin
+	 * @param nowNanos the current monotonic reading
+	 */
+	public void accepted(CooldownKey key, long nowNanos) {
+		OriginPacer pacer = this.pacers.get(Objects.requireNonNull(key, "key"));
+		if (pacer != null) {
+			pacer.accepted(nowNanos);
+		}
 	}
 
 	/**
@@ -177,9 +200,17 @@ public final class HostCooldowns {
 	 * {@link #admit(CooldownKey, long, Duration, Duration, CooldownMode, double, RandomGenerator)}
 	 * does for a first attempt. A first attempt that arrives just after the instant, while
 	 * held requests are still leaving (the release window, {@code jitter x} the delay), waits
-	 * for the window's end plus jitter of its own, so that it does not cut in ahead of them
-	 * (on a rate-limited origin that turned released requests into fresh 429s and calls that
-	 * failed). A retry does not: it has already waited out the server's delay.
+	 * for the window's end plus a random part of the whole delay, so that it does not cut in
+	 * ahead of them, and the wave it belongs to does not land at once on an origin the
+	 * released requests have just used up (on a rate-limited origin that turned requests into
+	 * fresh 429s and calls that failed). A retry does not: it has already waited out the
+	 * server's delay.
+	 * <p>
+	 * Once the origin has turned requests away twice, far enough apart to tell, the key is
+	 * paced in mode {@code wait}: every request, first attempt or retry, gets the next slot at
+	 * the rate the origin accepted between those rejections (see {@link #accepted}), at or
+	 * after the cooldown's instant. The slot is the request's one hold. A slot that does not
+	 * fit the budget is not taken, and the cooldown alone decides; pacing never refuses.
 	 * @param key the request's cooldown key
 	 * @param nowNanos the current monotonic reading
 	 * @param remainingBudget the request's remaining total budget (may be negative)
@@ -199,10 +230,17 @@ public final class HostCooldowns {
 			throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
 		}
 		Hold hold = this.notBefore.get(key);
+		if (mode == CooldownMode.WAIT) {
+			Admission paced = paced(key, hold, nowNanos, remainingBudget, attemptReserve, jitter, random);
+			if (paced != null) {
+				return paced;
+			}
+		}
 		if (hold == null) {
 			return Admission.PROCEED;
 		}
 		long left = hold.until - nowNanos;
+		boolean windowed = false;
 		if (left <= 0) {
 			// The release window: held requests leave at the instant plus jitter, spread
 			// over jitter x the delay. A request arriving inside it queues behind them (to
@@ -217,6 +255,7 @@ public final class HostCooldowns {
 				return Admission.PROCEED;
 			}
 			left = windowLeft;
+			windowed = true;
 		}
 		Duration timeLeft = Duration.ofNanos(left);
 		if (mode == CooldownMode.FAIL_FAST) {
@@ -229,7 +268,42 @@ public final class HostCooldowns {
 			return new Admission.Refuse(timeLeft);
 		}
 		Duration limit = timeLeft.plusNanos(afterWait - reserve);
-		return new Admission.Wait(Jitter.apply(timeLeft, Duration.ofNanos(hold.spread), jitter, random, limit));
+		// A first attempt queued behind the release window is the next wave: spread over the
+		// server's whole delay rather than its jitter window, it does not land all at once on
+		// an origin whose allowance the released requests have just used up.
+		double spread = windowed ? 1.0 : jitter;
+		return new Admission.Wait(Jitter.apply(timeLeft, Duration.ofNanos(hold.spread), spread, random, limit));
+	}
+
+	/**
+	 * The slot a learned rate gives the request, or {@code null} when the key has no pacer,
+	 * no rate yet, or a slot that does not fit the budget.
+	 */
+	private @Nullable Admission paced(CooldownKey key, @Nullable Hold hold, long nowNanos, Duration remainingBudget,
+			Duration attemptReserve, double jitter, RandomGenerator random) {
+		OriginPacer pacer = this.pacers.get(key);
+		if (pacer == null) {
+			return null;
+		}
+		boolean cooling = hold != null && hold.until - nowNanos > 0;
+		if (!cooling && pacer.quiet(nowNanos)) {
+			this.pacers.remove(key, pacer);
+			return null;
+		}
+		long budget = saturatedNanos(remainingBudget, DURATION_LIMIT_NANOS);
+		long reserve = Math.max(0, saturatedNanos(attemptReserve, DURATION_LIMIT_NANOS));
+		return pacer.admit(nowNanos, cooling ? hold.until : nowNanos, budget, reserve, jitter, random);
+	}
+
+	/**
+	 * The rate learned for {@code key}, for the actuator endpoint and tests.
+	 * @param key the origin, or partition of an origin
+	 * @return requests per second, or {@code NaN} when the origin has not turned requests
+	 * away twice far enough apart to tell
+	 */
+	public double pacedRate(CooldownKey key) {
+		OriginPacer pacer = this.pacers.get(key);
+		return (pacer != null) ? pacer.rate() : Double.NaN;
 	}
 
 	/**
@@ -255,6 +329,9 @@ public final class HostCooldowns {
 				ended.add(key);
 			}
 		}
+		// What was learned about the origin's rate ends with its cooldowns: an operator who
+		// ends them wants requests to go now.
+		this.pacers.keySet().removeIf((key) -> origin == null || key.origin().equals(origin));
 		return ended;
 	}
 
@@ -264,6 +341,7 @@ public final class HostCooldowns {
 	 * @return whether a cooldown was held for it
 	 */
 	public boolean end(CooldownKey key) {
+		this.pacers.remove(key);
 		return this.notBefore.remove(key) != null;
 	}
 
@@ -320,7 +398,7 @@ public final class HostCooldowns {
 	 * @return {@code true} if the map is empty
 	 */
 	public boolean isEmpty() {
-		return this.notBefore.isEmpty();
+		return this.notBefore.isEmpty() && this.pacers.isEmpty();
 	}
 
 	/**
@@ -329,6 +407,13 @@ public final class HostCooldowns {
 	 */
 	public int size() {
 		return this.notBefore.size();
+	}
+
+	/**
+	 * How many keys keep a pacer (learning or learned), for tests of the bound.
+	 */
+	int pacedKeys() {
+		return this.pacers.size();
 	}
 
 	/**
@@ -346,6 +431,7 @@ public final class HostCooldowns {
 
 	private long remainingNanos(CooldownKey key, Hold hold, long nowNanos) {
 		long left = hold.until - nowNanos;
+		boolean windowed = false;
 		if (left <= 0) {
 			this.notBefore.remove(key, hold);
 		}
@@ -365,6 +451,16 @@ public final class HostCooldowns {
 				// Evicting a little below the bound spares a full scan on every following record.
 				evictSoonestEnding(justRecorded, nowNanos, excess + this.maxHosts / 16);
 			}
+			// A pacer without a cooldown is the first to go: it only spaces requests out.
+			int pacerExcess = this.pacers.size() - this.maxHosts;
+			for (CooldownKey key : this.pacers.keySet()) {
+				if (pacerExcess <= 0) {
+					break;
+				}
+				if (!key.equals(justRecorded) && !this.notBefore.containsKey(key) && this.pacers.remove(key) != null) {
+					pacerExcess--;
+				}
+			}
 		}
 		finally {
 			this.maintaining.set(false);
@@ -374,6 +470,8 @@ public final class HostCooldowns {
 	private void purgeExpired(long nowNanos) {
 		// A conditional remove per entry: a not-before renewed meanwhile is kept.
 		this.notBefore.entrySet().removeIf((entry) -> entry.getValue().until - nowNanos <= 0);
+		this.pacers.entrySet()
+			.removeIf((entry) -> !this.notBefore.containsKey(entry.getKey()) && entry.getValue().quiet(nowNanos));
 	}
 
 	private void evictSoonestEnding(CooldownKey justRecorded, long nowNanos, int count) {

@@ -45,6 +45,17 @@ public interface CooldownStore {
 	void record(CooldownKey key, Duration delay, long nowNanos, Instant wallNow);
 
 	/**
+	 * Records that the origin accepted a request under {@code key}; see
+	 * {@link HostCooldowns#accepted}. Local: each instance learns the share of the origin's
+	 * rate it gets.
+	 * @param key the origin, or partition of an origin
+	 * @param nowNanos the current monotonic reading
+	 */
+	default void accepted(CooldownKey key, long nowNanos) {
+		cooldowns().accepted(key, nowNanos);
+	}
+
+	/**
 	 * The local map every decision reads.
 	 * @return the host cooldowns
 	 */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -101,6 +102,35 @@ class RetryAfterInterceptorProtectionTests {
 		assertThat(this.server.requests()).hasSize(2);
 		// A hold is not a planned retry wait: no waited event, so the delay meters stay paired.
 		assertThat(this.listener.events()).noneMatch(Waited.class::isInstance);
+	}
+
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void whenTheOriginTurnedRequestsAwayTwiceThenTheNextOnesArePacedAtTheRateItAcceptedBetween(Kind kind) {
+		Reply[] replies = new Reply[14];
+		Arrays.fill(replies, Reply.status(200));
+		replies[0] = Reply.status(429).header("Retry-After", "1");
+		replies[10] = Reply.status(429).header("Retry-After", "1");
+		this.server.on("/report", replies);
+		HttpCaller caller = kind.create(interceptor(SINGLE_ATTEMPT));
+
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
+		// Held for the cooldown, then nine accepted within the first two seconds.
+		for (int i = 0; i < 9; i++) {
+			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		}
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
+		// 0.9 x 9 accepted / 2 s: 4.05 per second. The first waits for the instant, the
+		// next ones one interval after each other; each accepted while others queue adds
+		// 0.05 to the rate.
+		for (int i = 0; i < 3; i++) {
+			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		}
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(1),
+				Duration.ofNanos((long) (1e9 / 4.05)), Duration.ofNanos((long) (1e9 / 4.1)));
+		assertThat(this.server.requests()).hasSize(14);
+		assertThat(this.listener.events()).filteredOn(Held.class::isInstance).hasSize(4);
 	}
 
 	@Test
@@ -392,7 +422,13 @@ class RetryAfterInterceptorProtectionTests {
 		assertThat(this.listener.events()).startsWith(new Held("default", "GET", origin, Duration.ofSeconds(4)));
 		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
 		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(4));
-		// The next request found the ended cooldown and purged it: the store is empty again.
+		// The next request found the ended cooldown and purged it; the origin stays watched
+		// for its rate until 10 s pass without a queue, and then the store is empty again.
+		assertThat(this.cooldowns.remaining(origin, this.clock.nanoTime())).isEqualTo(Duration.ZERO);
+		assertThat(this.cooldowns.cooldowns().size()).isZero();
+		this.clock.advance(Duration.ofSeconds(11));
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(4));
 		assertThat(this.cooldowns.hasCooldowns()).isFalse();
 	}
 

@@ -47,8 +47,13 @@ class HostCooldownsTests {
 		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
 		assertThat(this.cooldowns.isEmpty()).isFalse();
 		this.clock.advance(Duration.ofMillis(2400));
-		// An ended cooldown (instant and release window past) still counts until a read purges it.
+		// An ended cooldown (instant and release window past) still counts until a read purges
+		// it, and the origin stays watched for its rate for 10 s more.
 		assertThat(this.cooldowns.isEmpty()).isFalse();
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
+		assertThat(this.cooldowns.size()).isZero();
+		assertThat(this.cooldowns.isEmpty()).isFalse();
+		this.clock.advance(Duration.ofMillis(7601));
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
 		assertThat(this.cooldowns.isEmpty()).isTrue();
 	}
@@ -88,9 +93,9 @@ class HostCooldownsTests {
 	void whenARequestArrivesWhileHeldOnesAreStillLeavingThenItQueuesBehindThem() {
 		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
 		// 100 ms past the instant, inside the 400 ms release window: wait for the window's
-		// end (300 ms), plus jitter of its own (0.5 x 0.2 x 2 s).
+		// end (300 ms), plus a random part of the whole delay (0.5 x 2 s).
 		this.clock.advance(Duration.ofMillis(2100));
-		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(500)));
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(1300)));
 		// Fail-fast mode never refuses a request for the release window.
 		assertThat(admit(A, CooldownMode.FAIL_FAST, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
 		// A retry has waited out the server's delay already: it does not queue.

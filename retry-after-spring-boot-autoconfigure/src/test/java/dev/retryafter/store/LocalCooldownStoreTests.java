@@ -42,6 +42,10 @@ class LocalCooldownStoreTests {
 		assertThat(this.store.hasCooldowns()).isTrue();
 		this.clock.advance(Duration.ofSeconds(2));
 		assertThat(this.store.remaining(ORIGIN, this.clock.nanoTime())).isEqualTo(Duration.ZERO);
+		// The origin stays watched for its rate until 10 s pass without a queue.
+		assertThat(this.store.hasCooldowns()).isTrue();
+		this.clock.advance(Duration.ofSeconds(9));
+		this.store.snapshot(this.clock.nanoTime());
 		assertThat(this.store.hasCooldowns()).isFalse();
 	}
 

@@ -1,0 +1,164 @@
+package dev.retryafter.core;
+
+import java.time.Duration;
+import java.util.random.RandomGenerator;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The rate at which one cooldown key lets requests go once its origin has turned requests
+ * away, learned from what the origin accepted between two rejections.
+ * <p>
+ * Why: with each request held at most once, a cooldown alone releases every request it held
+ * within its jitter window. A rate-limited origin accepts a bucket's worth of them and turns
+ * the rest away, and the requests that arrive meanwhile meet an empty bucket again, cycle
+ * after cycle. The throughput the origin allowed between two rejections is its rate; spacing
+ * the held requests at that rate keeps them under it.
+ * <p>
+ * How:
+ * <ul>
+ * <li>A sample window opens at a rejection. At a later rejection, if the window is at least
+ * as long as the server's delay (a burst of rejections says nothing about the rate), the
+ * requests accepted in it divided by its length, times 0.9, become the rate, and a new
+ * window opens.</li>
+ * <li>With a rate, a request is given the next free slot at or after the cooldown's instant,
+ * slots {@code 1 / rate} apart, plus jitter uniform in {@code [0, jitter x 1 / rate]}. The
+ * slot is its one hold: it is sent when the slot comes, whatever happens meanwhile.</li>
+ * <li>The rate grows by a twentieth per second while a queue of slots
+ * stands (additive increase), so a limit that was raised is found again; the next rejection
+ * measures it anew.</li>
+ * <li>A slot that does not fit the request's budget is not taken: the request is admitted as
+ * the cooldown alone would admit it. Pacing never refuses a request.</li>
+ * </ul>
+ * Until a rate is learned the pacer changes nothing. It is forgotten once no cooldown holds
+ * the key and neither a rejection nor a held request's slot has come for 10 s, or for two of
+ * the server's delays if longer.
+ * <p>
+ * Times are monotonic nanosecond readings, compared only as differences. Thread-safe: every
+ * method locks the pacer, which only requests to one cooling or paced key contend for.
+ */
+final class OriginPacer {
+
+	// How long a pacer outlives its last queued slot (or two of the server's delays, if
+	// longer): long enough for the next wave of requests to show the origin's rate.
+	private static final long QUIET_NANOS = 10_000_000_000L;
+
+	// The rate grows by this much per accepted request while requests queue: a twentieth
+	// per second of the rate itself.
+	private static final double GROWTH_PER_ACCEPTED = 0.05;
+
+	// The rate is set a little below the throughput measured, so the origin's allowance
+	// refills while the slots handed out before the rejection are still leaving.
+	private static final double SAMPLE_SHARE = 0.9;
+
+	// Below one request per minute a slot would outlast any sensible budget; above a million
+	// per second slots are closer than a request takes to build.
+	private static final double MIN_RATE = 1.0 / 60;
+
+	private static final double MAX_RATE = 1e6;
+
+	private static final double NANOS_PER_SECOND = 1e9;
+
+	private long windowStart;
+
+	private long acceptedInWindow;
+
+	private double rate = Double.NaN;
+
+	private long nextSlot;
+
+	// The last rejection or the end of the last slot handed to a waiting request: the pacer is
+	// forgotten a quiet period after it.
+	private long lastActive;
+
+	private long delayNanos;
+
+	OriginPacer(long nowNanos, long delayNanos) {
+		this.windowStart = nowNanos;
+		this.nextSlot = nowNanos;
+		this.lastActive = nowNanos;
+		this.delayNanos = delayNanos;
+	}
+
+	/**
+	 * A rejection with a cooldown of {@code delayNanos}: closes the sample window when it is
+	 * long enough.
+	 */
+	synchronized void rejected(long nowNanos, long delayNanos) {
+		long elapsed = nowNanos - this.windowStart;
+		if (elapsed >= Math.max(delayNanos, this.delayNanos) && this.acceptedInWindow > 0) {
+			this.rate = clamp(SAMPLE_SHARE * this.acceptedInWindow * NANOS_PER_SECOND / elapsed);
+			this.windowStart = nowNanos;
+			this.acceptedInWindow = 0;
+		}
+		this.delayNanos = delayNanos;
+		this.lastActive = nowNanos;
+	}
+
+	/**
+	 * A response the origin accepted (any status that does not start a cooldown).
+	 */
+	synchronized void accepted(long nowNanos) {
+		this.acceptedInWindow++;
+		if (!Double.isNaN(this.rate) && this.nextSlot - nowNanos > 0) {
+			this.rate = clamp(this.rate + GROWTH_PER_ACCEPTED);
+		}
+	}
+
+	/**
+	 * The request's slot, or {@code null} when pacing has no say: no rate learned yet, or the
+	 * slot does not fit the budget.
+	 * @param nowNanos the current monotonic reading
+	 * @param notBefore the cooldown's instant if one holds the key, else {@code nowNanos}
+	 * @param budgetNanos the request's remaining budget
+	 * @param reserveNanos the time kept back for the attempt
+	 * @param jitter the jitter factor
+	 * @param random the random source
+	 * @return {@link Admission#PROCEED}, a {@link Admission.Wait}, or {@code null}
+	 */
+	synchronized @Nullable Admission admit(long nowNanos, long notBefore, long budgetNanos, long reserveNanos,
+			double jitter, RandomGenerator random) {
+		if (Double.isNaN(this.rate)) {
+			return null;
+		}
+		long interval = (long) (NANOS_PER_SECOND / this.rate);
+		long slot = (notBefore - nowNanos > 0) ? notBefore : nowNanos;
+		if (this.nextSlot - slot > 0) {
+			slot = this.nextSlot;
+		}
+		long wait = slot - nowNanos;
+		if (wait <= 0) {
+			this.nextSlot = nowNanos + interval;
+			return Admission.PROCEED;
+		}
+		long jittered = wait + (long) (jitter * interval * random.nextDouble());
+		if (budgetNanos - jittered < reserveNanos) {
+			return null;
+		}
+		this.nextSlot = slot + interval;
+		this.lastActive = slot;
+		return new Admission.Wait(Duration.ofNanos(jittered));
+	}
+
+	/**
+	 * Whether the pacer has had nothing to do for long enough to be forgotten (the caller
+	 * checks that no cooldown holds the key).
+	 */
+	synchronized boolean quiet(long nowNanos) {
+		// Delays are capped at the longest cooldown, far below where this could overflow.
+		long quiet = Math.max(QUIET_NANOS, 2 * this.delayNanos);
+		return nowNanos - this.lastActive > quiet;
+	}
+
+	/**
+	 * The learned rate in requests per second, {@code NaN} before the first sample.
+	 */
+	synchronized double rate() {
+		return this.rate;
+	}
+
+	private static double clamp(double rate) {
+		return Math.max(MIN_RATE, Math.min(MAX_RATE, rate));
+	}
+
+}

@@ -1,0 +1,236 @@
+package dev.retryafter.core;
+
+import java.time.Duration;
+
+import dev.retryafter.testsupport.FakeClock;
+import dev.retryafter.testsupport.FixedRandom;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Pacing: the rate a key's origin accepted between two of its rejections spaces the requests
+ * held for it afterwards.
+ */
+class HostCooldownsPacingTests {
+
+	private static final CooldownKey A = CooldownKey.of(Origin.of("http", "a.example", -1));
+
+	private static final CooldownKey B = CooldownKey.of(Origin.of("http", "b.example", -1));
+
+	private static final Duration BUDGET = Duration.ofSeconds(10);
+
+	private static final Duration RESERVE = Duration.ofMillis(500);
+
+	// 40 accepted in the 2 s between the rejections, 0.9 of it: 18 per second.
+	private static final long INTERVAL_NANOS = (long) (1e9 / 18);
+
+	private final FakeClock clock = new FakeClock();
+
+	private final HostCooldowns cooldowns = new HostCooldowns(100);
+
+	@Test
+	void whenTheOriginRejectsTwiceADelayApartThenTheRateIsWhatItAcceptedBetween() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		assertThat(this.cooldowns.pacedRate(A)).isNaN();
+		learnEighteenPerSecond();
+		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(18.0, within(1e-9));
+		assertThat(this.cooldowns.pacedRate(B)).isNaN();
+	}
+
+	@Test
+	void whenRejectionsComeInABurstThenTheWindowStaysOpenUntilItIsADelayLong() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		accept(A, 10);
+		this.clock.advance(Duration.ofMillis(500));
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		assertThat(this.cooldowns.pacedRate(A)).isNaN();
+		accept(A, 10);
+		this.clock.advance(Duration.ofMillis(500));
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		// 20 accepted in the 1 s since the first rejection.
+		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(18.0, within(1e-9));
+	}
+
+	@Test
+	void whenNothingWasAcceptedBetweenRejectionsThenNoRateIsLearned() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.clock.advance(Duration.ofSeconds(3));
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		assertThat(this.cooldowns.pacedRate(A)).isNaN();
+		// Without a rate the cooldown alone decides: its instant plus jitter.
+		assertThat(admit(A, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(1100)));
+	}
+
+	@Test
+	void whenPacedThenHeldRequestsLeaveOneIntervalApartFromTheInstant() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		learnEighteenPerSecond();
+		// Cooling until 1 s from now: the first slot is the instant, then one every 1/18 s.
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L));
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L + INTERVAL_NANOS));
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L + 2 * INTERVAL_NANOS));
+		// Jitter spreads a slot over a share of its interval: 0.5 x 0.2 x 1/18 s.
+		assertThat(admit(A, 0.2, 0.5)).isEqualTo(waitFor(1_000_000_000L + 3 * INTERVAL_NANOS + INTERVAL_NANOS / 10));
+		// Another key is not paced.
+		assertThat(admit(B, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
+	}
+
+	@Test
+	void whenARetryComesWhileRequestsAreQueuedThenItTakesTheNextSlotToo() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		learnEighteenPerSecond();
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L));
+		Admission retry = this.cooldowns.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.0, new FixedRandom(0.5),
+				false);
+		assertThat(retry).isEqualTo(waitFor(1_000_000_000L + INTERVAL_NANOS));
+	}
+
+	@Test
+	void whenTheCooldownHasEndedThenRequestsAreStillSpacedAtTheRate() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		learnEighteenPerSecond();
+		this.clock.advance(Duration.ofSeconds(2));
+		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ZERO);
+		// No queue: the first goes now, the next one interval later.
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(Admission.PROCEED);
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(INTERVAL_NANOS));
+		this.clock.advance(Duration.ofNanos(INTERVAL_NANOS));
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(INTERVAL_NANOS));
+	}
+
+	@Test
+	void whenASlotDoesNotFitTheBudgetThenTheCooldownAloneDecidesAndTheSlotStaysFree() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		learnEighteenPerSecond();
+		for (int i = 0; i < 10; i++) {
+			admit(A, 0.0, 0.5);
+		}
+		// The next slot is 1 s + 10 intervals away, which 1.6 s of budget less 0.5 s of reserve
+		// cannot hold; the cooldown's instant (1 s away) fits, so the request waits for it.
+		Admission tight = this.cooldowns.admit(A, now(), Duration.ofMillis(1600), RESERVE, CooldownMode.WAIT, 0.0,
+				new FixedRandom(0.5));
+		assertThat(tight).isEqualTo(waitFor(1_000_000_000L));
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L + 10 * INTERVAL_NANOS));
+		// When not even the instant fits, the cooldown refuses, as it always did.
+		Admission refused = this.cooldowns.admit(A, now(), Duration.ofMillis(1200), RESERVE, CooldownMode.WAIT, 0.0,
+				new FixedRandom(0.5));
+		assertThat(refused).isEqualTo(new Admission.Refuse(Duration.ofSeconds(1)));
+	}
+
+	@Test
+	void whenRequestsQueueThenTheRateGrowsWithEveryAcceptedOne() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		learnEighteenPerSecond();
+		accept(A, 20);
+		// Nothing queued yet: the rate is what the rejections measured.
+		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(18.0, within(1e-9));
+		admit(A, 0.0, 0.5);
+		accept(A, 20);
+		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(19.0, within(1e-9));
+	}
+
+	@Test
+	void whenFailFastThenRequestsAreNotPaced() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		learnEighteenPerSecond();
+		this.clock.advance(Duration.ofSeconds(2));
+		assertThat(admit(A, CooldownMode.FAIL_FAST)).isEqualTo(Admission.PROCEED);
+		assertThat(admit(A, CooldownMode.FAIL_FAST)).isEqualTo(Admission.PROCEED);
+	}
+
+	@Test
+	void whenNothingQueuesForTenSecondsThenThePacerIsForgotten() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		learnEighteenPerSecond();
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L));
+		// The slot ended 1 s from now; ten quiet seconds after it the origin is forgotten.
+		this.clock.advance(Duration.ofSeconds(11));
+		assertThat(this.cooldowns.isEmpty()).isFalse();
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(Admission.PROCEED);
+		this.clock.advance(Duration.ofNanos(1));
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(Admission.PROCEED);
+		assertThat(this.cooldowns.pacedRate(A)).isNaN();
+		assertThat(this.cooldowns.isEmpty()).isTrue();
+	}
+
+	@Test
+	void whenALongDelayWasAskedThenThePacerLastsTwoOfThem() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(8));
+		this.clock.advance(Duration.ofSeconds(12));
+		assertThat(this.cooldowns.activeCount(now())).isZero();
+		assertThat(this.cooldowns.isEmpty()).isFalse();
+		this.clock.advance(Duration.ofSeconds(4).plusNanos(1));
+		assertThat(this.cooldowns.activeCount(now())).isZero();
+		assertThat(this.cooldowns.isEmpty()).isTrue();
+	}
+
+	@Test
+	void whenCooldownsAreEndedThenWhatWasLearnedIsForgottenToo() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		learnEighteenPerSecond();
+		this.cooldowns.record(B, now(), Duration.ofSeconds(1));
+		this.cooldowns.endAll(A.origin());
+		assertThat(this.cooldowns.pacedRate(A)).isNaN();
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(Admission.PROCEED);
+		assertThat(this.cooldowns.end(B)).isTrue();
+		assertThat(this.cooldowns.isEmpty()).isTrue();
+	}
+
+	@Test
+	void whenTheOriginAcceptsRequestsForAKeyItNeverRejectedThenNothingIsKept() {
+		accept(A, 100);
+		assertThat(this.cooldowns.isEmpty()).isTrue();
+		assertThat(this.cooldowns.pacedRate(A)).isNaN();
+	}
+
+	@Test
+	void whenMoreKeysArePacedThanTheBoundThenThoseWithoutACooldownGoFirst() {
+		HostCooldowns two = new HostCooldowns(2);
+		CooldownKey c = CooldownKey.of(Origin.of("http", "c.example", -1));
+		two.record(A, now(), Duration.ofSeconds(1));
+		this.clock.advance(Duration.ofSeconds(2));
+		two.record(B, now(), Duration.ofSeconds(5));
+		two.record(c, now(), Duration.ofSeconds(5));
+		// A's cooldown has ended: its pacer is the one dropped to keep the bound.
+		assertThat(two.pacedKeys()).isEqualTo(2);
+		assertThat(two.size()).isEqualTo(2);
+		assertThat(two.remaining(B, now())).isEqualTo(Duration.ofSeconds(5));
+		assertThat(two.remaining(c, now())).isEqualTo(Duration.ofSeconds(5));
+	}
+
+	/**
+	 * 40 accepted over 2 s, then a second rejection of 1 s.
+	 */
+	private void learnEighteenPerSecond() {
+		for (int i = 0; i < 40; i++) {
+			this.clock.advance(Duration.ofMillis(50));
+			this.cooldowns.accepted(A, now());
+		}
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+	}
+
+	private void accept(CooldownKey key, int count) {
+		for (int i = 0; i < count; i++) {
+			this.cooldowns.accepted(key, now());
+		}
+	}
+
+	private Admission admit(CooldownKey key, double jitter, double random) {
+		return this.cooldowns.admit(key, now(), BUDGET, RESERVE, CooldownMode.WAIT, jitter, new FixedRandom(random));
+	}
+
+	private Admission admit(CooldownKey key, CooldownMode mode) {
+		return this.cooldowns.admit(key, now(), BUDGET, RESERVE, mode, 0.2, new FixedRandom(0.5));
+	}
+
+	private static Admission waitFor(long nanos) {
+		return new Admission.Wait(Duration.ofNanos(nanos));
+	}
+
+	private long now() {
+		return this.clock.nanoTime();
+	}
+
+}
