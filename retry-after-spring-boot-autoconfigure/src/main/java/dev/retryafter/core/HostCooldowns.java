@@ -207,10 +207,11 @@ public final class HostCooldowns {
 	 * server's delay.
 	 * <p>
 	 * Once the origin has turned requests away twice, far enough apart to tell, the key is
-	 * paced in mode {@code wait}: every request, first attempt or retry, gets the next slot at
-	 * the rate the origin accepted between those rejections (see {@link #accepted}), at or
-	 * after the cooldown's instant. The slot is the request's one hold. A slot that does not
-	 * fit the budget is not taken, and the cooldown alone decides; pacing never refuses.
+	 * paced in mode {@code wait}: every first attempt gets the next slot at the rate the
+	 * origin accepted between those rejections (see {@link #accepted}), at or after the
+	 * cooldown's instant. The slot is the request's one hold. A slot that does not fit the
+	 * budget is not taken, and the cooldown alone decides; pacing never refuses. A retry is
+	 * not paced: it has already waited out the server's delay for its own request.
 	 * @param key the request's cooldown key
 	 * @param nowNanos the current monotonic reading
 	 * @param remainingBudget the request's remaining total budget (may be negative)
@@ -230,7 +231,8 @@ public final class HostCooldowns {
 			throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
 		}
 		Hold hold = this.notBefore.get(key);
-		if (mode == CooldownMode.WAIT) {
+		// A retry is not paced: it has waited out the server's delay for its own request.
+		if (mode == CooldownMode.WAIT && firstAttempt) {
 			Admission paced = paced(key, hold, nowNanos, remainingBudget, attemptReserve, jitter, random);
 			if (paced != null) {
 				return paced;

@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * as long as the server's delay (a burst of rejections says nothing about the rate), the
  * requests accepted in it divided by its length, times 0.9, become the rate, and a new
  * window opens.</li>
- * <li>With a rate, a request is given the next free slot at or after the cooldown's instant,
+ * <li>With a rate, a first attempt is given the next free slot at or after the cooldown's instant,
  * slots {@code 1 / rate} apart, plus jitter uniform in {@code [0, jitter x 1 / rate]}. The
  * slot is its one hold: it is sent when the slot comes, whatever happens meanwhile.</li>
  * <li>The rate grows by a twentieth per second while a queue of slots

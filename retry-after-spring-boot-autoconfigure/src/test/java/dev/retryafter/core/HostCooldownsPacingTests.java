@@ -78,13 +78,21 @@ class HostCooldownsPacingTests {
 	}
 
 	@Test
-	void whenARetryComesWhileRequestsAreQueuedThenItTakesTheNextSlotToo() {
+	void whenARetryComesWhileRequestsAreQueuedThenOnlyTheCooldownHoldsIt() {
 		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
 		learnEighteenPerSecond();
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L));
-		Admission retry = this.cooldowns.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.0, new FixedRandom(0.5),
-				false);
-		assertThat(retry).isEqualTo(waitFor(1_000_000_000L + INTERVAL_NANOS));
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L + INTERVAL_NANOS));
+		// It has waited out the server's delay for its own request: no slot, only the instant.
+		assertThat(retry()).isEqualTo(waitFor(1_000_000_000L));
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(retry()).isEqualTo(Admission.PROCEED);
+		// The queue it skipped is still there for first attempts.
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(2 * INTERVAL_NANOS));
+	}
+
+	private Admission retry() {
+		return this.cooldowns.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.0, new FixedRandom(0.5), false);
 	}
 
 	@Test
