@@ -298,12 +298,10 @@ public final class HostCooldowns {
 	}
 
 	/**
-	 * The rate learned for {@code key}, for the actuator endpoint and tests.
-	 * @param key the origin, or partition of an origin
-	 * @return requests per second, or {@code NaN} when the origin has not turned requests
-	 * away twice far enough apart to tell
+	 * The rate learned for {@code key} in requests per second, or {@code NaN} when its origin
+	 * has not turned requests away twice far enough apart to tell; for tests.
 	 */
-	public double pacedRate(CooldownKey key) {
+	double pacedRate(CooldownKey key) {
 		OriginPacer pacer = this.pacers.get(key);
 		return (pacer != null) ? pacer.rate() : Double.NaN;
 	}
