@@ -1,6 +1,14 @@
 package dev.retryafter.core;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.FixedRandom;
@@ -206,6 +214,45 @@ class HostCooldownsPacingTests {
 		assertThat(two.size()).isEqualTo(2);
 		assertThat(two.remaining(B, now())).isEqualTo(Duration.ofSeconds(5));
 		assertThat(two.remaining(c, now())).isEqualTo(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void whenManyThreadsAskAtOnceThenEachGetsItsOwnSlot() throws Exception {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		learnEighteenPerSecond();
+		int threads = 8;
+		int each = 50;
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		try {
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<List<Long>>> results = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				results.add(pool.submit(() -> {
+					start.await();
+					List<Long> waits = new ArrayList<>();
+					for (int i = 0; i < each; i++) {
+						Admission admission = this.cooldowns.admit(A, now(), Duration.ofSeconds(100), RESERVE,
+								CooldownMode.WAIT, 0.0, new FixedRandom(0.5));
+						waits.add(((Admission.Wait) admission).delay().toNanos());
+					}
+					return waits;
+				}));
+			}
+			start.countDown();
+			List<Long> all = new ArrayList<>();
+			for (Future<List<Long>> result : results) {
+				all.addAll(result.get(10, TimeUnit.SECONDS));
+			}
+			Collections.sort(all);
+			List<Long> expected = new ArrayList<>();
+			for (int i = 0; i < threads * each; i++) {
+				expected.add(1_000_000_000L + i * INTERVAL_NANOS);
+			}
+			assertThat(all).isEqualTo(expected);
+		}
+		finally {
+			pool.shutdownNow();
+		}
 	}
 
 	/**
