@@ -22,10 +22,11 @@ public sealed interface Admission permits Admission.Proceed, Admission.Wait, Adm
 	}
 
 	/**
-	 * The origin is cooling down and the wait fits the request's budget: wait, then send.
+	 * The origin is cooling down, or its requests are paced, and the wait fits the request's
+	 * budget: wait, then send.
 	 *
 	 * @param delay the wait: the time left until the origin's not-before instant plus jitter,
-	 * positive
+	 * or until the request's paced slot, positive
 	 */
 	record Wait(Duration delay) implements Admission {
 
