@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.RetryDecision;
@@ -117,8 +118,12 @@ public class RetryAfterMetrics implements RetryListener {
 
 	private final MeterProvider<Timer> held;
 
-	// Bounded: client names are the configured ones and "default".
+	// Bounded: client names are the configured ones.
 	private final ConcurrentHashMap<String, ClientMeters> byClient = new ConcurrentHashMap<>();
+
+	// The default client's meters, found without a map look-up: most requests are its. Its
+	// meters are still registered on first use only.
+	private final ClientMeters defaultClient = new ClientMeters(ClientSettings.DEFAULT_NAME);
 
 	/**
 	 * Creates the meters' providers on {@code registry}; meters are registered on first use.
@@ -180,13 +185,23 @@ public class RetryAfterMetrics implements RetryListener {
 	}
 
 	private ClientMeters meters(String client) {
+		if (ClientSettings.DEFAULT_NAME.equals(client)) {
+			return this.defaultClient;
+		}
 		ClientMeters meters = this.byClient.get(client);
 		return (meters != null) ? meters : this.byClient.computeIfAbsent(client, ClientMeters::new);
 	}
 
 	private static int methodIndex(String method) {
-		// The adapters report methods in upper case: only another spelling is upper-cased
-		// (which allocates unless it is upper case already) and looked up again.
+		// The adapters report a standard method by its constant name, the same string as the
+		// tag: found by identity without hashing it.
+		for (int i = 0; i < OTHER_METHOD_INDEX; i++) {
+			if (METHOD_TAGS[i] == method) {
+				return i;
+			}
+		}
+		// Only another spelling is upper-cased (which allocates unless it is upper case
+		// already) and looked up again.
 		int index = upperCaseMethodIndex(method);
 		return (index != OTHER_METHOD_INDEX) ? index : upperCaseMethodIndex(method.toUpperCase(Locale.ROOT));
 	}

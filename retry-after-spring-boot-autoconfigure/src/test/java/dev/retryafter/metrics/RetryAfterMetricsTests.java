@@ -284,6 +284,34 @@ class RetryAfterMetricsTests {
 		assertThat(this.registry.getMeters()).hasSize(7);
 	}
 
+	@Test
+	void whenClientsAndMethodsArriveAsEqualButDistinctStringsThenEachCountLandsOnItsSeries() {
+		// Strings built at run time, not the literals the adapters pass: found by value.
+		String payments = new StringBuilder("pay").append("ments").toString();
+		String get = new StringBuilder("G").append("ET").toString();
+		String post = new StringBuilder("PO").append("ST").toString();
+		for (int i = 0; i < 2; i++) {
+			this.metrics.attemptCompleted(payments, get, 1, OK, new RetryDecision.Stop(StopReason.SUCCESS));
+			this.metrics.attemptCompleted("default", get, 1, OK, new RetryDecision.Stop(StopReason.SUCCESS));
+			this.metrics.attemptCompleted(new String(payments), post, 1, OK,
+					new RetryDecision.Stop(StopReason.SUCCESS));
+			this.metrics.attemptCompleted("payments", "GET", 1, OK, new RetryDecision.Stop(StopReason.SUCCESS));
+		}
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "payments", "method", "GET", "status", "200", "outcome", "success")
+			.counter()
+			.count()).isEqualTo(4.0);
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "payments", "method", "POST", "status", "200", "outcome", "success")
+			.counter()
+			.count()).isEqualTo(2.0);
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "default", "method", "GET", "status", "200", "outcome", "success")
+			.counter()
+			.count()).isEqualTo(2.0);
+		assertThat(this.registry.getMeters()).hasSize(3);
+	}
+
 	@ParameterizedTest
 	@CsvSource({ "100,100", "599,599", "99,99", "600,600", "999,999" })
 	void whenAStatusRecursThenItIsTaggedWithItsCodeEachTime(int status, String tag) {
