@@ -151,7 +151,18 @@ public class RetryAfterMetrics implements RetryListener {
 	public void attemptCompleted(String client, String method, int attempt, AttemptOutcome outcome,
 			RetryDecision decision) {
 		ClientMeters meters = meters(client);
-		meters.attempts(methodIndex(method), outcomeIndex(decision), outcome).increment();
+		Success success = meters.success;
+		if (success != null && success.outcome == outcome && success.decision == decision
+				&& success.method == method) {
+			// The very same inputs as that success: the same series, and nothing else to record.
+			success.counter.increment();
+			return;
+		}
+		Counter counter = meters.attempts(methodIndex(method), outcomeIndex(decision), outcome);
+		counter.increment();
+		if (success == null && decision instanceof RetryDecision.Stop stop && stop.reason() == StopReason.SUCCESS) {
+			meters.success = new Success(method, outcome, decision, counter);
+		}
 		if (decision instanceof RetryDecision.Retry retry) {
 			meters.planned(retry.source()).record(retry.delay());
 		}
@@ -263,6 +274,16 @@ public class RetryAfterMetrics implements RetryListener {
 
 		private volatile @Nullable Timer held;
 
+		/**
+		 * The client's first success recorded, found again by the identity of its inputs: the
+		 * adapters pass a standard method's constant name, one shared outcome per status
+		 * without {@code Retry-After} and one shared stop per reason, and most attempts of a
+		 * client are that one series. Set once, never replaced, so that recording writes
+		 * nothing shared; a plain field, as {@link Success} publishes its final fields safely
+		 * and a thread that misses it only looks the series up.
+		 */
+		private @Nullable Success success;
+
 		ClientMeters(String client) {
 			this.client = client;
 		}
@@ -338,6 +359,17 @@ public class RetryAfterMetrics implements RetryListener {
 			return IO_ERROR_SLOT;
 		}
 
+	}
+
+	/**
+	 * A series of the attempts counter with the exact inputs that named it.
+	 *
+	 * @param method the method as reported
+	 * @param outcome the outcome as reported
+	 * @param decision the decision as reported
+	 * @param counter the series' counter
+	 */
+	private record Success(String method, AttemptOutcome outcome, RetryDecision decision, Counter counter) {
 	}
 
 }

@@ -312,6 +312,44 @@ class RetryAfterMetricsTests {
 		assertThat(this.registry.getMeters()).hasSize(3);
 	}
 
+	@Test
+	void whenSharedInputsAlternateWithOtherSeriesThenEachCountLandsOnItsOwnSeries() {
+		// The first success's very inputs, then other statuses, methods, decisions and
+		// clients with equal-looking but distinct inputs, interleaved.
+		AttemptOutcome ok = new AttemptOutcome.Response(200, RetryAfter.ABSENT);
+		RetryDecision.Stop success = new RetryDecision.Stop(StopReason.SUCCESS);
+		for (int i = 0; i < 3; i++) {
+			this.metrics.attemptCompleted("default", "GET", 1, ok, success);
+			this.metrics.attemptCompleted("default", "GET", 1, new AttemptOutcome.Response(200, RetryAfter.ABSENT),
+					new RetryDecision.Stop(StopReason.SUCCESS));
+			this.metrics.attemptCompleted("default", "POST", 1, ok, success);
+			this.metrics.attemptCompleted("default", "GET", 1, new AttemptOutcome.Response(204, RetryAfter.ABSENT),
+					success);
+			this.metrics.attemptCompleted("default", "GET", 2, ok, new RetryDecision.Stop(StopReason.NOT_RETRYABLE));
+			this.metrics.attemptCompleted("payments", "GET", 1, ok, success);
+			this.metrics.attemptCompleted("default", "GET", 1, TOO_MANY,
+					new RetryDecision.Stop(StopReason.MAX_ATTEMPTS));
+		}
+		assertThat(attempts("default", "GET", "200", "success")).isEqualTo(6.0);
+		assertThat(attempts("default", "POST", "200", "success")).isEqualTo(3.0);
+		assertThat(attempts("default", "GET", "204", "success")).isEqualTo(3.0);
+		assertThat(attempts("default", "GET", "200", "not-retryable")).isEqualTo(3.0);
+		assertThat(attempts("payments", "GET", "200", "success")).isEqualTo(3.0);
+		assertThat(attempts("default", "GET", "429", "abandoned")).isEqualTo(3.0);
+		assertThat(this.registry.get("http.client.retry.abandoned")
+			.tags("client", "default", "reason", "max-attempts")
+			.counter()
+			.count()).isEqualTo(3.0);
+		assertThat(this.registry.getMeters()).hasSize(7);
+	}
+
+	private double attempts(String client, String method, String status, String outcome) {
+		return this.registry.get("http.client.retry.attempts")
+			.tags("client", client, "method", method, "status", status, "outcome", outcome)
+			.counter()
+			.count();
+	}
+
 	@ParameterizedTest
 	@CsvSource({ "100,100", "599,599", "99,99", "600,600", "999,999" })
 	void whenAStatusRecursThenItIsTaggedWithItsCodeEachTime(int status, String tag) {
