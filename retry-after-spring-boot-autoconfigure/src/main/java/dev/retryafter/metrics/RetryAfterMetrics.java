@@ -278,9 +278,10 @@ public class RetryAfterMetrics implements RetryListener {
 		 * The client's first success recorded, found again by the identity of its inputs: the
 		 * adapters pass a standard method's constant name, one shared outcome per status
 		 * without {@code Retry-After} and one shared stop per reason, and most attempts of a
-		 * client are that one series. Set once, never replaced, so that recording writes
-		 * nothing shared; a plain field, as {@link Success} publishes its final fields safely
-		 * and a thread that misses it only looks the series up.
+		 * client are that one series. Set by the first success (by each of the first
+		 * successes that race for it) and never after, so recording writes nothing shared
+		 * and allocates nothing; a plain field, as {@link Success} publishes its final fields
+		 * safely and a thread that misses it only looks the series up.
 		 */
 		private @Nullable Success success;
 
