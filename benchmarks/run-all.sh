@@ -37,6 +37,7 @@ step() {
 step happy-path "${REPORT[@]}" --out="$OUT/happy-path.md" HappyPathBenchmark "${JMH_OPTS[@]}" -rf csv \
 	-rff "$OUT/jmh-happy-path.csv"
 step happy-path-interleaved java -cp "$JAR" dev.retryafter.benchmarks.HappyPathInterleaved --out="$OUT"
+step happy-path-floor java -cp "$JAR" dev.retryafter.benchmarks.HappyPathFloor --out="$OUT"
 step retried-call java -jar "$JAR" RetriedCallBenchmark "${JMH_OPTS[@]}" -rf csv -rff "$OUT/jmh-retried-call.csv"
 step parser "${REPORT[@]}" --out="$OUT/parser.md" ParserBenchmark "${JMH_OPTS[@]}" -rf csv -rff "$OUT/jmh-parser.csv"
 step parser-correctness java -cp "$JAR" dev.retryafter.benchmarks.ParserCorrectness --out="$OUT"

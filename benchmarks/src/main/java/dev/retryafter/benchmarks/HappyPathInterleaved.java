@@ -31,16 +31,30 @@ public final class HappyPathInterleaved {
 	 * @param args see the class description
 	 */
 	public static void main(String[] args) {
+		run(args, HappyPathClients.create().all(), HappyPathClients.NAMES, "happy-path-interleaved.md");
+	}
+
+	/**
+	 * Runs the rounds over some clients, the second of which is the one the ratios and
+	 * differences are taken against, and writes the table.
+	 * @param args the options of the class description
+	 * @param clients the variants, (a) first and (b) second
+	 * @param names their names, in the same order
+	 * @param file the name of the result file
+	 */
+	static void run(String[] args, List<RestClient> clients, List<String> names, String file) {
 		Options options = Options.parse(args);
 		int rounds = options.integer("rounds", 60);
 		int warmup = options.integer("warmup-rounds", 20);
 		int batch = options.integer("batch", 10_000);
 		Path out = Path.of(options.string("out", "benchmarks/results"));
-		List<RestClient> clients = HappyPathClients.create().all();
 		int variants = clients.size();
 		double[][] nsPerOp = new double[variants][rounds];
 		Random order = new Random(42);
-		List<Integer> indexes = new ArrayList<>(List.of(0, 1, 2, 3));
+		List<Integer> indexes = new ArrayList<>();
+		for (int variant = 0; variant < variants; variant++) {
+			indexes.add(variant);
+		}
 		for (int round = -warmup; round < rounds; round++) {
 			Collections.shuffle(indexes, order);
 			for (int variant : indexes) {
@@ -57,24 +71,26 @@ public final class HappyPathInterleaved {
 				}
 			}
 		}
-		String table = table(nsPerOp, rounds, warmup, batch);
+		String table = table(nsPerOp, names, rounds, warmup, batch);
 		System.out.println(table);
-		ResultFiles.write(out.resolve("happy-path-interleaved.md"), table);
+		ResultFiles.write(out.resolve(file), table);
 	}
 
-	private static String table(double[][] nsPerOp, int rounds, int warmup, int batch) {
+	private static String table(double[][] nsPerOp, List<String> names, int rounds, int warmup, int batch) {
 		StringBuilder md = new StringBuilder();
-		md.append("| variant | median ns/op | p10 ns/op | p90 ns/op | median of round ratios \u00f7 (a) | median of round ratios \u00f7 (b) |\n");
-		md.append("| --- | ---: | ---: | ---: | ---: | ---: |\n");
+		md.append("| variant | median ns/op | p10 ns/op | p90 ns/op | median of round ratios \u00f7 (a) "
+				+ "| median of round ratios \u00f7 (b) | median of round differences \u2212 (b), ns |\n");
+		md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 		for (int v = 0; v < nsPerOp.length; v++) {
 			double[] sorted = nsPerOp[v].clone();
 			Arrays.sort(sorted);
-			md.append("| ").append(HappyPathClients.NAMES.get(v)).append(" | ")
+			md.append("| ").append(names.get(v)).append(" | ")
 				.append(Stats.format(Stats.percentile(sorted, 50))).append(" | ")
 				.append(Stats.format(Stats.percentile(sorted, 10))).append(" | ")
 				.append(Stats.format(Stats.percentile(sorted, 90))).append(" | ")
-				.append(Stats.format2(medianRatio(nsPerOp[v], nsPerOp[0]))).append(" | ")
-				.append(Stats.format2(medianRatio(nsPerOp[v], nsPerOp[1]))).append(" |\n");
+				.append(Stats.format3(medianRatio(nsPerOp[v], nsPerOp[0]))).append(" | ")
+				.append(Stats.format3(medianRatio(nsPerOp[v], nsPerOp[1]))).append(" | ")
+				.append(Stats.format(medianDifference(nsPerOp[v], nsPerOp[1]))).append(" |\n");
 		}
 		md.append("\n").append(rounds).append(" rounds (after ").append(warmup).append(" warm-up rounds) of ")
 			.append(batch).append(" calls per variant, variants in a shuffled order each round. ")
@@ -89,6 +105,15 @@ public final class HappyPathInterleaved {
 		}
 		Arrays.sort(ratios);
 		return Stats.percentile(ratios, 50);
+	}
+
+	private static double medianDifference(double[] values, double[] base) {
+		double[] differences = new double[values.length];
+		for (int i = 0; i < values.length; i++) {
+			differences[i] = values[i] - base[i];
+		}
+		Arrays.sort(differences);
+		return Stats.percentile(differences, 50);
 	}
 
 }

@@ -49,6 +49,10 @@ final class Stats {
 		return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.2f", value);
 	}
 
+	static String format3(double value) {
+		return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.3f", value);
+	}
+
 	static String format(double value) {
 		return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.1f", value);
 	}

@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.RetryDecision;
@@ -117,8 +118,12 @@ public class RetryAfterMetrics implements RetryListener {
 
 	private final MeterProvider<Timer> held;
 
-	// Bounded: client names are the configured ones and "default".
+	// Bounded: client names are the configured ones.
 	private final ConcurrentHashMap<String, ClientMeters> byClient = new ConcurrentHashMap<>();
+
+	// The default client's meters, found without a map look-up: most requests are its. Its
+	// meters are still registered on first use only.
+	private final ClientMeters defaultClient = new ClientMeters(ClientSettings.DEFAULT_NAME);
 
 	/**
 	 * Creates the meters' providers on {@code registry}; meters are registered on first use.
@@ -146,7 +151,18 @@ public class RetryAfterMetrics implements RetryListener {
 	public void attemptCompleted(String client, String method, int attempt, AttemptOutcome outcome,
 			RetryDecision decision) {
 		ClientMeters meters = meters(client);
-		meters.attempts(methodIndex(method), outcomeIndex(decision), outcome).increment();
+		Success success = meters.success;
+		if (success != null && success.outcome == outcome && success.decision == decision
+				&& success.method == method) {
+			// The very same inputs as that success: the same series, and nothing else to record.
+			success.counter.increment();
+			return;
+		}
+		Counter counter = meters.attempts(methodIndex(method), outcomeIndex(decision), outcome);
+		counter.increment();
+		if (success == null && decision instanceof RetryDecision.Stop stop && stop.reason() == StopReason.SUCCESS) {
+			meters.success = new Success(method, outcome, decision, counter);
+		}
 		if (decision instanceof RetryDecision.Retry retry) {
 			meters.planned(retry.source()).record(retry.delay());
 		}
@@ -180,13 +196,23 @@ public class RetryAfterMetrics implements RetryListener {
 	}
 
 	private ClientMeters meters(String client) {
+		if (ClientSettings.DEFAULT_NAME.equals(client)) {
+			return this.defaultClient;
+		}
 		ClientMeters meters = this.byClient.get(client);
 		return (meters != null) ? meters : this.byClient.computeIfAbsent(client, ClientMeters::new);
 	}
 
 	private static int methodIndex(String method) {
-		// The adapters report methods in upper case: only another spelling is upper-cased
-		// (which allocates unless it is upper case already) and looked up again.
+		// The adapters report a standard method by its constant name, the same string as the
+		// tag: found by identity without hashing it.
+		for (int i = 0; i < OTHER_METHOD_INDEX; i++) {
+			if (METHOD_TAGS[i] == method) {
+				return i;
+			}
+		}
+		// Only another spelling is upper-cased (which allocates unless it is upper case
+		// already) and looked up again.
 		int index = upperCaseMethodIndex(method);
 		return (index != OTHER_METHOD_INDEX) ? index : upperCaseMethodIndex(method.toUpperCase(Locale.ROOT));
 	}
@@ -247,6 +273,17 @@ public class RetryAfterMetrics implements RetryListener {
 		private volatile @Nullable Timer actual;
 
 		private volatile @Nullable Timer held;
+
+		/**
+		 * The client's first success recorded, found again by the identity of its inputs: the
+		 * adapters pass a standard method's constant name, one shared outcome per status
+		 * without {@code Retry-After} and one shared stop per reason, and most attempts of a
+		 * client are that one series. Set by the first success (by each of the first
+		 * successes that race for it) and never after, so recording writes nothing shared
+		 * and allocates nothing; a plain field, as {@link Success} publishes its final fields
+		 * safely and a thread that misses it only looks the series up.
+		 */
+		private @Nullable Success success;
 
 		ClientMeters(String client) {
 			this.client = client;
@@ -323,6 +360,17 @@ public class RetryAfterMetrics implements RetryListener {
 			return IO_ERROR_SLOT;
 		}
 
+	}
+
+	/**
+	 * A series of the attempts counter with the exact inputs that named it.
+	 *
+	 * @param method the method as reported
+	 * @param outcome the outcome as reported
+	 * @param decision the decision as reported
+	 * @param counter the series' counter
+	 */
+	private record Success(String method, AttemptOutcome outcome, RetryDecision decision, Counter counter) {
 	}
 
 }

@@ -284,6 +284,72 @@ class RetryAfterMetricsTests {
 		assertThat(this.registry.getMeters()).hasSize(7);
 	}
 
+	@Test
+	void whenClientsAndMethodsArriveAsEqualButDistinctStringsThenEachCountLandsOnItsSeries() {
+		// Strings built at run time, not the literals the adapters pass: found by value.
+		String payments = new StringBuilder("pay").append("ments").toString();
+		String get = new StringBuilder("G").append("ET").toString();
+		String post = new StringBuilder("PO").append("ST").toString();
+		for (int i = 0; i < 2; i++) {
+			this.metrics.attemptCompleted(payments, get, 1, OK, new RetryDecision.Stop(StopReason.SUCCESS));
+			this.metrics.attemptCompleted("default", get, 1, OK, new RetryDecision.Stop(StopReason.SUCCESS));
+			this.metrics.attemptCompleted(new String(payments), post, 1, OK,
+					new RetryDecision.Stop(StopReason.SUCCESS));
+			this.metrics.attemptCompleted("payments", "GET", 1, OK, new RetryDecision.Stop(StopReason.SUCCESS));
+		}
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "payments", "method", "GET", "status", "200", "outcome", "success")
+			.counter()
+			.count()).isEqualTo(4.0);
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "payments", "method", "POST", "status", "200", "outcome", "success")
+			.counter()
+			.count()).isEqualTo(2.0);
+		assertThat(this.registry.get("http.client.retry.attempts")
+			.tags("client", "default", "method", "GET", "status", "200", "outcome", "success")
+			.counter()
+			.count()).isEqualTo(2.0);
+		assertThat(this.registry.getMeters()).hasSize(3);
+	}
+
+	@Test
+	void whenSharedInputsAlternateWithOtherSeriesThenEachCountLandsOnItsOwnSeries() {
+		// The first success's very inputs, then other statuses, methods, decisions and
+		// clients with equal-looking but distinct inputs, interleaved.
+		AttemptOutcome ok = new AttemptOutcome.Response(200, RetryAfter.ABSENT);
+		RetryDecision.Stop success = new RetryDecision.Stop(StopReason.SUCCESS);
+		for (int i = 0; i < 3; i++) {
+			this.metrics.attemptCompleted("default", "GET", 1, ok, success);
+			this.metrics.attemptCompleted("default", "GET", 1, new AttemptOutcome.Response(200, RetryAfter.ABSENT),
+					new RetryDecision.Stop(StopReason.SUCCESS));
+			this.metrics.attemptCompleted("default", "POST", 1, ok, success);
+			this.metrics.attemptCompleted("default", "GET", 1, new AttemptOutcome.Response(204, RetryAfter.ABSENT),
+					success);
+			this.metrics.attemptCompleted("default", "GET", 2, ok, new RetryDecision.Stop(StopReason.NOT_RETRYABLE));
+			this.metrics.attemptCompleted("payments", "GET", 1, ok, success);
+			this.metrics.attemptCompleted("default", "GET", 1, TOO_MANY,
+					new RetryDecision.Stop(StopReason.MAX_ATTEMPTS));
+		}
+		assertThat(attempts("default", "GET", "200", "success")).isEqualTo(6.0);
+		assertThat(attempts("default", "POST", "200", "success")).isEqualTo(3.0);
+		assertThat(attempts("default", "GET", "204", "success")).isEqualTo(3.0);
+		assertThat(attempts("default", "GET", "200", "not-retryable")).isEqualTo(3.0);
+		assertThat(attempts("payments", "GET", "200", "success")).isEqualTo(3.0);
+		assertThat(attempts("default", "GET", "429", "abandoned")).isEqualTo(3.0);
+		assertThat(this.registry.get("http.client.retry.abandoned")
+			.tags("client", "default", "reason", "max-attempts")
+			.counter()
+			.count()).isEqualTo(3.0);
+		assertThat(this.registry.getMeters()).hasSize(7);
+	}
+
+	private double attempts(String client, String method, String status, String outcome) {
+		return this.registry.get("http.client.retry.attempts")
+			.tags("client", client, "method", method, "status", status, "outcome", outcome)
+			.counter()
+			.count();
+	}
+
 	@ParameterizedTest
 	@CsvSource({ "100,100", "599,599", "99,99", "600,600", "999,999" })
 	void whenAStatusRecursThenItIsTaggedWithItsCodeEachTime(int status, String tag) {
