@@ -45,10 +45,7 @@ class RetryAfterMetricsTests {
 	void whenRetryPlannedThenAttemptCountedAsRetriedAndPlannedDelayRecorded() {
 		this.metrics.attemptCompleted("default", "GET", 1, TOO_MANY, new RetryDecision.Retry(Duration.ofMillis(2300),
 				Duration.ofSeconds(2), DelaySource.RETRY_AFTER_SECONDS));
-		assertThat(this.registry.get("http.client.retry.attempts")
-			.tags("client", "default", "method", "GET", "status", "429", "outcome", "retried")
-			.counter()
-			.count()).isEqualTo(1.0);
+		assertThat(attempts("default", "GET", "429", "retried")).isEqualTo(1.0);
 		Timer planned = this.registry.get("http.client.retry.delay.planned")
 			.tags("client", "default", "source", "retry-after-seconds")
 			.timer();
@@ -60,10 +57,7 @@ class RetryAfterMetricsTests {
 	@Test
 	void whenSuccessThenAttemptCountedAsSuccessAndNothingAbandoned() {
 		this.metrics.attemptCompleted("payments", "POST", 2, OK, new RetryDecision.Stop(StopReason.SUCCESS));
-		assertThat(this.registry.get("http.client.retry.attempts")
-			.tags("client", "payments", "method", "POST", "status", "200", "outcome", "success")
-			.counter()
-			.count()).isEqualTo(1.0);
+		assertThat(attempts("payments", "POST", "200", "success")).isEqualTo(1.0);
 		assertThat(this.registry.find("http.client.retry.abandoned").meters()).isEmpty();
 		assertThat(this.registry.find("http.client.retry.delay.planned").meters()).isEmpty();
 	}
@@ -72,20 +66,14 @@ class RetryAfterMetricsTests {
 	void whenNotRetryableThenAttemptCountedAsNotRetryableAndNothingAbandoned() {
 		this.metrics.attemptCompleted("default", "GET", 1, new AttemptOutcome.Response(500, RetryAfter.ABSENT),
 				new RetryDecision.Stop(StopReason.NOT_RETRYABLE));
-		assertThat(this.registry.get("http.client.retry.attempts")
-			.tags("client", "default", "method", "GET", "status", "500", "outcome", "not-retryable")
-			.counter()
-			.count()).isEqualTo(1.0);
+		assertThat(attempts("default", "GET", "500", "not-retryable")).isEqualTo(1.0);
 		assertThat(this.registry.find("http.client.retry.abandoned").meters()).isEmpty();
 	}
 
 	@Test
 	void whenHandedToAnOuterRetryThenAttemptCountedAsRetriedWithoutDelayOrAbandonment() {
 		this.metrics.attemptCompleted("default", "GET", 1, TOO_MANY, new RetryDecision.Stop(StopReason.OUTER_RETRY));
-		assertThat(this.registry.get("http.client.retry.attempts")
-			.tags("client", "default", "method", "GET", "status", "429", "outcome", "retried")
-			.counter()
-			.count()).isEqualTo(1.0);
+		assertThat(attempts("default", "GET", "429", "retried")).isEqualTo(1.0);
 		assertThat(this.registry.getMeters()).hasSize(1);
 	}
 
@@ -95,14 +83,8 @@ class RetryAfterMetricsTests {
 				new RetryDecision.Retry(Duration.ofSeconds(1), Duration.ofSeconds(1), DelaySource.BACKOFF));
 		this.metrics.attemptCompleted("default", "GET", 2, new AttemptOutcome.IoFailure(IoFailureKind.UNKNOWN_HOST),
 				new RetryDecision.Stop(StopReason.NOT_RETRYABLE));
-		assertThat(this.registry.get("http.client.retry.attempts")
-			.tags("client", "default", "method", "GET", "status", "IO_ERROR", "outcome", "retried")
-			.counter()
-			.count()).isEqualTo(1.0);
-		assertThat(this.registry.get("http.client.retry.attempts")
-			.tags("client", "default", "method", "GET", "status", "IO_ERROR", "outcome", "not-retryable")
-			.counter()
-			.count()).isEqualTo(1.0);
+		assertThat(attempts("default", "GET", "IO_ERROR", "retried")).isEqualTo(1.0);
+		assertThat(attempts("default", "GET", "IO_ERROR", "not-retryable")).isEqualTo(1.0);
 		assertThat(this.registry.get("http.client.retry.delay.planned")
 			.tags("client", "default", "source", "backoff")
 			.timer()
@@ -114,10 +96,7 @@ class RetryAfterMetricsTests {
 	void whenAttemptAbandonedThenAttemptAndReasonCounted(StopReason reason) {
 		this.metrics.attemptCompleted("default", "GET", 3, TOO_MANY, new RetryDecision.Stop(reason));
 		this.metrics.attemptCompleted("default", "GET", 3, TOO_MANY, new RetryDecision.Stop(reason));
-		assertThat(this.registry.get("http.client.retry.attempts")
-			.tags("client", "default", "method", "GET", "status", "429", "outcome", "abandoned")
-			.counter()
-			.count()).isEqualTo(2.0);
+		assertThat(attempts("default", "GET", "429", "abandoned")).isEqualTo(2.0);
 		assertThat(this.registry.get("http.client.retry.abandoned")
 			.tags("client", "default", "reason", reason.tagValue())
 			.counter()
@@ -200,10 +179,7 @@ class RetryAfterMetricsTests {
 		}
 		assertThat(this.registry.find("http.client.retry.delay.planned").timers()).map((timer) -> timer.getId()
 			.getTag("source")).containsExactlyInAnyOrder("retry-after-seconds", "retry-after-date", "backoff");
-		assertThat(this.registry.get("http.client.retry.attempts")
-			.tags("client", "default", "method", "GET", "status", "429", "outcome", "retried")
-			.counter()
-			.count()).isEqualTo(3.0);
+		assertThat(attempts("default", "GET", "429", "retried")).isEqualTo(3.0);
 	}
 
 	@ParameterizedTest
@@ -256,18 +232,9 @@ class RetryAfterMetricsTests {
 			this.metrics.held("default", "GET", CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)),
 					Duration.ofMillis(10));
 		}
-		assertThat(this.registry.get("http.client.retry.attempts")
-			.tags("client", "default", "method", "GET", "status", "200", "outcome", "success")
-			.counter()
-			.count()).isEqualTo(6.0);
-		assertThat(this.registry.get("http.client.retry.attempts")
-			.tags("client", "payments", "method", "GET", "status", "200", "outcome", "success")
-			.counter()
-			.count()).isEqualTo(3.0);
-		assertThat(this.registry.get("http.client.retry.attempts")
-			.tags("client", "default", "method", "GET", "status", "429", "outcome", "retried")
-			.counter()
-			.count()).isEqualTo(3.0);
+		assertThat(attempts("default", "GET", "200", "success")).isEqualTo(6.0);
+		assertThat(attempts("payments", "GET", "200", "success")).isEqualTo(3.0);
+		assertThat(attempts("default", "GET", "429", "retried")).isEqualTo(3.0);
 		assertThat(this.registry.get("http.client.retry.delay.planned")
 			.tags("client", "default", "source", "backoff")
 			.timer()
@@ -297,18 +264,9 @@ class RetryAfterMetricsTests {
 					new RetryDecision.Stop(StopReason.SUCCESS));
 			this.metrics.attemptCompleted("payments", "GET", 1, OK, new RetryDecision.Stop(StopReason.SUCCESS));
 		}
-		assertThat(this.registry.get("http.client.retry.attempts")
-			.tags("client", "payments", "method", "GET", "status", "200", "outcome", "success")
-			.counter()
-			.count()).isEqualTo(4.0);
-		assertThat(this.registry.get("http.client.retry.attempts")
-			.tags("client", "payments", "method", "POST", "status", "200", "outcome", "success")
-			.counter()
-			.count()).isEqualTo(2.0);
-		assertThat(this.registry.get("http.client.retry.attempts")
-			.tags("client", "default", "method", "GET", "status", "200", "outcome", "success")
-			.counter()
-			.count()).isEqualTo(2.0);
+		assertThat(attempts("payments", "GET", "200", "success")).isEqualTo(4.0);
+		assertThat(attempts("payments", "POST", "200", "success")).isEqualTo(2.0);
+		assertThat(attempts("default", "GET", "200", "success")).isEqualTo(2.0);
 		assertThat(this.registry.getMeters()).hasSize(3);
 	}
 
@@ -356,10 +314,7 @@ class RetryAfterMetricsTests {
 		AttemptOutcome outcome = new AttemptOutcome.Response(status, RetryAfter.ABSENT);
 		this.metrics.attemptCompleted("default", "GET", 1, outcome, new RetryDecision.Stop(StopReason.NOT_RETRYABLE));
 		this.metrics.attemptCompleted("default", "GET", 1, outcome, new RetryDecision.Stop(StopReason.NOT_RETRYABLE));
-		assertThat(this.registry.get("http.client.retry.attempts")
-			.tags("client", "default", "method", "GET", "status", tag, "outcome", "not-retryable")
-			.counter()
-			.count()).isEqualTo(2.0);
+		assertThat(attempts("default", "GET", tag, "not-retryable")).isEqualTo(2.0);
 	}
 
 	private String[] tagKeys(String name) {
