@@ -47,7 +47,8 @@ public interface RetryListener {
 	}
 
 	/**
-	 * A request was held by a cooldown before it was sent (at most once per attempt).
+	 * A request was held by a cooldown, or for its paced slot, before it was sent (at most once
+	 * per attempt).
 	 * @param client the client name
 	 * @param method the request method
 	 * @param key the cooldown that held it

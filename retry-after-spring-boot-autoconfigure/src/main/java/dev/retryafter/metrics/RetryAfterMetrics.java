@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code http.client.retry.abandoned} (counter; {@code client}, {@code reason}): each time
  * retrying was given up.</li>
  * <li>{@code http.client.retry.cooldown.held} (timer; {@code client}): the time a request was
- * held by a cooldown before it was sent, at most once per attempt.</li>
+ * held by a cooldown (or for its paced slot) before it was sent, at most once per attempt.</li>
  * </ul>
  * <p>
  * Every tag value comes from a bounded set: {@code client} is the configured client name or
