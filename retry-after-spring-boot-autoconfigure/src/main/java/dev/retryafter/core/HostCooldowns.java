@@ -200,11 +200,12 @@ public final class HostCooldowns {
 	 * {@link #admit(CooldownKey, long, Duration, Duration, CooldownMode, double, RandomGenerator)}
 	 * does for a first attempt. A first attempt that arrives just after the instant, while
 	 * held requests are still leaving (the release window, {@code jitter x} the delay), waits
-	 * for the window's end plus a random part of the whole delay, so that it does not cut in
-	 * ahead of them, and the wave it belongs to does not land at once on an origin the
-	 * released requests have just used up (on a rate-limited origin that turned requests into
-	 * fresh 429s and calls that failed). A retry does not: it has already waited out the
-	 * server's delay.
+	 * for the window's end plus jitter of its own, so that it does not cut in ahead of them (on
+	 * a rate-limited origin that turned released requests into fresh 429s and calls that
+	 * failed). When the origin has turned away more than one request, that jitter spans the
+	 * whole delay rather than {@code jitter x} it: the first attempt belongs to the next wave,
+	 * which must not land at once on an origin the released requests have just used up. A
+	 * retry does not queue: it has already waited out the server's delay.
 	 * <p>
 	 * Once the origin has turned requests away twice, far enough apart to tell, the key is
 	 * paced in mode {@code wait}: every first attempt gets the next slot at the rate the
@@ -270,10 +271,11 @@ public final class HostCooldowns {
 			return new Admission.Refuse(timeLeft);
 		}
 		Duration limit = timeLeft.plusNanos(afterWait - reserve);
-		// A first attempt queued behind the release window is the next wave: spread over the
-		// server's whole delay rather than its jitter window, it does not land all at once on
-		// an origin whose allowance the released requests have just used up.
-		double spread = windowed ? 1.0 : jitter;
+		// A first attempt queued behind the release window of an origin that turned away more
+		// than one request is the next wave: spread over the server's whole delay rather than
+		// its jitter window, it does not land all at once on an origin whose allowance the
+		// released requests have just used up.
+		double spread = (windowed && turnedAwayMoreThanOnce(key)) ? 1.0 : jitter;
 		return new Admission.Wait(Jitter.apply(timeLeft, Duration.ofNanos(hold.spread), spread, random, limit));
 	}
 
@@ -295,6 +297,11 @@ public final class HostCooldowns {
 		long budget = saturatedNanos(remainingBudget, DURATION_LIMIT_NANOS);
 		long reserve = Math.max(0, saturatedNanos(attemptReserve, DURATION_LIMIT_NANOS));
 		return pacer.admit(nowNanos, cooling ? hold.until : nowNanos, budget, reserve, jitter, random);
+	}
+
+	private boolean turnedAwayMoreThanOnce(CooldownKey key) {
+		OriginPacer pacer = this.pacers.get(key);
+		return pacer != null && pacer.rejections() > 1;
 	}
 
 	/**
@@ -431,7 +438,6 @@ public final class HostCooldowns {
 
 	private long remainingNanos(CooldownKey key, Hold hold, long nowNanos) {
 		long left = hold.until - nowNanos;
-		boolean windowed = false;
 		if (left <= 0) {
 			this.notBefore.remove(key, hold);
 		}

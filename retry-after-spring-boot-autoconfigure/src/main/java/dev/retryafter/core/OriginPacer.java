@@ -73,6 +73,8 @@ final class OriginPacer {
 
 	private long delayNanos;
 
+	private long rejections = 1;
+
 	OriginPacer(long nowNanos, long delayNanos) {
 		this.windowStart = nowNanos;
 		this.nextSlot = nowNanos;
@@ -93,6 +95,14 @@ final class OriginPacer {
 		}
 		this.delayNanos = delayNanos;
 		this.lastActive = nowNanos;
+		this.rejections++;
+	}
+
+	/**
+	 * How many rejections the pacer has seen, the one that created it included.
+	 */
+	synchronized long rejections() {
+		return this.rejections;
 	}
 
 	/**
