@@ -211,6 +211,13 @@ class WebClientEndToEndTests {
 			await().atMost(Duration.ofSeconds(5))
 				.until(() -> registry.find("http.client.retry.attempts").tag("outcome", "retried").counter() != null);
 			call.dispose();
+			// The attempt counter is written while the decision is made; the wait begins a few
+			// statements later on the connector's thread, which reports the cancellation when it
+			// finds the subscriber gone.
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> registry.find("http.client.retry.abandoned")
+					.tags("client", "default", "reason", "cancelled")
+					.counter() != null);
 			assertThat(registry.get("http.client.retry.abandoned")
 				.tags("client", "default", "reason", "cancelled")
 				.counter()
