@@ -37,7 +37,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
  * {@link IoFailures} against what each Spring request factory really throws, provoked on
- * 127.0.0.1 (and one {@code .invalid} name, which never resolves). Requests are POSTs: the
+ * 127.0.0.1 (and one {@code .invalid} name, which the tests' own hosts file does not know, so
+ * no resolver is asked: see {@code HostResolutionTests}). Requests are POSTs: the
  * JDK's {@code HttpURLConnection} silently resends a GET once after some failures.
  */
 class IoFailuresLoopbackTests {
