@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.springframework.http.HttpStatus;
@@ -54,6 +55,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
 	private final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
 
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+
+	private final AtomicInteger acceptedConnections = new AtomicInteger();
 
 	private final CountDownLatch closed = new CountDownLatch(1);
 
@@ -124,6 +127,22 @@ public final class LoopbackHttpServer implements AutoCloseable {
 		return this.requests.stream().map((request) -> request.method() + " " + request.target()).toList();
 	}
 
+	/**
+	 * How many connections the server has accepted so far.
+	 * @return the count
+	 */
+	public int acceptedConnections() {
+		return this.acceptedConnections.get();
+	}
+
+	/**
+	 * How many accepted connections are still open on the server's side.
+	 * @return the count
+	 */
+	public int openConnections() {
+		return this.sockets.size();
+	}
+
 	@Override
 	public void close() throws IOException {
 		this.closed.countDown();
@@ -144,6 +163,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
 		while (!this.serverSocket.isClosed()) {
 			try {
 				Socket socket = this.serverSocket.accept();
+				this.acceptedConnections.incrementAndGet();
 				this.sockets.add(socket);
 				this.executor.execute(() -> serve(socket));
 			}

@@ -1,0 +1,87 @@
+package dev.retryafter.autoconfigure;
+
+import java.io.IOException;
+import java.time.Duration;
+
+import dev.retryafter.testsupport.LoopbackHttpServer;
+import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.reactive.ReactiveHttpClientAutoConfiguration;
+import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.reactive.function.client.WebClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A retried exchange gives its connection back: the response that is retried is read (or
+ * abandoned) and closed before the wait, so the retry goes out on the same kept-alive
+ * connection. The origin counts the connections it accepts; three attempts over one
+ * connection show that none was leaked or left half-read, on every transport Boot builds.
+ */
+class ConnectionReuseEndToEndTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterWebClientAutoConfiguration.class, HttpClientAutoConfiguration.class,
+				ImperativeHttpClientAutoConfiguration.class, ReactiveHttpClientAutoConfiguration.class,
+				RestClientAutoConfiguration.class, WebClientAutoConfiguration.class))
+		// 503 without Retry-After starts no cooldown; the backoff is short so the test is quick.
+		.withPropertyValues("retry-after.jitter=0", "retry-after.backoff.initial=20ms");
+
+	private LoopbackHttpServer origin;
+
+	@BeforeEach
+	void startOrigin() throws IOException {
+		this.origin = LoopbackHttpServer.start();
+		this.origin.on("/report", Reply.status(503).body("busy, try later"), Reply.status(503).body("still busy"),
+				Reply.status(200).body("ready"));
+	}
+
+	@AfterEach
+	void stopOrigin() throws IOException {
+		this.origin.close();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "http-components", "jdk", "simple" })
+	void aRestClientRetriesOnTheConnectionItAlreadyHas(String factory) {
+		this.contextRunner.withPropertyValues("spring.http.clients.imperative.factory=" + factory).run((context) -> {
+			RestClient client = context.getBean(RestClient.Builder.class).build();
+
+			String body = client.get().uri(this.origin.uri("/report")).retrieve().body(String.class);
+
+			assertThat(body).isEqualTo("ready");
+			assertThat(this.origin.requestLines()).hasSize(3);
+			assertThat(this.origin.acceptedConnections()).as("connections accepted for 3 attempts").isOne();
+		});
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "reactor", "jdk" })
+	void aWebClientRetriesOnTheConnectionItAlreadyHas(String connector) {
+		this.contextRunner.withPropertyValues("spring.http.clients.reactive.connector=" + connector).run((context) -> {
+			WebClient client = context.getBean(WebClient.Builder.class).build();
+
+			String body = client.get()
+				.uri(this.origin.uri("/report"))
+				.retrieve()
+				.bodyToMono(String.class)
+				.block(Duration.ofSeconds(10));
+
+			assertThat(body).isEqualTo("ready");
+			assertThat(this.origin.requestLines()).hasSize(3);
+			assertThat(this.origin.acceptedConnections()).as("connections accepted for 3 attempts").isOne();
+		});
+	}
+
+}
