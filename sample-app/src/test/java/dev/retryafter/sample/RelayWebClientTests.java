@@ -1,14 +1,18 @@
 package dev.retryafter.sample;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import com.jayway.jsonpath.JsonPath;
+import com.sun.net.httpserver.HttpServer;
 import dev.retryafter.sample.RecordingUpstream.Received;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
@@ -164,6 +168,66 @@ class RelayWebClientTests {
 			assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
 			assertThat(JsonPath.<String>read(response.body(), "$.reason")).isEqualTo("connect-refused");
 			assertThat(response.body()).doesNotContain("secret");
+		}
+
+	}
+
+	/**
+	 * The relay while its upstream's origin cools down: the second request is refused before it
+	 * is sent, and the relay answers 502 with the refusal's reason.
+	 */
+	@Nested
+	@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+			properties = { "server.address=127.0.0.1", "retry-after.backoff.initial=10ms", "retry-after.jitter=0" })
+	class CoolingDown {
+
+		private static final AtomicInteger requests = new AtomicInteger();
+
+		private static final HttpServer upstream = startUpstream();
+
+		@LocalServerPort
+		private int port;
+
+		@DynamicPropertySource
+		static void upstreamUrl(DynamicPropertyRegistry registry) {
+			registry.add("sample.upstream-url", () -> "http://127.0.0.1:" + upstream.getAddress().getPort());
+		}
+
+		@AfterAll
+		static void stopUpstream() {
+			upstream.stop(0);
+		}
+
+		/** Always 429 with {@code Retry-After: 30}: longer than the 10 s budget lets anyone wait. */
+		private static HttpServer startUpstream() {
+			try {
+				HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+				server.createContext("/", (exchange) -> {
+					requests.incrementAndGet();
+					exchange.getResponseHeaders().add("Retry-After", "30");
+					exchange.sendResponseHeaders(429, -1);
+					exchange.close();
+				});
+				server.start();
+				return server;
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+
+		@Test
+		void whenACooldownRefusesTheRequestThenBadGatewayWithReasonCooldown() throws Exception {
+			LoopbackHttp http = new LoopbackHttp(this.port);
+
+			HttpResponse<String> first = http.get("/relay-webclient/report");
+			HttpResponse<String> second = http.get("/relay-webclient/report");
+
+			assertThat(first.statusCode()).isEqualTo(429);
+			assertThat(second.statusCode()).isEqualTo(502);
+			assertThat(second.headers().firstValue("Content-Type")).hasValue("application/json");
+			assertThat(JsonPath.<String>read(second.body(), "$.reason")).isEqualTo("cooldown");
+			assertThat(requests).as("requests that reached the upstream").hasValue(1);
 		}
 
 	}
