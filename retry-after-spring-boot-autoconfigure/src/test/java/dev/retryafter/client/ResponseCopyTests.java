@@ -45,6 +45,18 @@ class ResponseCopyTests {
 	}
 
 	@Test
+	void theLimitOfARetriedResponseIs64KiB() throws IOException {
+		ResponseCopy fits = ResponseCopy.of(new ClosingResponse(new ByteArrayInputStream(new byte[65_536]), 503),
+				RetryCall.BODY_COPY_LIMIT);
+		ResponseCopy over = ResponseCopy.of(new ClosingResponse(new ByteArrayInputStream(new byte[65_537]), 503),
+				RetryCall.BODY_COPY_LIMIT);
+
+		assertThat(fits.isComplete()).isTrue();
+		assertThat(fits.getBody().readAllBytes()).hasSize(65_536);
+		assertThat(over.isComplete()).isFalse();
+	}
+
+	@Test
 	void whenBodyIsLongerThanTheLimitThenIncompleteAndReadingStopsAtTheLimit() throws IOException {
 		CountingStream body = new CountingStream(new byte[10_000]);
 		ClosingResponse original = new ClosingResponse(body, 503);

@@ -507,7 +507,7 @@ class RetryAfterInterceptorTests {
 	@ParameterizedTest
 	@EnumSource(Transport.class)
 	void whenTheWaitOverranTheBudgetAfterAResponseTooLargeToKeepThenRefused(Transport transport) {
-		byte[] large = new byte[RetryAfterInterceptor.BODY_COPY_LIMIT + 1];
+		byte[] large = new byte[65_537];
 		this.server.on("/report", Reply.status(503).header("Retry-After", "3").body(large), Reply.status(200));
 
 		assertThatExceptionOfType(ResourceAccessException.class)

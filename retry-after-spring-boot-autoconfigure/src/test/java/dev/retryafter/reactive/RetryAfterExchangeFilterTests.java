@@ -18,7 +18,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.retryafter.client.RetryAfterAttributes;
-import dev.retryafter.client.RetryCall;
 import dev.retryafter.client.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
@@ -397,7 +396,8 @@ class RetryAfterExchangeFilterTests {
 	@Test
 	void whenARetriedBodyIsTooLongToKeepAndTheRetryIsCalledOffThenTheCallerLearnsWhy() {
 		RetrySettings settings = FAIL_FAST;
-		this.exchange.respond(responseWithBody(503, "x".repeat(RetryCall.BODY_COPY_LIMIT + 1)),
+		// One byte over the 64 KiB a retried response's body is kept up to.
+		this.exchange.respond(responseWithBody(503, "x".repeat(65_537)),
 				response(200));
 		verify(settings, get()).expectSubscription()
 			.then(() -> this.scheduler.schedule(
@@ -493,11 +493,24 @@ class RetryAfterExchangeFilterTests {
 	}
 
 	@Test
+	void whenABodyIs256KiBThenItIsRecordedAndSentAgain() {
+		this.exchange.respond(response(503, "Retry-After", "1"), response(200));
+		ClientRequest put = ClientRequest.create(HttpMethod.PUT, URL)
+			.body(BodyInserters.fromValue("x".repeat(262_144)))
+			.build();
+		verify(NO_JITTER, put).expectSubscription().thenAwait(Duration.ofSeconds(1)).expectNextCount(1)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.exchange.sent()).extracting((sent) -> sent.body().length()).containsExactly(262_144, 262_144);
+	}
+
+	@Test
 	void whenABodyIsTooLongToRecordThenTheRequestIsNotRetried() {
 		ClientResponse busy = response(503, "Retry-After", "1");
 		this.exchange.respond(busy, response(200));
+		// One byte over 256 KiB, the default in-memory limit of Spring's codecs.
 		ClientRequest put = ClientRequest.create(HttpMethod.PUT, URL)
-			.body(BodyInserters.fromValue("x".repeat(ReplayableBody.LIMIT + 1)))
+			.body(BodyInserters.fromValue("x".repeat(262_145)))
 			.build();
 		verify(NO_JITTER, put).expectSubscription().expectNext(busy).expectComplete()
 			.verify(TIMEOUT);
