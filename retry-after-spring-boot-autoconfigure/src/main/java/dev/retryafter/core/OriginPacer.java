@@ -21,6 +21,11 @@ import org.jspecify.annotations.Nullable;
  * as long as the server's delay (a burst of rejections says nothing about the rate), the
  * requests accepted in it divided by its length, times 0.9, become the rate, and a new
  * window opens.</li>
+ * <li>A window in which nothing was accepted for longer than two of the server's delays (a
+ * cooldown and its release window take at most that) restarts at the next acceptance: a
+ * stretch in which the origin turned everything away, or no request came, says nothing
+ * about the rate it accepts once it accepts again, and would dilute the sample to almost
+ * nothing.</li>
  * <li>With a rate, a first attempt is given the next free slot at or after the cooldown's instant,
  * slots {@code 1 / rate} apart, plus jitter uniform in {@code [0, jitter x 1 / rate]}. The
  * slot is its one hold: it is sent when the slot comes, whatever happens meanwhile. After
@@ -117,6 +122,10 @@ final class OriginPacer {
 	 * A response the origin accepted (any status that does not start a cooldown).
 	 */
 	synchronized void accepted(long nowNanos) {
+		// Delays are capped at the longest cooldown, far below where this could overflow.
+		if (this.acceptedInWindow == 0 && nowNanos - this.windowStart > 2 * this.delayNanos) {
+			this.windowStart = nowNanos;
+		}
 		this.acceptedInWindow++;
 		if (!Double.isNaN(this.rate) && this.nextSlot - nowNanos > 0) {
 			this.rate = clamp(this.rate + GROWTH_PER_ACCEPTED);
