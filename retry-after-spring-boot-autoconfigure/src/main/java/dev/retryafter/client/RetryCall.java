@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Locale;
 
 import dev.retryafter.core.Admission;
-import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownPartition;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryAfter;

@@ -176,7 +176,7 @@ public final class HostCooldowns {
 	 * request wait until its not-before instant plus jitter uniform in
 	 * {@code [0, jitter x the delay that set the cooldown]}, the jitter trimmed so that the
 	 * wait plus the reserve fits the budget; if even the bare wait does not fit, or in
-	 * fail-fast mode, it is refused.
+	 * fail-fast mode, it is refused. Once the instant has passed nothing is refused.
 	 * <p>
 	 * The jitter is scaled by the server's whole delay, not by the time left: requests held
 	 * just before the instant would otherwise all get a tiny jitter and leave together, a
