@@ -1,6 +1,9 @@
 package dev.retryafter.actuate;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,8 +13,10 @@ import java.util.Set;
 
 import dev.retryafter.actuate.RetryAfterEndpoint.BudgetDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.CooldownDescriptor;
+import dev.retryafter.actuate.RetryAfterEndpoint.ProtectionDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.KeyProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudget;
@@ -36,12 +41,25 @@ final class OriginProtectionState {
 
 	private final MonotonicClock clock;
 
+	private final Clock wallClock;
+
 	OriginProtectionState(RetryClients clients, CooldownStore cooldowns, RetryBudgets budgets,
 			MonotonicClock clock) {
+		this(clients, cooldowns, budgets, clock, Clock.systemUTC());
+	}
+
+	/**
+	 * Creates the state.
+	 * @param wallClock the clock that turns monotonic instants into the wall-clock instants
+	 * shown, read together with {@code clock}
+	 */
+	OriginProtectionState(RetryClients clients, CooldownStore cooldowns, RetryBudgets budgets, MonotonicClock clock,
+			Clock wallClock) {
 		this.clients = Objects.requireNonNull(clients, "clients");
 		this.cooldowns = Objects.requireNonNull(cooldowns, "cooldowns");
 		this.budgets = Objects.requireNonNull(budgets, "budgets");
 		this.clock = Objects.requireNonNull(clock, "clock");
+		this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
 	}
 
 	/**
@@ -60,6 +78,33 @@ final class OriginProtectionState {
 					origin.toString(), DurationFormat.format(entry.getValue()), entry.getKey().partitionPrefix()));
 		}
 		return descriptors;
+	}
+
+	/**
+	 * What can hold a request under each key, ordered by key text: every key whose cooldown
+	 * is running or still releasing the requests it held, and every key with a learned
+	 * pacing rate. Each hold's reason in the log is explained by one of these fields.
+	 */
+	List<ProtectionDescriptor> protection() {
+		long nowNanos = this.clock.nanoTime();
+		Instant wallNow = this.wallClock.instant();
+		List<KeyProtection> views = this.cooldowns.cooldowns().protection(nowNanos);
+		List<ProtectionDescriptor> descriptors = new ArrayList<>(views.size());
+		for (KeyProtection view : views) {
+			Origin origin = view.key().origin();
+			double rate = view.pacedRate();
+			descriptors.add(new ProtectionDescriptor(this.clients.resolve(origin.host(), origin.port()).name(),
+					origin.toString(), view.key().partitionPrefix(), instant(wallNow, view.instant()),
+					instant(wallNow, view.releaseWindow()), view.leaving(),
+					Double.isNaN(rate) ? null : Math.round(rate * 1000) / 1000.0, instant(wallNow, view.nextSlot())));
+		}
+		return descriptors;
+	}
+
+	private static @Nullable String instant(Instant wallNow, @Nullable Duration fromNow) {
+		// Milliseconds are what a log line's timestamp shows, which is what these are read
+		// against.
+		return (fromNow != null) ? wallNow.plus(fromNow).truncatedTo(ChronoUnit.MILLIS).toString() : null;
 	}
 
 	/**

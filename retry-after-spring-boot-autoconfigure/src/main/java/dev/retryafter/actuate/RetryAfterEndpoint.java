@@ -27,7 +27,9 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 /**
  * {@code GET /actuator/retryafter}: the effective settings of {@code default} and of each
  * named client with its hosts, the cooldowns running (origin, partition digest prefix, time
- * left), and the retry budgets. Durations are written as in {@code application.yml}
+ * left), what can hold a request under each key (the cooldown's instant, the requests it
+ * held still leaving, the learned pacing rate and next free slot), and the retry budgets.
+ * Durations are written as in {@code application.yml}
  * ({@code 10s}, {@code 500ms}). It shows configuration and counters only: never request
  * headers, credentials, bodies or a full partition digest.
  * <p>
@@ -72,7 +74,8 @@ public class RetryAfterEndpoint {
 		}
 		// Copied in order: the budgets come in configuration order, default first.
 		return new RetryAfterDescriptor(clients, List.copyOf(this.state.cooldowns()),
-				Collections.unmodifiableMap(new LinkedHashMap<>(this.state.budgets())), this.state.store());
+				Collections.unmodifiableMap(new LinkedHashMap<>(this.state.budgets())), this.state.store(),
+				List.copyOf(this.state.protection()));
 	}
 
 	/**
@@ -121,9 +124,36 @@ public class RetryAfterEndpoint {
 	 * @param cooldowns the origins, or partitions of origins, currently cooling down
 	 * @param budgets the retry budget state by client name
 	 * @param store the cooldown store's state
+	 * @param protection what can hold a request under each key now, so that every hold can be
+	 * explained
 	 */
 	public record RetryAfterDescriptor(Map<String, ClientDescriptor> clients, List<CooldownDescriptor> cooldowns,
-			Map<String, BudgetDescriptor> budgets, StoreDescriptor store) implements OperationResponseBody {
+			Map<String, BudgetDescriptor> budgets, StoreDescriptor store,
+			List<ProtectionDescriptor> protection) implements OperationResponseBody {
+	}
+
+	/**
+	 * What can hold a first attempt under one key (an origin, or one partition of it): each
+	 * reason a hold is logged with ({@code cooldown}, {@code release-window}, {@code pacing})
+	 * is explained by one of these fields. Instants are ISO-8601 on this instance's wall clock,
+	 * to the millisecond, to be read against the log's timestamps.
+	 *
+	 * @param client the named client the origin belongs to, or {@code default}
+	 * @param origin scheme, host and port
+	 * @param partition the partition digest prefix, or {@code null} for the whole origin
+	 * @param notBefore the cooldown's instant (past once it has ended but requests it held are
+	 * still leaving), or {@code null} when no cooldown is kept for the key
+	 * @param releaseWindowEnds when the last request the cooldown held leaves; until then a
+	 * first attempt queues behind them; {@code null} when none is still to leave
+	 * @param leaving how many requests the cooldown held are still to leave
+	 * @param pacedRate the learned pacing rate in requests per second, or {@code null} before
+	 * one is learned
+	 * @param nextSlot the paced slot a first attempt asking now would get (before its
+	 * jitter), or {@code null} when pacing would not hold it
+	 */
+	public record ProtectionDescriptor(String client, String origin, @Nullable String partition,
+			@Nullable String notBefore, @Nullable String releaseWindowEnds, int leaving, @Nullable Double pacedRate,
+			@Nullable String nextSlot) {
 	}
 
 	/**

@@ -11,6 +11,7 @@ import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownPartition;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryAfter;
@@ -81,6 +82,9 @@ public abstract class RetryCall {
 
 	/** Whether the first attempt has gone out: later admissions are for retries. */
 	private boolean firstSent;
+
+	// What held the request last, reported when its hold ends.
+	private HoldReason holdReason = HoldReason.COOLDOWN;
 
 	private final long startNanos;
 
@@ -224,7 +228,8 @@ public abstract class RetryCall {
 		Admission admission = calls.cooldowns.admit(key, calls.monotonicClock.nanoTime(), timeLeft(),
 				this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(), calls.random,
 				!this.firstSent);
-		if (admission instanceof Admission.Wait) {
+		if (admission instanceof Admission.Wait wait) {
+			this.holdReason = wait.reason();
 			return admission;
 		}
 		if (admission instanceof Admission.Refuse) {
@@ -242,7 +247,7 @@ public abstract class RetryCall {
 		CooldownKey key = cooldownKey();
 		if (key != null) {
 			calls().listener.held(this.client.name(), this.facts.method(), key,
-					Duration.ofNanos(calls().monotonicClock.nanoTime() - sinceNanos));
+					Duration.ofNanos(calls().monotonicClock.nanoTime() - sinceNanos), this.holdReason);
 		}
 	}
 

@@ -22,19 +22,30 @@ public sealed interface Admission permits Admission.Proceed, Admission.Wait, Adm
 	}
 
 	/**
-	 * The origin is cooling down, or its requests are paced, and the wait fits the request's
-	 * budget: wait, then send.
+	 * The origin is cooling down, requests it held are still leaving, or its requests are
+	 * paced, and the wait fits the request's budget: wait, then send.
 	 *
 	 * @param delay the wait: the time left until the origin's not-before instant plus jitter,
-	 * or until the request's paced slot, positive
+	 * until the last held request has left plus jitter, or until the request's paced slot,
+	 * positive
+	 * @param reason which of those held the request
 	 */
-	record Wait(Duration delay) implements Admission {
+	record Wait(Duration delay, HoldReason reason) implements Admission {
 
 		public Wait {
 			Objects.requireNonNull(delay, "delay");
+			Objects.requireNonNull(reason, "reason");
 			if (delay.isNegative() || delay.isZero()) {
 				throw new IllegalArgumentException("delay must be positive: " + delay);
 			}
+		}
+
+		/**
+		 * A wait for a cooling origin's instant.
+		 * @param delay the wait, positive
+		 */
+		public Wait(Duration delay) {
+			this(delay, HoldReason.COOLDOWN);
 		}
 
 	}

@@ -5,10 +5,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,8 +25,9 @@ import org.jspecify.annotations.Nullable;
  * server asking for hours (or an epoch timestamp sent by mistake) cools the origin down for
  * that long at most, after which one request goes out and learns the state again.
  * <p>
- * Thread-safe without a global lock: {@link #admit} is one lock-free map read, and
- * {@link #record} updates a single map entry atomically.
+ * Thread-safe without a global lock: {@link #admit} is one lock-free map read (a request
+ * that is held also takes the key's own lock, to note when it leaves), and {@link #record}
+ * updates a single map entry atomically.
  * <p>
  * Bounded by {@code maxHosts}: expired entries are purged from time to time, and when the
  * map is still too large the cooldowns that end soonest are forgotten first (they protect
@@ -119,8 +122,7 @@ public final class HostCooldowns {
 		// May wrap, as nanoTime readings do; only differences are ever compared.
 		long until = nowNanos + delayNanos;
 		Hold candidate = new Hold(until, delayNanos);
-		Hold held = this.notBefore.merge(key, candidate,
-				(old, fresh) -> (fresh.until - old.until > 0) ? fresh : old);
+		Hold held = this.notBefore.merge(key, candidate, HostCooldowns::later);
 		OriginPacer pacer = this.pacers.get(key);
 		if (pacer == null) {
 			pacer = this.pacers.putIfAbsent(key, new OriginPacer(nowNanos, delayNanos));
@@ -174,7 +176,7 @@ public final class HostCooldowns {
 	 * request wait until its not-before instant plus jitter uniform in
 	 * {@code [0, jitter x the delay that set the cooldown]}, the jitter trimmed so that the
 	 * wait plus the reserve fits the budget; if even the bare wait does not fit, or in
-	 * fail-fast mode, it is refused.
+	 * fail-fast mode, it is refused. Once the instant has passed nothing is refused.
 	 * <p>
 	 * The jitter is scaled by the server's whole delay, not by the time left: requests held
 	 * just before the instant would otherwise all get a tiny jitter and leave together, a
@@ -198,21 +200,27 @@ public final class HostCooldowns {
 	/**
 	 * Decides whether a request under {@code key} may be sent now, as
 	 * {@link #admit(CooldownKey, long, Duration, Duration, CooldownMode, double, RandomGenerator)}
-	 * does for a first attempt. A first attempt that arrives just after the instant, while
-	 * held requests are still leaving (the release window, {@code jitter x} the delay), waits
-	 * for the window's end plus jitter of its own, so that it does not cut in ahead of them (on
-	 * a rate-limited origin that turned released requests into fresh 429s and calls that
-	 * failed). When the origin has turned away more than one request, that jitter spans the
-	 * whole delay rather than {@code jitter x} it: the first attempt belongs to the next wave,
-	 * which must not land at once on an origin the released requests have just used up. A
-	 * retry does not queue: it has already waited out the server's delay.
+	 * does for a first attempt. After the cooldown's instant nothing is ever refused, and a
+	 * first attempt is held only behind requests the cooldown really held that are still
+	 * leaving (the release window): it waits until the last of them has left, plus jitter of
+	 * its own, so that it does not cut in ahead of them (on a rate-limited origin that turned
+	 * released requests into fresh 429s and calls that failed). When the origin has turned
+	 * away more than one request, that jitter spans the whole delay rather than
+	 * {@code jitter x} it: the first attempt belongs to the next wave, which must not land at
+	 * once on an origin the released requests have just used up. When no held request is
+	 * still leaving, or that queue does not fit the budget, it is sent at once. A retry does
+	 * not queue: it has already waited out the server's delay.
 	 * <p>
 	 * Once the origin has turned requests away twice, far enough apart to tell, the key is
-	 * paced in mode {@code wait}: every first attempt gets the next slot at the rate the
-	 * origin accepted between those rejections (see {@link #accepted}), at or after the
-	 * cooldown's instant. The slot is the request's one hold. A slot that does not fit the
-	 * budget is not taken, and the cooldown alone decides; pacing never refuses. A retry is
-	 * not paced: it has already waited out the server's delay for its own request.
+	 * paced in mode {@code wait}: while it cools down, and after its instant for as long as
+	 * requests held for their slots are still leaving, every first attempt gets the next slot
+	 * at the rate the origin accepted between those rejections (see {@link #accepted}), at or
+	 * after the cooldown's instant. The slot is the request's one hold. A slot that does not
+	 * fit the budget is not taken, and the cooldown alone decides; pacing never refuses. A
+	 * retry is not paced: it has already waited out the server's delay for its own request.
+	 * <p>
+	 * Each {@link Admission.Wait} names what held the request; {@link #protection} shows the
+	 * state behind each reason.
 	 * @param key the request's cooldown key
 	 * @param nowNanos the current monotonic reading
 	 * @param remainingBudget the request's remaining total budget (may be negative)
@@ -243,22 +251,9 @@ public final class HostCooldowns {
 			return Admission.PROCEED;
 		}
 		long left = hold.until - nowNanos;
-		boolean windowed = false;
 		if (left <= 0) {
-			// The release window: held requests leave at the instant plus jitter, spread
-			// over jitter x the delay. A request arriving inside it queues behind them (to
-			// the window's end, plus its own jitter) instead of cutting in while they are
-			// still held; that is its one hold.
-			long windowLeft = left + (long) (jitter * hold.spread);
-			if (windowLeft <= 0) {
-				this.notBefore.remove(key, hold);
-				return Admission.PROCEED;
-			}
-			if (!firstAttempt || mode == CooldownMode.FAIL_FAST) {
-				return Admission.PROCEED;
-			}
-			left = windowLeft;
-			windowed = true;
+			return afterInstant(key, hold, nowNanos, remainingBudget, attemptReserve, mode, jitter, random,
+					firstAttempt);
 		}
 		Duration timeLeft = Duration.ofNanos(left);
 		if (mode == CooldownMode.FAIL_FAST) {
@@ -271,12 +266,45 @@ public final class HostCooldowns {
 			return new Admission.Refuse(timeLeft);
 		}
 		Duration limit = timeLeft.plusNanos(afterWait - reserve);
+		Duration wait = Jitter.apply(timeLeft, Duration.ofNanos(hold.spread), jitter, random, limit);
+		hold.releases.add(nowNanos + wait.toNanos());
+		return new Admission.Wait(wait, HoldReason.COOLDOWN);
+	}
+
+	/**
+	 * The release window: past the cooldown's instant, the requests it held leave at their
+	 * jittered instants. A first attempt arriving while any of them is still to leave queues
+	 * behind the last one (plus its own jitter) instead of cutting in; that is its one hold.
+	 * Only requests the cooldown really held count: a cooldown that held none (every request
+	 * refused, or none came) has ended for everyone at its instant.
+	 */
+	private Admission afterInstant(CooldownKey key, Hold hold, long nowNanos, Duration remainingBudget,
+			Duration attemptReserve, CooldownMode mode, double jitter, RandomGenerator random, boolean firstAttempt) {
+		long untilLast = hold.releases.untilLast(nowNanos);
+		if (untilLast <= 0) {
+			this.notBefore.remove(key, hold);
+			return Admission.PROCEED;
+		}
+		if (!firstAttempt || mode == CooldownMode.FAIL_FAST) {
+			return Admission.PROCEED;
+		}
+		long budget = saturatedNanos(remainingBudget, DURATION_LIMIT_NANOS);
+		long reserve = Math.max(0, saturatedNanos(attemptReserve, DURATION_LIMIT_NANOS));
+		long afterWait = budget - untilLast;
+		if (afterWait < reserve) {
+			// A queue that does not fit the budget is not taken, as a paced slot is not: the
+			// origin's instant has passed, so nothing may refuse the request now.
+			return Admission.PROCEED;
+		}
+		Duration queue = Duration.ofNanos(untilLast);
+		Duration limit = queue.plusNanos(afterWait - reserve);
 		// A first attempt queued behind the release window of an origin that turned away more
 		// than one request is the next wave: spread over the server's whole delay rather than
 		// its jitter window, it does not land all at once on an origin whose allowance the
 		// released requests have just used up.
-		double spread = (windowed && turnedAwayMoreThanOnce(key)) ? 1.0 : jitter;
-		return new Admission.Wait(Jitter.apply(timeLeft, Duration.ofNanos(hold.spread), spread, random, limit));
+		double spread = turnedAwayMoreThanOnce(key) ? 1.0 : jitter;
+		return new Admission.Wait(Jitter.apply(queue, Duration.ofNanos(hold.spread), spread, random, limit),
+				HoldReason.RELEASE_WINDOW);
 	}
 
 	/**
@@ -296,7 +324,12 @@ public final class HostCooldowns {
 		}
 		long budget = saturatedNanos(remainingBudget, DURATION_LIMIT_NANOS);
 		long reserve = Math.max(0, saturatedNanos(attemptReserve, DURATION_LIMIT_NANOS));
-		return pacer.admit(nowNanos, cooling ? hold.until : nowNanos, budget, reserve, jitter, random);
+		Admission admission = pacer.admit(nowNanos, cooling ? hold.until : nowNanos, budget, reserve, jitter, random);
+		if (cooling && admission instanceof Admission.Wait wait) {
+			// Held while the key cools down: a request the cooldown releases.
+			hold.releases.add(nowNanos + wait.delay().toNanos());
+		}
+		return admission;
 	}
 
 	private boolean turnedAwayMoreThanOnce(CooldownKey key) {
@@ -311,6 +344,43 @@ public final class HostCooldowns {
 	double pacedRate(CooldownKey key) {
 		OriginPacer pacer = this.pacers.get(key);
 		return (pacer != null) ? pacer.rate() : Double.NaN;
+	}
+
+	/**
+	 * What can hold a first attempt under each key now, for every key with a cooldown kept
+	 * (running, or past its instant with held requests still leaving) or a learned rate,
+	 * ordered by key text. Purges the expired entries it passes.
+	 * @param nowNanos the current monotonic reading
+	 * @return one view per key
+	 */
+	public List<KeyProtection> protection(long nowNanos) {
+		purgeExpired(nowNanos);
+		Set<CooldownKey> keys = new HashSet<>(this.notBefore.keySet());
+		keys.addAll(this.pacers.keySet());
+		List<KeyProtection> views = new ArrayList<>(keys.size());
+		for (CooldownKey key : keys) {
+			Hold hold = this.notBefore.get(key);
+			OriginPacer pacer = this.pacers.get(key);
+			double rate = (pacer != null) ? pacer.rate() : Double.NaN;
+			if (hold == null && Double.isNaN(rate)) {
+				continue;
+			}
+			Duration instant = null;
+			Duration releaseWindow = null;
+			int leaving = 0;
+			long notBefore = nowNanos;
+			if (hold != null) {
+				instant = Duration.ofNanos(hold.until - nowNanos);
+				leaving = hold.releases.leaving(nowNanos);
+				long untilLast = hold.releases.untilLast(nowNanos);
+				releaseWindow = (untilLast > 0) ? Duration.ofNanos(untilLast) : null;
+				notBefore = (hold.until - nowNanos > 0) ? hold.until : nowNanos;
+			}
+			Duration nextSlot = (pacer != null) ? pacer.nextSlot(nowNanos, notBefore) : null;
+			views.add(new KeyProtection(key, instant, releaseWindow, leaving, rate, nextSlot));
+		}
+		views.sort(Comparator.comparing((KeyProtection view) -> view.key().toString()));
+		return Collections.unmodifiableList(views);
 	}
 
 	/**
@@ -438,7 +508,7 @@ public final class HostCooldowns {
 
 	private long remainingNanos(CooldownKey key, Hold hold, long nowNanos) {
 		long left = hold.until - nowNanos;
-		if (left <= 0) {
+		if (left <= 0 && hold.releases.leaving(nowNanos) == 0) {
 			this.notBefore.remove(key, hold);
 		}
 		return left;
@@ -474,8 +544,9 @@ public final class HostCooldowns {
 	}
 
 	private void purgeExpired(long nowNanos) {
-		// A conditional remove per entry: a not-before renewed meanwhile is kept.
-		this.notBefore.entrySet().removeIf((entry) -> entry.getValue().until - nowNanos <= 0);
+		// A conditional remove per entry: a not-before renewed meanwhile is kept, and so is one
+		// whose held requests are still leaving (its release window).
+		this.notBefore.entrySet().removeIf((entry) -> entry.getValue().ended(nowNanos));
 		this.pacers.entrySet()
 			.removeIf((entry) -> !this.notBefore.containsKey(entry.getKey()) && entry.getValue().quiet(nowNanos));
 	}
@@ -496,9 +567,9 @@ public final class HostCooldowns {
 	}
 
 	/**
-	 * An origin's not-before instant and the delay that set it (the width of the jitter
-	 * window for requests held by it). Compared by identity in conditional removes, so a
-	 * cooldown renewed meanwhile is never removed by mistake.
+	 * An origin's not-before instant, the delay that set it (the width of the jitter window
+	 * for requests held by it), and when the requests it held leave. Compared by identity in
+	 * conditional removes, so a cooldown renewed meanwhile is never removed by mistake.
 	 */
 	private static final class Hold {
 
@@ -506,11 +577,31 @@ public final class HostCooldowns {
 
 		private final long spread;
 
+		// Set before the hold is published through the map: a renewal takes over the
+		// requests the cooldown it replaces held, which are still to leave.
+		private Releases releases = new Releases();
+
 		Hold(long until, long spread) {
 			this.until = until;
 			this.spread = spread;
 		}
 
+		/**
+		 * Whether the instant has passed and no request held by this cooldown is still to
+		 * leave: then nothing about it can hold a request any more.
+		 */
+		boolean ended(long nowNanos) {
+			return this.until - nowNanos <= 0 && this.releases.leaving(nowNanos) == 0;
+		}
+
+	}
+
+	private static Hold later(Hold held, Hold fresh) {
+		if (fresh.until - held.until > 0) {
+			fresh.releases = held.releases;
+			return fresh;
+		}
+		return held;
 	}
 
 	private static long saturatedNanos(Duration duration, long limit) {

@@ -21,9 +21,17 @@ import org.jspecify.annotations.Nullable;
  * as long as the server's delay (a burst of rejections says nothing about the rate), the
  * requests accepted in it divided by its length, times 0.9, become the rate, and a new
  * window opens.</li>
+ * <li>A window in which nothing was accepted for longer than two of the server's delays (a
+ * cooldown and its release window take at most that) restarts at the next acceptance: a
+ * stretch in which the origin turned everything away, or no request came, says nothing
+ * about the rate it accepts once it accepts again, and would dilute the sample to almost
+ * nothing.</li>
  * <li>With a rate, a first attempt is given the next free slot at or after the cooldown's instant,
  * slots {@code 1 / rate} apart, plus jitter uniform in {@code [0, jitter x 1 / rate]}. The
- * slot is its one hold: it is sent when the slot comes, whatever happens meanwhile.</li>
+ * slot is its one hold: it is sent when the slot comes, whatever happens meanwhile. After
+ * the instant, slots are handed out only while a request held for its slot is still to
+ * leave: once that queue is empty, requests go at once, as for any origin whose cooldown has
+ * ended, until the next rejection.</li>
  * <li>The rate grows by a twentieth per second while a queue of slots
  * stands (additive increase), so a limit that was raised is found again; the next rejection
  * measures it anew.</li>
@@ -71,6 +79,10 @@ final class OriginPacer {
 	// forgotten a quiet period after it.
 	private long lastActive;
 
+	// When the last request held for its slot leaves (its slot plus jitter): until then, the
+	// queue stands and a request arriving after the cooldown's instant joins it.
+	private long lastRelease;
+
 	private long delayNanos;
 
 	private long rejections = 1;
@@ -79,6 +91,7 @@ final class OriginPacer {
 		this.windowStart = nowNanos;
 		this.nextSlot = nowNanos;
 		this.lastActive = nowNanos;
+		this.lastRelease = nowNanos;
 		this.delayNanos = delayNanos;
 	}
 
@@ -109,6 +122,10 @@ final class OriginPacer {
 	 * A response the origin accepted (any status that does not start a cooldown).
 	 */
 	synchronized void accepted(long nowNanos) {
+		// Delays are capped at the longest cooldown, far below where this could overflow.
+		if (this.acceptedInWindow == 0 && nowNanos - this.windowStart > 2 * this.delayNanos) {
+			this.windowStart = nowNanos;
+		}
 		this.acceptedInWindow++;
 		if (!Double.isNaN(this.rate) && this.nextSlot - nowNanos > 0) {
 			this.rate = clamp(this.rate + GROWTH_PER_ACCEPTED);
@@ -116,38 +133,67 @@ final class OriginPacer {
 	}
 
 	/**
-	 * The request's slot, or {@code null} when pacing has no say: no rate learned yet, or the
-	 * slot does not fit the budget.
+	 * The request's slot, or {@code null} when pacing has no say: no rate learned yet, the
+	 * cooldown's instant has passed and no request held for its slot is still to leave, or
+	 * the slot does not fit the budget.
 	 * @param nowNanos the current monotonic reading
 	 * @param notBefore the cooldown's instant if one holds the key, else {@code nowNanos}
 	 * @param budgetNanos the request's remaining budget
 	 * @param reserveNanos the time kept back for the attempt
 	 * @param jitter the jitter factor
 	 * @param random the random source
-	 * @return {@link Admission#PROCEED}, a {@link Admission.Wait}, or {@code null}
+	 * @return a {@link Admission.Wait}, or {@code null}
 	 */
-	synchronized @Nullable Admission admit(long nowNanos, long notBefore, long budgetNanos, long reserveNanos,
+	synchronized Admission.@Nullable Wait admit(long nowNanos, long notBefore, long budgetNanos, long reserveNanos,
 			double jitter, RandomGenerator random) {
-		if (Double.isNaN(this.rate)) {
+		long wait = slotWait(nowNanos, notBefore);
+		if (wait <= 0) {
 			return null;
 		}
-		long interval = (long) (NANOS_PER_SECOND / this.rate);
-		long slot = (notBefore - nowNanos > 0) ? notBefore : nowNanos;
-		if (this.nextSlot - slot > 0) {
-			slot = this.nextSlot;
-		}
-		long wait = slot - nowNanos;
-		if (wait <= 0) {
-			this.nextSlot = nowNanos + interval;
-			return Admission.PROCEED;
-		}
+		long interval = interval();
 		long jittered = wait + (long) (jitter * interval * random.nextDouble());
 		if (budgetNanos - jittered < reserveNanos) {
 			return null;
 		}
+		long slot = nowNanos + wait;
 		this.nextSlot = slot + interval;
 		this.lastActive = slot;
-		return new Admission.Wait(Duration.ofNanos(jittered));
+		if (this.lastRelease - (nowNanos + jittered) < 0) {
+			this.lastRelease = nowNanos + jittered;
+		}
+		return new Admission.Wait(Duration.ofNanos(jittered), HoldReason.PACING);
+	}
+
+	/**
+	 * The wait (before jitter) for the slot a first attempt asking now would get, or
+	 * {@code null} when pacing would not hold it; for the endpoint.
+	 * @param nowNanos the current monotonic reading
+	 * @param notBefore the cooldown's instant if one holds the key, else {@code nowNanos}
+	 */
+	synchronized @Nullable Duration nextSlot(long nowNanos, long notBefore) {
+		long wait = slotWait(nowNanos, notBefore);
+		return (wait > 0) ? Duration.ofNanos(wait) : null;
+	}
+
+	// Zero or less when pacing has no say: no rate, or past the cooldown's instant with no
+	// request held for its slot still to leave (a cooldown that has ended holds nobody).
+	private long slotWait(long nowNanos, long notBefore) {
+		if (Double.isNaN(this.rate)) {
+			return 0;
+		}
+		boolean cooling = notBefore - nowNanos > 0;
+		if (!cooling && this.lastRelease - nowNanos <= 0) {
+			return 0;
+		}
+		long slot = cooling ? notBefore : nowNanos;
+		if (this.nextSlot - slot > 0) {
+			slot = this.nextSlot;
+		}
+		return slot - nowNanos;
+	}
+
+	private long interval() {
+		return (long) (NANOS_PER_SECOND / this.rate);
 	}
 
 	/**

@@ -58,6 +58,21 @@ public interface RetryListener {
 	}
 
 	/**
+	 * A request was held before it was sent, as {@link #held(String, String, CooldownKey,
+	 * Duration)} reports, with what held it. By default it reports to that method, so a
+	 * listener that does not care why sees every hold.
+	 * @param client the client name
+	 * @param method the request method
+	 * @param key the cooldown key that held it
+	 * @param heldFor the time it was actually held, on the monotonic clock
+	 * @param reason what held it: the cooldown, its release window, or the request's paced
+	 * slot
+	 */
+	default void held(String client, String method, CooldownKey key, Duration heldFor, HoldReason reason) {
+		held(client, method, key, heldFor);
+	}
+
+	/**
 	 * Combines listeners; each is called in order.
 	 * @param listeners the listeners
 	 * @return a listener calling all of them
@@ -100,6 +115,13 @@ public interface RetryListener {
 			public void held(String client, String method, CooldownKey key, Duration heldFor) {
 				for (RetryListener listener : all) {
 					listener.held(client, method, key, heldFor);
+				}
+			}
+
+			@Override
+			public void held(String client, String method, CooldownKey key, Duration heldFor, HoldReason reason) {
+				for (RetryListener listener : all) {
+					listener.held(client, method, key, heldFor, reason);
 				}
 			}
 

@@ -127,6 +127,27 @@ class OriginProtectionEndToEndTests {
 	}
 
 	@Test
+	void whenACooldownThatHeldNobodyHasEndedThenTheNextRequestIsSentAtOnce() throws InterruptedException {
+		// A 2 s budget cannot wait out Retry-After: 3, so every request during the cooldown is
+		// refused and none is held. Jitter 1 would make a release window of 3 s more after the
+		// instant, if one were kept for requests that were never held.
+		TimedOrigin origin = origin(new Reply(429, "3"), new Reply(200, null));
+		this.contextRunner.withPropertyValues("retry-after.total-budget=2s", "retry-after.jitter=1")
+			.run((context) -> {
+				RestClient client = restClient(context);
+				assertThat(status(client, origin.url())).isEqualTo(429);
+				long received = System.nanoTime();
+				assertThatExceptionOfType(ResourceAccessException.class).isThrownBy(() -> status(client, origin.url()))
+					.havingRootCause()
+					.isInstanceOf(RetryRefusedException.class);
+				Thread.sleep(Math.max(0, Duration.ofMillis(3300).minusNanos(System.nanoTime() - received).toMillis()));
+
+				assertThat(status(client, origin.url())).isEqualTo(200);
+				assertThat(origin.requestCount()).isEqualTo(2);
+			});
+	}
+
+	@Test
 	void whenModeIsFailFastThenARequestDuringTheCooldownIsRefusedAtOnce() {
 		TimedOrigin origin = origin(new Reply(429, "30"));
 		this.contextRunner.withPropertyValues("retry-after.cooldown.mode=fail-fast", "retry-after.max-attempts=1")

@@ -6,6 +6,7 @@ import java.util.List;
 
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.Origin;
@@ -85,6 +86,18 @@ class LoggingRetryListenerTests {
 				Duration.ofMillis(1250));
 		assertThat(this.log.debug).containsExactly(
 				"cooldown held: client=payments method=POST origin=https://pay.example.com:443 held=1250ms");
+	}
+
+	@Test
+	void whenHeldThenLineSaysWhatHeldTheRequest() {
+		CooldownKey key = CooldownKey.of(Origin.of("https", "pay.example.com", -1));
+		this.listener.held("payments", "POST", key, Duration.ofMillis(1250), HoldReason.COOLDOWN);
+		this.listener.held("payments", "POST", key, Duration.ofMillis(800), HoldReason.RELEASE_WINDOW);
+		this.listener.held("payments", "POST", key, Duration.ofMillis(2929), HoldReason.PACING);
+		assertThat(this.log.debug).containsExactly(
+				"cooldown held: client=payments method=POST origin=https://pay.example.com:443 held=1250ms reason=cooldown",
+				"cooldown held: client=payments method=POST origin=https://pay.example.com:443 held=800ms reason=release-window",
+				"cooldown held: client=payments method=POST origin=https://pay.example.com:443 held=2929ms reason=pacing");
 	}
 
 	@Test

@@ -17,6 +17,7 @@ import dev.retryafter.core.Admission;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.DelaySource;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
@@ -121,16 +122,70 @@ class RetryAfterInterceptorProtectionTests {
 		}
 		this.clock.advance(Duration.ofSeconds(1));
 		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
-		// 0.9 x 9 accepted / 2 s: 4.05 per second. The first waits for the instant, the
-		// next ones one interval after each other; each accepted while others queue adds
-		// 0.05 to the rate.
+		// 0.9 x 9 accepted / 2 s: 4.05 per second. The first waits for its slot at the
+		// instant. One caller's next requests come after that slot has passed: with no
+		// request still waiting for a slot, the cooldown has ended for everyone and they go
+		// at once (concurrent callers would queue behind it, see HostCooldownsPacingTests).
 		for (int i = 0; i < 3; i++) {
 			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
 		}
-		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(1),
-				Duration.ofNanos((long) (1e9 / 4.05)), Duration.ofNanos((long) (1e9 / 4.1)));
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(1));
 		assertThat(this.server.requests()).hasSize(14);
-		assertThat(this.listener.events()).filteredOn(Held.class::isInstance).hasSize(4);
+		assertThat(this.listener.events()).filteredOn(Held.class::isInstance).hasSize(2);
+		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.COOLDOWN, HoldReason.PACING);
+	}
+
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void whenACooldownThatHeldNobodyHasEndedThenTheNextRequestIsSentAtOnce(Kind kind) {
+		// total-budget 2s: a 10 s cooldown holds nobody, it refuses.
+		this.server.on("/report", Reply.status(429).header("Retry-After", "10"), Reply.status(200).body("ready"));
+		HttpCaller caller = kind.create(interceptor(RetrySettings.defaults().withTotalBudget(Duration.ofSeconds(2))));
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThatExceptionOfType(ResourceAccessException.class)
+			.isThrownBy(() -> caller.get(this.server.uri("/report")))
+			.havingRootCause()
+			.isInstanceOf(RetryRefusedException.class);
+
+		this.clock.advance(Duration.ofMillis(9300));
+		Result later = caller.get(this.server.uri("/report"));
+
+		assertThat(later.status()).isEqualTo(200);
+		assertThat(this.sleeper.sleeps()).isEmpty();
+		assertThat(this.server.requests()).hasSize(2);
+		assertThat(this.listener.events()).noneMatch(Held.class::isInstance);
+	}
+
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void whenAPacedOriginsCooldownAndQueueAreOverThenAKeyedPostIsSentAtOnce(Kind kind) {
+		Reply[] replies = new Reply[14];
+		Arrays.fill(replies, Reply.status(200));
+		replies[0] = Reply.status(429).header("Retry-After", "1");
+		replies[10] = Reply.status(429).header("Retry-After", "1");
+		this.server.on("/report", replies);
+		HttpCaller caller = kind.create(interceptor(SINGLE_ATTEMPT));
+		caller.get(this.server.uri("/report"));
+		for (int i = 0; i < 9; i++) {
+			caller.get(this.server.uri("/report"));
+		}
+		this.clock.advance(Duration.ofSeconds(1));
+		// The second rejection teaches a rate of 4.05 per second; one request is held for
+		// its slot at the cooldown's instant.
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.COOLDOWN, HoldReason.PACING);
+		// Its slot has passed: neither the cooldown nor the pacer holds anyone now, however
+		// close together requests come.
+		this.clock.advance(Duration.ofMillis(100));
+		HttpHeaders keyed = new HttpHeaders();
+		keyed.set("Idempotency-Key", "order-17");
+		assertThat(caller.call(HttpMethod.POST, this.server.uri("/report"), keyed, "{}".getBytes(), (attributes) -> {
+		}).status()).isEqualTo(200);
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(1));
+		assertThat(this.listener.holdReasons()).hasSize(2);
 	}
 
 	@Test

@@ -92,7 +92,7 @@ class HostCooldownsPacingTests {
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L));
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L + INTERVAL_NANOS));
 		// It has waited out the server's delay for its own request: no slot, only the instant.
-		assertThat(retry()).isEqualTo(waitFor(1_000_000_000L));
+		assertThat(retry()).isEqualTo(cooldownFor(1_000_000_000L));
 		this.clock.advance(Duration.ofSeconds(1));
 		assertThat(retry()).isEqualTo(Admission.PROCEED);
 		// The queue it skipped is still there for first attempts.
@@ -104,16 +104,32 @@ class HostCooldownsPacingTests {
 	}
 
 	@Test
-	void whenTheCooldownHasEndedThenRequestsAreStillSpacedAtTheRate() {
+	void whenTheCooldownHasEndedAndNoPacedRequestIsStillLeavingThenRequestsGoAtOnce() {
 		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
 		learnEighteenPerSecond();
 		this.clock.advance(Duration.ofSeconds(2));
 		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ZERO);
-		// No queue: the first goes now, the next one interval later.
+		// A cooldown that has ended holds nobody: no queue, so no slot either, however close
+		// together the requests come.
+		for (int i = 0; i < 5; i++) {
+			assertThat(admit(A, 0.0, 0.5)).isEqualTo(Admission.PROCEED);
+		}
+		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(18.0, within(1e-9));
+	}
+
+	@Test
+	void whenPacedRequestsAreStillLeavingAfterTheInstantThenANewOneTakesTheNextSlot() {
+		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		learnEighteenPerSecond();
+		for (int i = 0; i < 3; i++) {
+			admit(A, 0.0, 0.5);
+		}
+		// Past the instant, two of the three slots are still to come: the queue stands.
+		this.clock.advance(Duration.ofSeconds(1).plusNanos(INTERVAL_NANOS / 2));
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(3 * INTERVAL_NANOS - INTERVAL_NANOS / 2));
+		// Once the last slot has come, it has drained: the next request goes at once.
+		this.clock.advance(Duration.ofNanos(3 * INTERVAL_NANOS - INTERVAL_NANOS / 2));
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(Admission.PROCEED);
-		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(INTERVAL_NANOS));
-		this.clock.advance(Duration.ofNanos(INTERVAL_NANOS));
-		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(INTERVAL_NANOS));
 	}
 
 	@Test
@@ -127,7 +143,7 @@ class HostCooldownsPacingTests {
 		// cannot hold; the cooldown's instant (1 s away) fits, so the request waits for it.
 		Admission tight = this.cooldowns.admit(A, now(), Duration.ofMillis(1600), RESERVE, CooldownMode.WAIT, 0.0,
 				new FixedRandom(0.5));
-		assertThat(tight).isEqualTo(waitFor(1_000_000_000L));
+		assertThat(tight).isEqualTo(cooldownFor(1_000_000_000L));
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L + 10 * INTERVAL_NANOS));
 		// When not even the instant fits, the cooldown refuses, as it always did.
 		Admission refused = this.cooldowns.admit(A, now(), Duration.ofMillis(1200), RESERVE, CooldownMode.WAIT, 0.0,
@@ -281,7 +297,11 @@ class HostCooldownsPacingTests {
 	}
 
 	private static Admission waitFor(long nanos) {
-		return new Admission.Wait(Duration.ofNanos(nanos));
+		return new Admission.Wait(Duration.ofNanos(nanos), HoldReason.PACING);
+	}
+
+	private static Admission cooldownFor(long nanos) {
+		return new Admission.Wait(Duration.ofNanos(nanos), HoldReason.COOLDOWN);
 	}
 
 	private long now() {

@@ -92,18 +92,22 @@ class HostCooldownsTests {
 	@Test
 	void whenARequestArrivesWhileHeldOnesAreStillLeavingThenItQueuesBehindThem() {
 		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
-		// 100 ms past the instant, inside the 400 ms release window: wait for the window's
-		// end (300 ms), plus jitter of its own (0.5 x 0.2 x 2 s).
+		// Held to the end of the release window: it leaves at 2.4 s.
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 1.0)).isEqualTo(new Admission.Wait(Duration.ofMillis(2400)));
+		// 100 ms past the instant, while it is still to leave: wait until it has (300 ms),
+		// plus jitter of its own (0.5 x 0.2 x 2 s).
 		this.clock.advance(Duration.ofMillis(2100));
-		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(500)));
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5))
+			.isEqualTo(new Admission.Wait(Duration.ofMillis(500), HoldReason.RELEASE_WINDOW));
 		// Fail-fast mode never refuses a request for the release window.
 		assertThat(admit(A, CooldownMode.FAIL_FAST, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
 		// A retry has waited out the server's delay already: it does not queue.
 		assertThat(this.cooldowns.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.2, new FixedRandom(0.5),
 				false))
 			.isEqualTo(Admission.PROCEED);
-		// Without jitter there is no window: the instant ends the cooldown.
-		assertThat(admit(A, CooldownMode.WAIT, 0.0, 0.5)).isEqualTo(Admission.PROCEED);
+		// Once the held request has left, the cooldown has ended for everyone.
+		this.clock.advance(Duration.ofMillis(300));
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
 		assertThat(this.cooldowns.size()).isZero();
 	}
 
@@ -111,10 +115,12 @@ class HostCooldownsTests {
 	void whenTheOriginTurnedAwayMoreThanOneRequestThenAFirstAttemptInTheWindowSpreadsOverTheWholeDelay() {
 		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
 		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
-		// The next wave: the window's end (300 ms), plus a random part of the whole delay
-		// (0.5 x 2 s) instead of the jitter window.
+		admit(A, CooldownMode.WAIT, 0.2, 1.0);
+		// The next wave: until the held request has left (300 ms), plus a random part of the
+		// whole delay (0.5 x 2 s) instead of the jitter window.
 		this.clock.advance(Duration.ofMillis(2100));
-		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(1300)));
+		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5))
+			.isEqualTo(new Admission.Wait(Duration.ofMillis(1300), HoldReason.RELEASE_WINDOW));
 		// A retry still does not queue.
 		assertThat(this.cooldowns.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.2, new FixedRandom(0.5),
 				false))

@@ -23,6 +23,7 @@ import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.DelaySource;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.MonotonicClock;
@@ -286,6 +287,34 @@ class RetryAfterExchangeFilterTests {
 			.verify(TIMEOUT);
 		assertThat(this.listener.events().get(0)).isEqualTo(new Held("default", "GET", KEY, Duration.ofSeconds(2)));
 		assertThat(this.budgets.budget("default").snapshot().requests()).isEqualTo(1);
+	}
+
+	@Test
+	void whenACooldownThatHeldNobodyHasEndedThenTheFirstAttemptIsSentAtOnce() {
+		// total-budget 2s against a 10 s cooldown: nothing was held, so nothing is leaving.
+		this.cooldowns.record(KEY, Duration.ofSeconds(10), 0, START);
+		this.scheduler.advanceTimeBy(Duration.ofMillis(10_300));
+		ClientResponse ok = response(200);
+		this.exchange.respond(ok);
+		verify(RetrySettings.defaults().withTotalBudget(Duration.ofSeconds(2)), get()).expectSubscription()
+			.expectNext(ok)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.exchange.sent()).hasSize(1);
+		assertThat(this.listener.events()).noneMatch(Held.class::isInstance);
+	}
+
+	@Test
+	void whenHeldThenTheListenerLearnsWhatHeldTheRequest() {
+		this.cooldowns.record(KEY, Duration.ofSeconds(2), 0, START);
+		ClientResponse ok = response(200);
+		this.exchange.respond(ok);
+		verify(NO_JITTER, get()).expectSubscription()
+			.thenAwait(Duration.ofSeconds(2))
+			.expectNext(ok)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.COOLDOWN);
 	}
 
 	@Test
