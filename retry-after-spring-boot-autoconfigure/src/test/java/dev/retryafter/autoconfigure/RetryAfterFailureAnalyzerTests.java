@@ -12,13 +12,14 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -105,23 +106,17 @@ class RetryAfterFailureAnalyzerTests {
 
 	}
 
+	/**
+	 * Binds a property outside {@code retry-after} as an application would. Not a
+	 * {@code @ConfigurationProperties} class: the configuration processor would publish its
+	 * metadata on the test class path, ahead of the module's own.
+	 */
 	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties(OtherProperties.class)
 	static class OtherPropertiesConfiguration {
 
-	}
-
-	@ConfigurationProperties("other")
-	static class OtherProperties {
-
-		private int count;
-
-		public int getCount() {
-			return this.count;
-		}
-
-		public void setCount(int count) {
-			this.count = count;
+		@Bean
+		Integer otherCount(Environment environment) {
+			return Binder.get(environment).bind("other.count", Integer.class).orElse(0);
 		}
 
 	}
