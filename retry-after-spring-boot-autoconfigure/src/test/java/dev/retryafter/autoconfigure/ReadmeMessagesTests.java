@@ -16,6 +16,7 @@ import org.springframework.boot.Banner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
@@ -67,11 +68,26 @@ class ReadmeMessagesTests {
 		SpringApplication application = new SpringApplication(MinimalApplication.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
 		application.setBannerMode(Banner.Mode.OFF);
+		// Boot would configure Logback for the whole test JVM; its report reaches the output
+		// either way, through the logging already in place.
+		String loggingSystem = System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
 		try {
 			application.run(args.toArray(String[]::new)).close();
 		}
 		catch (RuntimeException ex) {
 			// A failed start-up: its report has been printed, which is what is compared.
+		}
+		finally {
+			restore(loggingSystem);
+		}
+	}
+
+	static void restore(String loggingSystem) {
+		if (loggingSystem != null) {
+			System.setProperty(LoggingSystem.SYSTEM_PROPERTY, loggingSystem);
+		}
+		else {
+			System.clearProperty(LoggingSystem.SYSTEM_PROPERTY);
 		}
 	}
 

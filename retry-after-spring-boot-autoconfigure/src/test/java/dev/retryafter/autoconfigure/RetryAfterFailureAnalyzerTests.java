@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -91,7 +92,15 @@ class RetryAfterFailureAnalyzerTests {
 	void aFailingApplicationShouldPrintTheReport(CapturedOutput output) {
 		SpringApplication application = new SpringApplication(RetryAfterApplication.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
-		assertThatException().isThrownBy(() -> application.run("--retry-after.store=reddis"));
+		// Boot would configure Logback for the whole test JVM; its report reaches the output
+		// either way, through the logging already in place.
+		String loggingSystem = System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
+		try {
+			assertThatException().isThrownBy(() -> application.run("--retry-after.store=reddis"));
+		}
+		finally {
+			ReadmeMessagesTests.restore(loggingSystem);
+		}
 		assertThat(output.getOut() + output.getErr()).contains("APPLICATION FAILED TO START")
 			.contains("Invalid value 'reddis' for configuration property 'retry-after.store' (originating from "
 					+ "'\"retry-after.store\" from property source \"commandLineArgs\"'): it must be one of local, "
