@@ -1,13 +1,16 @@
 package dev.retryafter.actuate;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 
 /**
- * Writes a {@link Duration} the way it is written in {@code application.yml}: a whole number
- * and the largest unit that holds it exactly ({@code 10s}, {@code 500ms}, {@code 2m},
- * {@code 1500ms}). The result reads back with Spring Boot's simple duration style, so a value
- * seen in the endpoint can be pasted into a property. Round a measured value (such as a
- * remaining cooldown) before formatting it, or it comes out in nanoseconds.
+ * Writes a {@link Duration} the way the README's property table and {@code application.yml}
+ * write it: a whole number of seconds as seconds ({@code 10s}, {@code 60s}, never
+ * {@code 1m}), otherwise a whole number of milliseconds ({@code 500ms}, {@code 1500ms}). A
+ * setting finer than a millisecond is written exactly, in {@code us} or {@code ns}. The
+ * result reads back with Spring Boot's simple duration style, so a value seen in the endpoint
+ * can be pasted into a property. A measured value, such as the time a cooldown has left, goes
+ * through {@link #formatMeasured(Duration)}, which rounds it up to the millisecond first.
  *
  * @since 0.1.0
  */
@@ -17,19 +20,15 @@ public final class DurationFormat {
 
 	private static final long NANOS_PER_MILLI = 1_000_000L;
 
-	private static final long SECONDS_PER_MINUTE = 60L;
-
-	private static final long SECONDS_PER_HOUR = 3_600L;
-
-	private static final long SECONDS_PER_DAY = 86_400L;
-
 	private DurationFormat() {
 	}
 
 	/**
-	 * Formats {@code duration} in its largest exact unit.
+	 * Formats {@code duration} in whole seconds when it has no fraction of a second, else in
+	 * the largest sub-second unit that holds it exactly.
 	 * @param duration the duration, of any size or sign
-	 * @return for example {@code 10s}, {@code 500ms}, {@code 0s} or {@code -1m}
+	 * @return for example {@code 10s}, {@code 60s}, {@code 500ms}, {@code 0s} or
+	 * {@code -2s}
 	 */
 	public static String format(Duration duration) {
 		if (duration.isZero()) {
@@ -47,15 +46,8 @@ public final class DurationFormat {
 		int nanos = duration.getNano();
 		long seconds = duration.getSeconds();
 		if (nanos == 0) {
-			if (seconds % SECONDS_PER_DAY == 0) {
-				return (seconds / SECONDS_PER_DAY) + "d";
-			}
-			if (seconds % SECONDS_PER_HOUR == 0) {
-				return (seconds / SECONDS_PER_HOUR) + "h";
-			}
-			if (seconds % SECONDS_PER_MINUTE == 0) {
-				return (seconds / SECONDS_PER_MINUTE) + "m";
-			}
+			// Seconds, never minutes or hours: the unit the property table uses for every
+			// default (60s, not 1m), so a value can be found in the table as it is shown.
 			return seconds + "s";
 		}
 		// Sub-second parts: pick the unit from the nanosecond remainder, and print the whole
@@ -67,6 +59,25 @@ public final class DurationFormat {
 			return scaled(seconds, nanos, NANOS_PER_MICRO, "us");
 		}
 		return scaled(seconds, nanos, 1, "ns");
+	}
+
+	/**
+	 * Formats a measured time, such as the time a cooldown has left, rounded up to the next
+	 * millisecond: a clock reads nanoseconds, which nobody writes in a property, and rounding
+	 * up never shows a wait as over before it is.
+	 * @param duration the measured duration, of any size or sign
+	 * @return for example {@code 4s} or {@code 1706ms}
+	 */
+	public static String formatMeasured(Duration duration) {
+		Duration millis = duration.truncatedTo(ChronoUnit.MILLIS);
+		if (millis.compareTo(duration) < 0) {
+			if (millis.getSeconds() == Long.MAX_VALUE) {
+				// One millisecond more would overflow; no measured time comes near it.
+				return format(duration);
+			}
+			millis = millis.plusMillis(1);
+		}
+		return format(millis);
 	}
 
 	private static String scaled(long seconds, int nanos, long nanosPerUnit, String unit) {

@@ -75,7 +75,7 @@ final class OriginProtectionState {
 			// Origin always carries its effective port, so api.example.com:443 in a client's
 			// hosts matches https://api.example.com.
 			descriptors.add(new CooldownDescriptor(this.clients.resolve(origin.host(), origin.port()).name(),
-					origin.toString(), DurationFormat.format(entry.getValue()), entry.getKey().partitionPrefix()));
+					origin.toString(), DurationFormat.formatMeasured(entry.getValue()), entry.getKey().partitionPrefix()));
 		}
 		return descriptors;
 	}

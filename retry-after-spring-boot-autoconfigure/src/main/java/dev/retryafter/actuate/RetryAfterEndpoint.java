@@ -161,8 +161,8 @@ public class RetryAfterEndpoint {
 	 *
 	 * @param client the named client the origin belongs to, or {@code default}
 	 * @param origin scheme, host and port, e.g. {@code https://api.example.com:443}
-	 * @param remaining time left before requests may be sent again, formatted by
-	 * {@link DurationFormat}
+	 * @param remaining time left before requests may be sent again, rounded up to the
+	 * millisecond ({@link DurationFormat#formatMeasured}), e.g. {@code 4s} or {@code 1706ms}
 	 * @param partition the first {@value CooldownKey#SHOWN_PREFIX_LENGTH} digits of the
 	 * partition digest ({@link CooldownKey#partitionPrefix()}), or {@code null} when the
 	 * cooldown holds the whole origin

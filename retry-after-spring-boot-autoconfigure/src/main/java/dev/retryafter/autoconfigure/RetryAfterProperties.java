@@ -38,7 +38,8 @@ public class RetryAfterProperties extends RetrySettingsProperties {
 	private final Redis redis = new Redis();
 
 	/**
-	 * Named clients, each applying its overrides to the hosts it lists.
+	 * Named clients, each applying its overrides to the hosts it lists: under
+	 * retry-after.clients.<name>, "hosts" and any per-request key of retry-after.
 	 */
 	private Map<String, Client> clients = new LinkedHashMap<>();
 

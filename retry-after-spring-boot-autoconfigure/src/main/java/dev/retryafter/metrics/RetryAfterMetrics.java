@@ -143,7 +143,7 @@ public class RetryAfterMetrics implements RetryListener {
 			.description("Requests whose retrying was given up, by reason")
 			.withRegistry(registry);
 		this.held = Timer.builder(COOLDOWN_HELD)
-			.description("Time a request was held by a cooldown before it was sent")
+			.description("Time a request was held by a cooldown, or for its paced slot, before it was sent")
 			.withRegistry(registry);
 	}
 

@@ -17,11 +17,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DurationFormatTests {
 
 	@ParameterizedTest
-	@CsvSource({ "PT0S,0s", "PT10S,10s", "PT0.5S,500ms", "PT1.5S,1500ms", "PT1M,1m", "PT90S,90s", "PT2H,2h",
-			"PT24H,1d", "PT876000H,36500d", "PT0.000001S,1us", "PT0.000000001S,1ns", "PT1.000000001S,1000000001ns",
-			"PT-1M,-1m", "PT-0.5S,-500ms", "PT60S,1m", "PT3600S,1h" })
-	void shouldUseTheLargestExactUnit(String iso, String expected) {
+	@CsvSource({ "PT0S,0s", "PT10S,10s", "PT0.5S,500ms", "PT1.5S,1500ms", "PT1M,60s", "PT90S,90s", "PT2H,7200s",
+			"PT24H,86400s", "PT0.000001S,1us", "PT0.000000001S,1ns", "PT1.000000001S,1000000001ns", "PT-1M,-60s",
+			"PT-0.5S,-500ms", "PT0.001S,1ms", "PT8S,8s" })
+	void shouldWriteWholeSecondsInSecondsAndTheRestInTheLargestExactUnit(String iso, String expected) {
 		assertThat(DurationFormat.format(Duration.parse(iso))).isEqualTo(expected);
+	}
+
+	@CsvSource({ "PT1.705296074S,1706ms", "PT3.9999S,4s", "PT4S,4s", "PT0.000000001S,1ms", "PT0S,0s",
+			"PT0.25S,250ms", "PT-0.0015S,-1ms" })
+	@ParameterizedTest
+	void shouldRoundAMeasuredTimeUpToTheMillisecond(String iso, String expected) {
+		assertThat(DurationFormat.formatMeasured(Duration.parse(iso))).isEqualTo(expected);
+	}
+
+	@Test
+	void shouldNotOverflowWhenRoundingUpTheLongestMeasuredTime() {
+		assertThat(DurationFormat.formatMeasured(Duration.ofSeconds(Long.MAX_VALUE, 999_999_999)))
+			.isEqualTo(Long.MAX_VALUE + ".999999999s");
 	}
 
 	@Test

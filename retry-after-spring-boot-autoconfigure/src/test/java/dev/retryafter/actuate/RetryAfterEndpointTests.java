@@ -55,7 +55,7 @@ class RetryAfterEndpointTests {
 		assertThat(client.settings()).isEqualTo(new SettingsDescriptor(3, "10s", "500ms", List.of(429, 503),
 				List.of("DELETE", "GET", "HEAD", "OPTIONS", "PUT", "TRACE"), "Idempotency-Key",
 				new SettingsDescriptor.Backoff("1s", 2.0, "8s"), 0.2,
-				new SettingsDescriptor.Header("1m", "backoff", "server-date"),
+				new SettingsDescriptor.Header("60s", "backoff", "server-date"),
 				new SettingsDescriptor.IoErrors(true, true),
 				new SettingsDescriptor.Cooldown(true, "wait", List.of(429), List.of()),
 				new SettingsDescriptor.Budget(true, 0.2, 10, "10s")));
@@ -107,6 +107,15 @@ class RetryAfterEndpointTests {
 		assertThat(descriptor.cooldowns())
 			.containsExactly(new CooldownDescriptor("default", "https://api.example.com:443", "1500ms"));
 		assertThat(descriptor.budgets()).containsExactly(Map.entry("default", new BudgetDescriptor(40, 3, 105)));
+	}
+
+	@Test
+	void shouldShowATimeLeftInMillisecondsRoundedUpNeverInNanoseconds() {
+		record(CooldownKey.of(Origin.of("https", "api.example.com", -1)), Duration.ofNanos(1_705_296_074L));
+		record(CooldownKey.of(Origin.of("https", "b.example", -1)), Duration.ofSeconds(4));
+		assertThat(endpoint(RetryClients.of(RetrySettings.defaults())).retryAfter().cooldowns())
+			.extracting(CooldownDescriptor::remaining)
+			.containsExactly("1706ms", "4s");
 	}
 
 	@Test

@@ -10,11 +10,15 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.DateReference;
+import dev.retryafter.core.OnInvalidRetryAfter;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
@@ -57,8 +61,8 @@ class RetryAfterPropertiesMetadataTests {
 				arguments("retry-after.cooldown.max-hosts", "10000"), arguments("retry-after.budget.enabled", "true"),
 				arguments("retry-after.budget.ratio", "0.2"), arguments("retry-after.budget.min-per-second", "10"),
 				arguments("retry-after.budget.window", "10s"), arguments("retry-after.store", "local"),
-				// Derived from spring.application.name, so there is no static default to publish.
-				arguments("retry-after.redis.key-prefix", null));
+				// Derived from spring.application.name: published as the README's table writes it.
+				arguments("retry-after.redis.key-prefix", "retry-after:<spring.application.name>:"));
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -74,7 +78,8 @@ class RetryAfterPropertiesMetadataTests {
 	void clientsMapShouldBePublishedWithDescription() {
 		assertThat(generated.get("retry-after.clients")).containsEntry("type",
 				"java.util.Map<java.lang.String,dev.retryafter.autoconfigure.RetryAfterProperties$Client>")
-			.containsEntry("description", "Named clients, each applying its overrides to the hosts it lists.");
+			.containsEntry("description", "Named clients, each applying its overrides to the hosts it lists: under "
+					+ "retry-after.clients.<name>, \"hosts\" and any per-request key of retry-after.");
 	}
 
 	@Test
@@ -109,6 +114,57 @@ class RetryAfterPropertiesMetadataTests {
 		assertThat(normalized(additional.get("retry-after.cooldown.statuses").get("defaultValue"))).isEqualTo("429");
 		assertThat(normalized(additional.get("retry-after.cooldown.partition-headers").get("defaultValue")))
 			.isEqualTo("");
+	}
+
+	static Stream<Arguments> enumKeys() {
+		return Stream.of(arguments("retry-after.store", RetryAfterProperties.Store.class),
+				arguments("retry-after.header.on-invalid", OnInvalidRetryAfter.class),
+				arguments("retry-after.header.date-reference", DateReference.class),
+				arguments("retry-after.cooldown.mode", CooldownMode.class));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("enumKeys")
+	void enumKeyShouldHintEveryValueAsItIsWritten(String name, Class<?> type) throws IOException {
+		assertThat(hintValues(name)).containsExactlyElementsOf(AllowedValues.enumValues(type));
+		assertThat(hintDescriptions(name)).allSatisfy((description) -> assertThat(description).endsWith("."));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "retry-after.retryable-statuses", "retry-after.cooldown.statuses" })
+	void statusKeysShouldHintStatusesInRange(String name) throws IOException {
+		assertThat(hintValues(name)).isNotEmpty()
+			.allSatisfy((value) -> assertThat(Integer.parseInt(value)).isBetween(100, 599));
+		// Every default status is among the hints.
+		assertThat(hintValues(name))
+			.containsAll(List.of(normalized(generated.get(name).get("defaultValue")).split(",")));
+	}
+
+	@Test
+	void everyHintShouldBeForAPublishedKey() throws IOException {
+		assertThat(hints().keySet()).allSatisfy((name) -> assertThat(generated).containsKey(name));
+	}
+
+	private static List<String> hintValues(String name) throws IOException {
+		List<Map<String, Object>> values = hints().get(name);
+		assertThat(values).as(name).isNotNull();
+		return values.stream().map((value) -> String.valueOf(value.get("value"))).toList();
+	}
+
+	private static List<String> hintDescriptions(String name) throws IOException {
+		return hints().get(name).stream().map((value) -> (String) value.get("description")).toList();
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, List<Map<String, Object>>> hints() throws IOException {
+		String resource = "META-INF/spring-configuration-metadata.json";
+		try (InputStream in = RetryAfterPropertiesMetadataTests.class.getClassLoader().getResourceAsStream(resource)) {
+			List<Map<String, Object>> hints = JsonPath.parse(in).read("$.hints");
+			Map<String, List<Map<String, Object>>> byName = new HashMap<>();
+			hints.forEach(
+					(hint) -> byName.put((String) hint.get("name"), (List<Map<String, Object>>) hint.get("values")));
+			return byName;
+		}
 	}
 
 	private static Map<String, Map<String, Object>> properties(String resource) throws IOException {

@@ -167,7 +167,7 @@ class RetryAfterMetricsTests {
 		assertThat(tagKeys("http.client.retry.cooldown.held")).containsExactly("client");
 		assertThat(this.registry.find("http.client.retry.cooldown.held").timers()).hasSize(2);
 		assertThat(paymentsHeld.getId().getDescription())
-			.isEqualTo("Time a request was held by a cooldown before it was sent");
+			.isEqualTo("Time a request was held by a cooldown, or for its paced slot, before it was sent");
 		assertThat(paymentsHeld.getId().getType()).isEqualTo(Meter.Type.TIMER);
 	}
 
