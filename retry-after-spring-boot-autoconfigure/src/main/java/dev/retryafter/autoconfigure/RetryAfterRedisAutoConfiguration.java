@@ -42,8 +42,9 @@ public final class RetryAfterRedisAutoConfiguration {
 
 	/**
 	 * Starts listening at once, in the background; never blocks or fails start-up when Redis
-	 * is down. Closed with the context. Takes {@code retryClients} only so that the
-	 * properties are validated (with messages naming them) before they are used here.
+	 * is down. Closed with the context. Takes {@code retryClients} so that the properties are
+	 * validated (with messages naming them) before they are used here, and to fail start-up
+	 * when a client partitions cooldowns without {@code retry-after.cooldown.partition-secret}.
 	 */
 	@Bean
 	@ConditionalOnBean(RedisConnectionFactory.class)
@@ -57,7 +58,7 @@ public final class RetryAfterRedisAutoConfiguration {
 		// Errors are counted by the store itself; the metrics read them from there.
 		RedisCooldownStore store = new RedisCooldownStore(redisConnectionFactory,
 				new HostCooldowns(properties.getCooldown().getMaxHosts(), properties.getCooldown().getMaxDuration()),
-				keyPrefix);
+				keyPrefix, PartitionSecrets.forSharedStore(properties, retryClients));
 		store.start();
 		return store;
 	}
