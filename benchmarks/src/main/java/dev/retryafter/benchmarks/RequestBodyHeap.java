@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -45,8 +46,10 @@ import org.springframework.web.reactive.function.client.WebClient;
  * <ul>
  * <li>{@code --mode=webclient}: {@code --calls} concurrent POSTs without an
  * {@code Idempotency-Key} (never retried on a response), each a streamed body of
- * {@code --size-kb}, through a {@code WebClient} on Reactor Netty, without a filter and with
- * {@code RetryAfterExchangeFilter}.</li>
+ * {@code --size-kb}, through a {@code WebClient} on Reactor Netty, without a filter
+ * ({@code none}) and with {@code RetryAfterExchangeFilter} ({@code filter}); variant
+ * {@code filter-key} sends each with an {@code Idempotency-Key}, so its body is kept for a
+ * retry.</li>
  * <li>{@code --mode=restclient}: one POST of {@code --size-mb} written to the request's output
  * stream, through a {@code RestClient} on HttpClient 5, without an interceptor and with
  * {@code RetryAfterInterceptor}: Spring buffers the whole body of a request to a client that
@@ -103,7 +106,7 @@ public final class RequestBodyHeap {
 				.build();
 			WebClient.Builder builder = WebClient.builder()
 				.clientConnector(new ReactorClientHttpConnector(HttpClient.create(connections)));
-			if (variant.equals("filter")) {
+			if (variant.equals("filter") || variant.equals("filter-key")) {
 				RetryClients clients = RetryClients.of(RetrySettings.defaults());
 				builder.filter(new RetryAfterExchangeFilter(clients, RetryListener.NONE,
 						new LocalCooldownStore(new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS)),
@@ -115,12 +118,13 @@ public final class RequestBodyHeap {
 			WebClient client = builder.build();
 			URI uri = origin.uri("/upload");
 			// Warm-up: classes loaded and the pool's first connections made before measuring.
-			post(client, uri, size).block(Duration.ofSeconds(30));
+			boolean key = variant.equals("filter-key");
+			post(client, uri, size, key).block(Duration.ofSeconds(30));
 			long before = usedAfterGc();
 			resetPeaks();
 			AtomicInteger failed = new AtomicInteger();
 			CompletableFuture<Void> all = Flux.range(0, calls)
-				.flatMap((i) -> post(client, uri, size).onErrorResume((ex) -> Mono.just(-1)).doOnNext((status) -> {
+				.flatMap((i) -> post(client, uri, size, key).onErrorResume((ex) -> Mono.just(-1)).doOnNext((status) -> {
 					if (status != 200) {
 						failed.incrementAndGet();
 					}
@@ -138,11 +142,16 @@ public final class RequestBodyHeap {
 		}
 	}
 
-	private static Mono<Integer> post(WebClient client, URI uri, int size) {
+	private static Mono<Integer> post(WebClient client, URI uri, int size, boolean idempotencyKey) {
 		Flux<DataBuffer> body = Flux.range(0, size / CHUNK.length)
 			.map((i) -> DefaultDataBufferFactory.sharedInstance.wrap(CHUNK));
 		return client.post()
 			.uri(uri)
+			.headers((headers) -> {
+				if (idempotencyKey) {
+					headers.set("Idempotency-Key", UUID.randomUUID().toString());
+				}
+			})
 			.body(BodyInserters.fromDataBuffers(body))
 			.exchangeToMono((response) -> response.releaseBody().thenReturn(response.statusCode().value()));
 	}
