@@ -18,6 +18,7 @@ import dev.retryafter.core.RetrySettings;
 import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
@@ -34,11 +35,14 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
  * headers, credentials, bodies or a full partition digest.
  * <p>
  * {@code DELETE /actuator/retryafter} ends every cooldown; with
- * {@code ?origin=scheme://host:port} it ends that origin's, every partition of it.
+ * {@code ?origin=scheme://host:port} it ends that origin's, every partition of it. With the
+ * Redis store that ends them for the whole fleet, so the endpoint is read-only unless the
+ * application opens it with {@code management.endpoint.retryafter.access=unrestricted}
+ * (and, over HTTP, should then guard it, e.g. with Spring Security).
  *
  * @since 0.1.0
  */
-@Endpoint(id = "retryafter")
+@Endpoint(id = "retryafter", defaultAccess = Access.READ_ONLY)
 public class RetryAfterEndpoint {
 
 	private final RetryClients clients;

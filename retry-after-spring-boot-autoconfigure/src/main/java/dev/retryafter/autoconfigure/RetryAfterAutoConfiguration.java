@@ -83,7 +83,7 @@ public final class RetryAfterAutoConfiguration {
 					+ "missing: host cooldowns are kept in this instance only");
 		}
 		return new LocalCooldownStore(new HostCooldowns(properties.getCooldown().getMaxHosts(),
-				properties.getCooldown().getMaxDuration()));
+				properties.getCooldown().getMaxDuration()), PartitionSecrets.forLocalStore(properties));
 	}
 
 	@Bean

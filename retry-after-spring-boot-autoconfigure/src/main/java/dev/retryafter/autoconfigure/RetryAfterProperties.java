@@ -219,7 +219,8 @@ public class RetryAfterProperties extends RetrySettingsProperties {
 	/**
 	 * Per-host cooldown: a {@code Retry-After} received by one request holds back the other
 	 * requests to the same origin. {@code max-duration} and {@code max-hosts} size the
-	 * instance's one cooldown store, so they are read at the top level only.
+	 * instance's one cooldown store, and {@code partition-secret} keys it, so they are read at
+	 * the top level only.
 	 */
 	public static class Cooldown {
 
@@ -253,6 +254,14 @@ public class RetryAfterProperties extends RetrySettingsProperties {
 		 * Maximum number of cooldown keys (origins, or partitions of origins) remembered.
 		 */
 		private @Nullable Integer maxHosts = 10000;
+
+		/**
+		 * Secret, at least 32 characters, that keys the partition digests and signs the Redis
+		 * store's messages; the same on every instance sharing a store, e.g. the output of
+		 * 'openssl rand -base64 32'. Required with the Redis store and partition headers;
+		 * otherwise a random secret of this JVM keys the digests.
+		 */
+		private @Nullable String partitionSecret;
 
 		public @Nullable Boolean getEnabled() {
 			return this.enabled;
@@ -300,6 +309,14 @@ public class RetryAfterProperties extends RetrySettingsProperties {
 
 		public void setMaxHosts(@Nullable Integer maxHosts) {
 			this.maxHosts = maxHosts;
+		}
+
+		public @Nullable String getPartitionSecret() {
+			return this.partitionSecret;
+		}
+
+		public void setPartitionSecret(@Nullable String partitionSecret) {
+			this.partitionSecret = partitionSecret;
 		}
 
 	}

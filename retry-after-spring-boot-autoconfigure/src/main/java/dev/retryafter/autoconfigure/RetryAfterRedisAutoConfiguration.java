@@ -6,9 +6,9 @@ import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.RedisCooldownStore;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -16,12 +16,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
-import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientConfigurationBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration.LettuceClientConfigurationBuilder;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 
 /**
@@ -42,8 +43,9 @@ public final class RetryAfterRedisAutoConfiguration {
 
 	/**
 	 * Starts listening at once, in the background; never blocks or fails start-up when Redis
-	 * is down. Closed with the context. Takes {@code retryClients} only so that the
-	 * properties are validated (with messages naming them) before they are used here.
+	 * is down. Closed with the context. Takes {@code retryClients} so that the properties are
+	 * validated (with messages naming them) before they are used here, and to fail start-up
+	 * when a client partitions cooldowns without {@code retry-after.cooldown.partition-secret}.
 	 */
 	@Bean
 	@ConditionalOnBean(RedisConnectionFactory.class)
@@ -57,7 +59,7 @@ public final class RetryAfterRedisAutoConfiguration {
 		// Errors are counted by the store itself; the metrics read them from there.
 		RedisCooldownStore store = new RedisCooldownStore(redisConnectionFactory,
 				new HostCooldowns(properties.getCooldown().getMaxHosts(), properties.getCooldown().getMaxDuration()),
-				keyPrefix);
+				keyPrefix, PartitionSecrets.forSharedStore(properties, retryClients));
 		store.start();
 		return store;
 	}
@@ -65,38 +67,58 @@ public final class RetryAfterRedisAutoConfiguration {
 	/**
 	 * Turns TCP keepalive on for Boot's Lettuce client, so a connection a network device
 	 * dropped without a reset is eventually closed by the operating system as well; the store's
-	 * own heartbeat notices it sooner (within 30 s).
+	 * own heartbeat notices it sooner (within 30 s). Only keepalive changes: every other client
+	 * and socket option the application set is kept.
 	 */
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass({ SocketOptions.class, LettuceClientOptionsBuilderCustomizer.class })
+	@ConditionalOnClass({ SocketOptions.class, LettuceClientConfigurationBuilderCustomizer.class })
 	static final class LettuceKeepAliveConfiguration {
 
-		// Probes after 15 s of silence, then every 5 s; the connection is closed after 3 misses.
-		private static final Duration KEEPALIVE_IDLE = Duration.ofSeconds(15);
-
-		private static final Duration KEEPALIVE_INTERVAL = Duration.ofSeconds(5);
-
-		private static final int KEEPALIVE_COUNT = 3;
-
 		@Bean
-		LettuceClientOptionsBuilderCustomizer retryAfterRedisKeepAlive(
-				ObjectProvider<DataRedisProperties> redisProperties) {
-			return (builder) -> {
-				SocketOptions.Builder socket = SocketOptions.builder()
-					.keepAlive(SocketOptions.KeepAliveOptions.builder()
-						.enable()
-						.idle(KEEPALIVE_IDLE)
-						.interval(KEEPALIVE_INTERVAL)
-						.count(KEEPALIVE_COUNT)
-						.build());
-				// The customizer replaces Boot's socket options: keep its connect timeout.
-				DataRedisProperties properties = redisProperties.getIfAvailable();
-				Duration connectTimeout = (properties != null) ? properties.getConnectTimeout() : null;
-				if (connectTimeout != null) {
-					socket.connectTimeout(connectTimeout);
-				}
-				builder.socketOptions(socket.build());
-			};
+		LettuceKeepAlive retryAfterRedisKeepAlive() {
+			return new LettuceKeepAlive();
+		}
+
+	}
+
+	/**
+	 * Runs after the application's own customizers, which may replace the whole
+	 * {@link ClientOptions}, and changes their socket options' keepalive only, and only while
+	 * it is Lettuce's default (off in Lettuce 6, probing after 13 s in Lettuce 7): keepalive
+	 * options the application chose are kept.
+	 */
+	static final class LettuceKeepAlive implements LettuceClientConfigurationBuilderCustomizer, Ordered {
+
+		// Probes after 15 s of silence, then every 5 s; the connection is closed after 3 misses.
+		static final SocketOptions.KeepAliveOptions KEEPALIVE = SocketOptions.KeepAliveOptions.builder()
+			.enable()
+			.idle(Duration.ofSeconds(15))
+			.interval(Duration.ofSeconds(5))
+			.count(3)
+			.build();
+
+		@Override
+		public void customize(LettuceClientConfigurationBuilder builder) {
+			// The builder has no getters: building it is how to read what is set so far.
+			ClientOptions options = builder.build().getClientOptions().orElse(null);
+			if (options == null || !isLettuceDefault(options.getSocketOptions().getKeepAlive())) {
+				return;
+			}
+			SocketOptions socket = options.getSocketOptions().mutate().keepAlive(KEEPALIVE).build();
+			// mutate() keeps the options' type, e.g. ClusterClientOptions for a cluster.
+			builder.clientOptions(options.mutate().socketOptions(socket).build());
+		}
+
+		private static boolean isLettuceDefault(SocketOptions.KeepAliveOptions keepAlive) {
+			SocketOptions.KeepAliveOptions defaults = SocketOptions.builder().build().getKeepAlive();
+			return keepAlive.isEnabled() == defaults.isEnabled() && keepAlive.getIdle().equals(defaults.getIdle())
+					&& keepAlive.getInterval().equals(defaults.getInterval())
+					&& keepAlive.getCount() == defaults.getCount();
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.LOWEST_PRECEDENCE;
 		}
 
 	}

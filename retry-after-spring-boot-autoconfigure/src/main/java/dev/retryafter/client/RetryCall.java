@@ -479,7 +479,8 @@ public abstract class RetryCall {
 			return null;
 		}
 		HttpHeaders headers = requestHeaders();
-		return new CooldownKey(origin, CooldownPartition.of(this.settings.cooldown().partitionHeaders(), headers::get));
+		return new CooldownKey(origin, CooldownPartition.of(this.settings.cooldown().partitionHeaders(), headers::get,
+				calls().cooldowns.partitionSecret().partitionHash()));
 	}
 
 }

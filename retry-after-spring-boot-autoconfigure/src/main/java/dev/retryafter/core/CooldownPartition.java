@@ -1,7 +1,5 @@
 package dev.retryafter.core;
 
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -15,10 +13,12 @@ import org.jspecify.annotations.Nullable;
  * others do not. Only the digest is ever kept, in memory, in a shared store, in log lines
  * or in the actuator endpoint, so a credential never leaves the request it came with.
  * <p>
- * The digest is SHA-256 over the header names (as configured, lower-cased) and their
- * values, each length-prefixed so that no two different sets of values can be written the
- * same way, truncated to 128 bits: ample to keep tenants apart, and the same on every
- * instance of a fleet, so a shared store keys them alike.
+ * The digest is a keyed hash ({@link KeyedHash}, HMAC-SHA256 with a secret outside the core)
+ * over the header names (as configured, lower-cased) and their values, each length-prefixed
+ * so that no two different sets of values can be written the same way, truncated to 128 bits:
+ * ample to keep tenants apart. Keyed, because a plain hash of a low-entropy token could be
+ * confirmed offline by anyone who reads a digest from a Redis key or a message; instances
+ * that share a store share the key, so they compute the same digest for the same tenant.
  *
  * @since 0.2.0
  */
@@ -36,29 +36,51 @@ public final class CooldownPartition {
 	 * The partition of a request, from the values it carries for {@code headerNames}.
 	 * @param headerNames the configured partition headers; empty for no partitioning
 	 * @param values the request's values of a header name, {@code null} or empty when absent
+	 * @param hash the keyed hash of the framed names and values
 	 * @return the digest, or {@code null} when no header is named or the request carries
 	 * none of them (such requests share the origin's own cooldown)
 	 */
-	public static @Nullable String of(List<String> headerNames, Function<String, @Nullable List<String>> values) {
+	public static @Nullable String of(List<String> headerNames, Function<String, @Nullable List<String>> values,
+			KeyedHash hash) {
 		Objects.requireNonNull(headerNames, "headerNames");
 		Objects.requireNonNull(values, "values");
+		Objects.requireNonNull(hash, "hash");
 		if (headerNames.isEmpty()) {
 			return null;
 		}
-		MessageDigest digest = sha256();
+		String[] names = new String[headerNames.size()];
+		@Nullable List<String>[] fieldValues = newLists(names.length);
+		int size = 0;
 		boolean any = false;
-		for (String name : headerNames) {
-			List<String> fieldValues = values.apply(name);
-			update(digest, name.toLowerCase(Locale.ROOT));
-			int count = (fieldValues != null) ? fieldValues.size() : 0;
-			updateInt(digest, count);
-			for (int i = 0; i < count; i++) {
-				String value = fieldValues.get(i);
-				update(digest, (value != null) ? value : "");
+		for (int i = 0; i < names.length; i++) {
+			names[i] = headerNames.get(i).toLowerCase(Locale.ROOT);
+			fieldValues[i] = values.apply(headerNames.get(i));
+			size += framedSize(names[i]) + Integer.BYTES;
+			List<String> list = fieldValues[i];
+			int count = (list != null) ? list.size() : 0;
+			for (int j = 0; j < count; j++) {
+				size += framedSize(text(list.get(j)));
 				any = true;
 			}
 		}
-		return any ? hex(digest.digest(), DIGEST_LENGTH / 2) : null;
+		if (!any) {
+			return null;
+		}
+		Frame frame = new Frame(size);
+		for (int i = 0; i < names.length; i++) {
+			frame.text(names[i]);
+			List<String> list = fieldValues[i];
+			int count = (list != null) ? list.size() : 0;
+			frame.integer(count);
+			for (int j = 0; j < count; j++) {
+				frame.text(text(list.get(j)));
+			}
+		}
+		byte[] digest = hash.hash(frame.bytes);
+		if (digest.length < DIGEST_LENGTH / 2) {
+			throw new IllegalStateException("A partition hash must give at least " + (DIGEST_LENGTH / 2) + " bytes");
+		}
+		return hex(digest, DIGEST_LENGTH / 2);
 	}
 
 	/**
@@ -79,21 +101,17 @@ public final class CooldownPartition {
 		return true;
 	}
 
-	// Length-prefixed UTF-16 code units: no charset needed, and no two inputs collide by framing.
-	private static void update(MessageDigest digest, String text) {
-		updateInt(digest, text.length());
-		for (int i = 0; i < text.length(); i++) {
-			char c = text.charAt(i);
-			digest.update((byte) (c >>> 8));
-			digest.update((byte) c);
-		}
+	@SuppressWarnings("unchecked")
+	private static @Nullable List<String>[] newLists(int length) {
+		return (List<String>[]) new List<?>[length];
 	}
 
-	private static void updateInt(MessageDigest digest, int value) {
-		digest.update((byte) (value >>> 24));
-		digest.update((byte) (value >>> 16));
-		digest.update((byte) (value >>> 8));
-		digest.update((byte) value);
+	private static String text(@Nullable String value) {
+		return (value != null) ? value : "";
+	}
+
+	private static int framedSize(String text) {
+		return Integer.BYTES + 2 * text.length();
 	}
 
 	private static String hex(byte[] bytes, int count) {
@@ -105,14 +123,52 @@ public final class CooldownPartition {
 		return new String(chars);
 	}
 
-	private static MessageDigest sha256() {
-		try {
-			return MessageDigest.getInstance("SHA-256");
+	/**
+	 * A keyed one-way function of bytes, e.g. HMAC-SHA256 with a secret: the core frames what
+	 * is hashed, the key and the algorithm stay outside it.
+	 */
+	@FunctionalInterface
+	public interface KeyedHash {
+
+		/**
+		 * Hashes {@code input}.
+		 * @param input the framed header names and values
+		 * @return at least 16 bytes; equal for equal input under the same key
+		 */
+		byte[] hash(byte[] input);
+
+	}
+
+	/**
+	 * Length-prefixed UTF-16 code units: no charset needed, and no two inputs collide by
+	 * framing.
+	 */
+	private static final class Frame {
+
+		private final byte[] bytes;
+
+		private int position;
+
+		Frame(int size) {
+			this.bytes = new byte[size];
 		}
-		catch (NoSuchAlgorithmException ex) {
-			// Every Java platform must provide SHA-256 (MessageDigest javadoc).
-			throw new IllegalStateException(ex);
+
+		void text(String text) {
+			integer(text.length());
+			for (int i = 0; i < text.length(); i++) {
+				char c = text.charAt(i);
+				this.bytes[this.position++] = (byte) (c >>> 8);
+				this.bytes[this.position++] = (byte) c;
+			}
 		}
+
+		void integer(int value) {
+			this.bytes[this.position++] = (byte) (value >>> 24);
+			this.bytes[this.position++] = (byte) (value >>> 16);
+			this.bytes[this.position++] = (byte) (value >>> 8);
+			this.bytes[this.position++] = (byte) value;
+		}
+
 	}
 
 }

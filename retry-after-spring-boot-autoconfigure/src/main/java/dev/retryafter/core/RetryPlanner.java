@@ -198,7 +198,16 @@ public final class RetryPlanner {
 		return isRepeatable(settings, request) ? null : stop(StopReason.NON_IDEMPOTENT);
 	}
 
-	private static boolean isRepeatable(RetrySettings settings, RequestFacts request) {
+	/**
+	 * Whether a request that reached the server may be sent again, its body aside: the
+	 * caller's mark, else a repeatable method or an idempotency key. A client adapter asks it
+	 * before the first attempt, to keep a copy of the body only when a retry could need it.
+	 * @param settings the settings in force for this request
+	 * @param request the request's facts ({@code bodyReplayable} is not read)
+	 * @return whether it may be repeated
+	 * @since 0.2.0
+	 */
+	public static boolean isRepeatable(RetrySettings settings, RequestFacts request) {
 		return switch (request.mark()) {
 			case REPEATABLE -> true;
 			case NOT_REPEATABLE -> false;

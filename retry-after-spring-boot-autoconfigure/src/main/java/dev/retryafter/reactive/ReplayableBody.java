@@ -1,7 +1,8 @@
 package dev.retryafter.reactive;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -34,6 +35,12 @@ import org.springframework.web.reactive.function.client.ClientRequest;
  * A larger body, a body written with flushes ({@code writeAndFlushWith}, a streaming upload)
  * or one whose writing did not finish is not kept, and the request is not retried (reason
  * {@code non-idempotent}: a body that cannot be sent again forbids a retry).
+ * <p>
+ * Only a request that a response could make the call retry is recorded: a {@code POST}
+ * without an idempotency key is retried only when its first attempt never got to write the
+ * body (a connection failure), so its body passes through without a copy, and the heap holds
+ * nothing for it. A recorded body is copied once, chunk by chunk as it is written, and a
+ * retry sends those chunks.
  */
 final class ReplayableBody {
 
@@ -54,7 +61,9 @@ final class ReplayableBody {
 
 	private volatile int state;
 
-	private volatile byte @Nullable [] bytes;
+	private volatile @Nullable List<byte[]> chunks;
+
+	private volatile long length;
 
 	private volatile @Nullable MediaType contentType;
 
@@ -64,18 +73,20 @@ final class ReplayableBody {
 	}
 
 	/**
-	 * Prepares the body of {@code request} for recording.
+	 * Prepares the body of {@code request}.
 	 * @param request the request as the filter received it
+	 * @param record whether to keep a copy of the body as it is written: only when a retry
+	 * after the body was sent is possible
 	 * @return the body
 	 */
-	static ReplayableBody of(ClientRequest request) {
+	static ReplayableBody of(ClientRequest request, boolean record) {
 		BodyInserter<?, ? super ClientHttpRequest> inserter = request.body();
 		if (inserter == (Object) BodyInserters.empty()) {
 			// No body: every attempt can send the request as it is.
 			return new ReplayableBody(request, null);
 		}
 		ReplayableBody body = new ReplayableBody(request, inserter);
-		body.request = ClientRequest.from(request).body(body::insert).build();
+		body.request = ClientRequest.from(request).body(record ? body::insert : body::insertOnce).build();
 		return body;
 	}
 
@@ -96,16 +107,25 @@ final class ReplayableBody {
 		return this.inserter == null || state == UNUSED || state == KEPT;
 	}
 
+	/**
+	 * The bytes this body keeps on the heap for a retry.
+	 * @return the recorded bytes; {@code 0} while writing, or when nothing is kept
+	 */
+	long keptBytes() {
+		return (this.chunks != null) ? this.length : 0;
+	}
+
 	@SuppressWarnings("unchecked")
 	private Mono<Void> insert(ClientHttpRequest outgoing, BodyInserter.Context context) {
-		byte[] kept = this.bytes;
+		List<byte[]> kept = this.chunks;
 		if (kept != null) {
 			MediaType contentType = this.contentType;
 			if (contentType != null) {
 				outgoing.getHeaders().setContentType(contentType);
 			}
-			outgoing.getHeaders().setContentLength(kept.length);
-			return outgoing.writeWith(Mono.fromSupplier(() -> outgoing.bufferFactory().wrap(kept)));
+			outgoing.getHeaders().setContentLength(this.length);
+			// Wrapped, not copied: a buffer over a kept chunk is only ever read.
+			return outgoing.writeWith(Flux.fromIterable(kept).map(outgoing.bufferFactory()::wrap));
 		}
 		if (this.state != UNUSED) {
 			return Mono.error(new IllegalStateException("The request body cannot be written again"));
@@ -116,11 +136,26 @@ final class ReplayableBody {
 	}
 
 	/**
+	 * Writes the body through the original inserter, keeping nothing: once it ran, the body
+	 * cannot be sent again.
+	 */
+	@SuppressWarnings("unchecked")
+	private Mono<Void> insertOnce(ClientHttpRequest outgoing, BodyInserter.Context context) {
+		if (this.state != UNUSED) {
+			return Mono.error(new IllegalStateException("The request body cannot be written again"));
+		}
+		this.state = LOST;
+		return ((BodyInserter<?, ClientHttpRequest>) this.inserter).insert(outgoing, context);
+	}
+
+	/**
 	 * Passes the bytes the inserter writes on to the connection, keeping a copy.
 	 */
 	private final class Recorder extends ClientHttpRequestDecorator {
 
-		private final ByteArrayOutputStream copy = new ByteArrayOutputStream();
+		private final List<byte[]> copy = new ArrayList<>();
+
+		private long size;
 
 		private boolean overflow;
 
@@ -145,7 +180,8 @@ final class ReplayableBody {
 		public Mono<Void> setComplete() {
 			if (ReplayableBody.this.state == WRITING) {
 				ReplayableBody.this.contentType = getHeaders().getContentType();
-				ReplayableBody.this.bytes = new byte[0];
+				ReplayableBody.this.length = 0;
+				ReplayableBody.this.chunks = List.of();
 				ReplayableBody.this.state = KEPT;
 			}
 			return super.setComplete();
@@ -153,13 +189,19 @@ final class ReplayableBody {
 
 		private void keep(DataBuffer buffer) {
 			int length = buffer.readableByteCount();
-			if (this.overflow || this.copy.size() + length > LIMIT) {
+			if (this.overflow || this.size + length > LIMIT) {
+				// Too long to replay: what was kept so far is let go at once.
 				this.overflow = true;
+				this.copy.clear();
+				return;
+			}
+			if (length == 0) {
 				return;
 			}
 			byte[] chunk = new byte[length];
 			buffer.toByteBuffer(buffer.readPosition(), ByteBuffer.wrap(chunk), 0, length);
-			this.copy.writeBytes(chunk);
+			this.copy.add(chunk);
+			this.size += length;
 		}
 
 		private void written() {
@@ -167,7 +209,8 @@ final class ReplayableBody {
 				ReplayableBody.this.state = LOST;
 				return;
 			}
-			ReplayableBody.this.bytes = this.copy.toByteArray();
+			ReplayableBody.this.length = this.size;
+			ReplayableBody.this.chunks = List.copyOf(this.copy);
 			ReplayableBody.this.state = KEPT;
 		}
 

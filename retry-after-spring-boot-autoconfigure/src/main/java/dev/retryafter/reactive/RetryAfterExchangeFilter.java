@@ -22,6 +22,7 @@ import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
+import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
@@ -144,7 +145,9 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		Call(ClientSettings client, RequestFacts facts, ClientRequest request, ExchangeFunction next) {
 			super(RetryAfterExchangeFilter.this.calls, client, facts);
 			this.request = request;
-			this.body = ReplayableBody.of(request);
+			// A body is kept only when a response could make the call send it again.
+			this.body = ReplayableBody.of(request,
+					client.settings().maxAttempts() > 1 && RetryPlanner.isRepeatable(client.settings(), facts));
 			this.next = next;
 		}
 

@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code heartbeat <instance>}: what an instance sends itself to check that both its
  * command and its subscription connection still work.</li>
  * </ul>
+ * With a partition secret, each message is followed by {@code " sig:"} and its HMAC-SHA256
+ * signature ({@link MessageSignature}); messages without a valid one are ignored.
  *
  * @param kind what the message says
  * @param remainingMillis for a cooldown, its time left in milliseconds; otherwise 0
@@ -43,12 +45,21 @@ record CooldownMessage(Kind kind, long remainingMillis, String instance, @Nullab
 		return new CooldownMessage(Kind.HEARTBEAT, 0, instance, null);
 	}
 
+	String encode(MessageSignature signature) {
+		return signature.sign(encode());
+	}
+
 	String encode() {
 		return switch (this.kind) {
 			case COOLDOWN -> "cooldown " + this.remainingMillis + " " + this.instance + " " + this.key;
 			case END -> "end " + this.instance + " " + ((this.key != null) ? this.key.toString() : ALL);
 			case HEARTBEAT -> "heartbeat " + this.instance;
 		};
+	}
+
+	static Optional<CooldownMessage> decode(String text, MessageSignature signature) {
+		String message = signature.verified(text);
+		return (message != null) ? decode(message) : Optional.empty();
 	}
 
 	// Messages come from the network: anything malformed is ignored, never thrown.

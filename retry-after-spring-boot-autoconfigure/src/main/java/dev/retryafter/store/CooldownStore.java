@@ -166,4 +166,14 @@ public interface CooldownStore {
 		return new StoreState(name(), true, JvmStart.INSTANT, errorCount());
 	}
 
+	/**
+	 * The secret partition digests are keyed with ({@code cooldown.partition-headers}):
+	 * instances that share cooldowns must share it, or the same tenant gets a different key on
+	 * each of them.
+	 * @return the secret; for a store that shares nothing, this JVM's random one
+	 */
+	default PartitionSecret partitionSecret() {
+		return PartitionSecret.perJvm();
+	}
+
 }

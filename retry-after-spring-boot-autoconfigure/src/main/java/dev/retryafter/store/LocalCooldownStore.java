@@ -19,12 +19,25 @@ public final class LocalCooldownStore implements CooldownStore {
 
 	private final HostCooldowns cooldowns;
 
+	private final PartitionSecret partitionSecret;
+
 	/**
-	 * Creates a store over a map.
+	 * Creates a store over a map, keying partition digests with this JVM's random secret.
 	 * @param cooldowns the map
 	 */
 	public LocalCooldownStore(HostCooldowns cooldowns) {
+		this(cooldowns, PartitionSecret.perJvm());
+	}
+
+	/**
+	 * Creates a store over a map.
+	 * @param cooldowns the map
+	 * @param partitionSecret keys the partition digests
+	 * @since 0.2.0
+	 */
+	public LocalCooldownStore(HostCooldowns cooldowns, PartitionSecret partitionSecret) {
 		this.cooldowns = Objects.requireNonNull(cooldowns, "cooldowns");
+		this.partitionSecret = Objects.requireNonNull(partitionSecret, "partitionSecret");
 	}
 
 	@Override
@@ -40,6 +53,11 @@ public final class LocalCooldownStore implements CooldownStore {
 	@Override
 	public HostCooldowns cooldowns() {
 		return this.cooldowns;
+	}
+
+	@Override
+	public PartitionSecret partitionSecret() {
+		return this.partitionSecret;
 	}
 
 }

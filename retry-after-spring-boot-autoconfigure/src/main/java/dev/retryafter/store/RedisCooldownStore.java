@@ -153,7 +153,11 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 
 	private final String instance = UUID.randomUUID().toString();
 
-	private final String heartbeat = CooldownMessage.heartbeat(this.instance).encode();
+	private final PartitionSecret partitionSecret;
+
+	private final MessageSignature signature;
+
+	private final String heartbeat;
 
 	private final LongAdder errors = new LongAdder();
 
@@ -228,12 +232,36 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	 * @param keyPrefix the prefix of every key and of the channel
 	 */
 	public RedisCooldownStore(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix) {
+		this(connectionFactory, cooldowns, keyPrefix, null);
+	}
+
+	/**
+	 * Creates a store on the system clocks. Call {@link #start()} to begin sharing.
+	 * @param connectionFactory the application's Redis connection factory
+	 * @param cooldowns the local map every decision reads
+	 * @param keyPrefix the prefix of every key and of the channel
+	 * @param partitionSecret the fleet's secret: keys partition digests and signs the
+	 * messages; {@code null} for unsigned messages and this JVM's own partition digests
+	 * @since 0.2.0
+	 */
+	public RedisCooldownStore(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix,
+			@Nullable PartitionSecret partitionSecret) {
 		this(connectionFactory, cooldowns, keyPrefix, MonotonicClock.SYSTEM, Clock.systemUTC(), HEARTBEAT_INTERVAL,
-				HEARTBEAT_TIMEOUT);
+				HEARTBEAT_TIMEOUT, partitionSecret);
 	}
 
 	RedisCooldownStore(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix,
 			MonotonicClock monotonicClock, Clock wallClock, Duration heartbeatInterval, Duration heartbeatTimeout) {
+		this(connectionFactory, cooldowns, keyPrefix, monotonicClock, wallClock, heartbeatInterval, heartbeatTimeout,
+				null);
+	}
+
+	RedisCooldownStore(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix,
+			MonotonicClock monotonicClock, Clock wallClock, Duration heartbeatInterval, Duration heartbeatTimeout,
+			@Nullable PartitionSecret partitionSecret) {
+		this.partitionSecret = (partitionSecret != null) ? partitionSecret : PartitionSecret.perJvm();
+		this.signature = new MessageSignature(partitionSecret);
+		this.heartbeat = CooldownMessage.heartbeat(this.instance).encode(this.signature);
 		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
 		this.cooldowns = Objects.requireNonNull(cooldowns, "cooldowns");
 		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
@@ -320,6 +348,20 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	@Override
 	public HostCooldowns cooldowns() {
 		return this.cooldowns;
+	}
+
+	@Override
+	public PartitionSecret partitionSecret() {
+		return this.partitionSecret;
+	}
+
+	/**
+	 * How many messages were dropped for a missing or wrong signature (with a partition
+	 * secret only): a sign that another instance has a different secret, or none.
+	 * @return the count
+	 */
+	long rejectedMessages() {
+		return this.signature.rejectedCount();
 	}
 
 	/**
@@ -515,7 +557,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		}
 		// Rounded up: the shared cooldown must never be shorter than the server asked.
 		long leftMillis = (leftNanos + 999_999) / 1_000_000;
-		String message = CooldownMessage.cooldown(leftMillis, this.instance, key).encode();
+		String message = CooldownMessage.cooldown(leftMillis, this.instance, key).encode(this.signature);
 		Long held;
 		try {
 			held = this.redis.execute(LATER_WINS, List.of(this.keyPrefix + key), Long.toString(leftMillis),
@@ -546,7 +588,8 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 				}
 				deleteKeys(origin);
 				this.redis.convertAndSend(this.channel,
-						CooldownMessage.end(this.instance, (origin != null) ? CooldownKey.of(origin) : null).encode());
+						CooldownMessage.end(this.instance, (origin != null) ? CooldownKey.of(origin) : null)
+							.encode(this.signature));
 			}
 			catch (RuntimeException ex) {
 				this.pendingEnds.add(target);
@@ -768,7 +811,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		@Override
 		public void onMessage(Message message, byte @Nullable [] pattern) {
 			String text = new String(message.getBody(), StandardCharsets.UTF_8);
-			CooldownMessage.decode(text).ifPresent(this::apply);
+			CooldownMessage.decode(text, RedisCooldownStore.this.signature).ifPresent(this::apply);
 		}
 
 		private void apply(CooldownMessage message) {

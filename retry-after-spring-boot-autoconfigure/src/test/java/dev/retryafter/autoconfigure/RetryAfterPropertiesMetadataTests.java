@@ -58,7 +58,10 @@ class RetryAfterPropertiesMetadataTests {
 				arguments("retry-after.cooldown.statuses", "429"),
 				arguments("retry-after.cooldown.max-duration", "60s"),
 				arguments("retry-after.cooldown.partition-headers", ""),
-				arguments("retry-after.cooldown.max-hosts", "10000"), arguments("retry-after.budget.enabled", "true"),
+				arguments("retry-after.cooldown.max-hosts", "10000"),
+				// A secret has no default: one shared by every installation would key nothing.
+				arguments("retry-after.cooldown.partition-secret", null),
+				arguments("retry-after.budget.enabled", "true"),
 				arguments("retry-after.budget.ratio", "0.2"), arguments("retry-after.budget.min-per-second", "10"),
 				arguments("retry-after.budget.window", "10s"), arguments("retry-after.store", "local"),
 				// Derived from spring.application.name: published as the README's table writes it.

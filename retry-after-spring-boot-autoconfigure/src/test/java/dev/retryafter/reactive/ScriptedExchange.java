@@ -48,12 +48,27 @@ final class ScriptedExchange implements ExchangeFunction {
 		return reply(() -> Mono.error(error));
 	}
 
+	/**
+	 * A connection failure, as a connector reports it: before anything, the body included,
+	 * was written.
+	 */
+	ScriptedExchange refuse(Throwable error) {
+		return reply(new Refusal(error));
+	}
+
 	synchronized List<Sent> sent() {
 		return List.copyOf(this.sent);
 	}
 
 	@Override
 	public Mono<ClientResponse> exchange(ClientRequest request) {
+		synchronized (this) {
+			if (this.replies.peek() instanceof Refusal refusal) {
+				this.replies.poll();
+				this.last = refusal;
+				return refusal.get();
+			}
+		}
 		MockClientHttpRequest outgoing = new MockClientHttpRequest(request.method(), request.url());
 		return request.writeTo(outgoing, ExchangeStrategies.withDefaults())
 			.then(Mono.defer(() -> outgoing.getBodyAsString().defaultIfEmpty("")))
@@ -95,6 +110,15 @@ final class ScriptedExchange implements ExchangeFunction {
 	 * @param contentType the content type written
 	 */
 	record Sent(String method, String body, MediaType contentType) {
+	}
+
+	private record Refusal(Throwable error) implements Supplier<Mono<ClientResponse>> {
+
+		@Override
+		public Mono<ClientResponse> get() {
+			return Mono.error(this.error);
+		}
+
 	}
 
 }

@@ -1,0 +1,157 @@
+package dev.retryafter.store;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Objects;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import dev.retryafter.core.CooldownPartition;
+
+/**
+ * The secret that keys cooldown partition digests and signs the Redis store's messages
+ * ({@code retry-after.cooldown.partition-secret}). Every instance that shares a store must
+ * hold the same secret, so that they compute the same digest for the same tenant and accept
+ * each other's messages. Generate one with, e.g., {@code openssl rand -base64 32}.
+ * <p>
+ * Two keys are derived from it with HMAC-SHA256, one per use, so a message signature can
+ * never be taken for a partition digest or the other way round. The secret is never written
+ * anywhere: {@link #toString()} hides it.
+ *
+ * @since 0.2.0
+ */
+public final class PartitionSecret {
+
+	/** Fewest characters a configured secret may have: 32 characters of base64 is 192 bits. */
+	public static final int MIN_LENGTH = 32;
+
+	private static final String ALGORITHM = "HmacSHA256";
+
+	private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+	private final Mac partitionMac;
+
+	private final Mac messageMac;
+
+	private final CooldownPartition.KeyedHash partitionHash;
+
+	private PartitionSecret(byte[] secret) {
+		this.partitionMac = mac(derive(secret, "retry-after partition digest"));
+		this.messageMac = mac(derive(secret, "retry-after store message"));
+		this.partitionHash = (input) -> hmac(this.partitionMac, input);
+	}
+
+	/**
+	 * A configured secret.
+	 * @param secret the secret, at least {@value #MIN_LENGTH} characters
+	 * @return the secret
+	 * @throws IllegalArgumentException if it is shorter (the message never contains it)
+	 */
+	public static PartitionSecret of(String secret) {
+		Objects.requireNonNull(secret, "secret");
+		if (secret.length() < MIN_LENGTH) {
+			throw new IllegalArgumentException("must be at least " + MIN_LENGTH + " characters long");
+		}
+		return new PartitionSecret(secret.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/**
+	 * A new random secret, for a store that no other instance shares.
+	 * @return the secret
+	 */
+	public static PartitionSecret random() {
+		byte[] secret = new byte[32];
+		new SecureRandom().nextBytes(secret);
+		return new PartitionSecret(secret);
+	}
+
+	/**
+	 * The random secret of this JVM, for stores kept in this instance only: partitions are
+	 * the same across the JVM's contexts and differ from every other instance's.
+	 * @return the secret
+	 */
+	public static PartitionSecret perJvm() {
+		return PerJvm.SECRET;
+	}
+
+	/**
+	 * Keys partition digests.
+	 * @return HMAC-SHA256 under this secret's partition key
+	 */
+	public CooldownPartition.KeyedHash partitionHash() {
+		return this.partitionHash;
+	}
+
+	/**
+	 * Signs a message.
+	 * @param text the message
+	 * @return its signature, 64 lower-case hex digits
+	 */
+	String sign(String text) {
+		return hex(hmac(this.messageMac, text.getBytes(StandardCharsets.UTF_8)));
+	}
+
+	/**
+	 * Whether {@code signature} is this secret's signature of {@code text}, compared in time
+	 * independent of where they differ.
+	 * @param text the message
+	 * @param signature the signature it came with
+	 * @return {@code true} if it matches
+	 */
+	boolean verify(String text, String signature) {
+		return MessageDigest.isEqual(sign(text).getBytes(StandardCharsets.US_ASCII),
+				signature.getBytes(StandardCharsets.US_ASCII));
+	}
+
+	@Override
+	public String toString() {
+		return "PartitionSecret[hidden]";
+	}
+
+	private static byte[] derive(byte[] secret, String purpose) {
+		return hmac(mac(secret), purpose.getBytes(StandardCharsets.UTF_8));
+	}
+
+	private static Mac mac(byte[] key) {
+		try {
+			Mac mac = Mac.getInstance(ALGORITHM);
+			mac.init(new SecretKeySpec(key, ALGORITHM));
+			return mac;
+		}
+		catch (GeneralSecurityException ex) {
+			// Every Java platform must provide HmacSHA256 (Mac javadoc).
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static byte[] hmac(Mac prototype, byte[] input) {
+		// A Mac is not thread-safe: each use gets its own copy of the initialized prototype.
+		Mac mac;
+		try {
+			mac = (Mac) prototype.clone();
+		}
+		catch (CloneNotSupportedException ex) {
+			throw new IllegalStateException("The " + ALGORITHM + " provider cannot copy a key", ex);
+		}
+		return mac.doFinal(input);
+	}
+
+	private static String hex(byte[] bytes) {
+		char[] chars = new char[bytes.length * 2];
+		for (int i = 0; i < bytes.length; i++) {
+			chars[2 * i] = HEX[(bytes[i] >>> 4) & 0xf];
+			chars[2 * i + 1] = HEX[bytes[i] & 0xf];
+		}
+		return new String(chars);
+	}
+
+	private static final class PerJvm {
+
+		static final PartitionSecret SECRET = random();
+
+	}
+
+}
