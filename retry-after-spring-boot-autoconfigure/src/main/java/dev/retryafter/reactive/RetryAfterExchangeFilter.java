@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
 import dev.retryafter.client.OuterRetryDetector;
+import dev.retryafter.client.RetriedInvocation;
 import dev.retryafter.client.RetryCall;
 import dev.retryafter.client.RetryCalls;
 import dev.retryafter.client.RetryRefusedException;
@@ -61,8 +62,15 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
  * errors with a {@link RetryRefusedException}.
  * <p>
  * It must be the outermost filter, so that the filters after it (authentication, tracing)
- * run once per attempt; {@link RetryAfterWebClientCustomizer} puts it first. There is no
- * outer retry layer to detect: spring-retry does not drive reactive calls.
+ * run once per attempt; {@link RetryAfterWebClientCustomizer} puts it first.
+ * <p>
+ * Inside a retry layer that puts a {@link RetriedInvocation} in the subscriber's Reactor
+ * context (Spring Framework's {@code @Retryable} on a reactive method, the starter's Reactor
+ * {@code Retry} spec), the filter sends one attempt per subscription and hands a retryable
+ * outcome back (reason {@code outer-retry}); a subscription that comes before the
+ * {@code Retry-After} instant of the response handed back last is held until that instant,
+ * or refused with a {@link RetryRefusedException} when that hold does not fit
+ * {@code header.max-wait} or {@code total-budget}.
  *
  * @since 0.1.0
  */
@@ -112,11 +120,11 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
 		// Per subscription: a caller that subscribes again (its own retry operator) starts a
 		// new call with its own time budget.
-		return Mono.defer(() -> {
+		return Mono.deferContextual((context) -> {
 			ClientSettings client = this.calls.client(request.url());
 			RequestFacts facts = this.calls.facts(request.method(), request.attributes(), request.headers(),
 					client.settings(), true);
-			Call call = new Call(client, facts, request, next);
+			Call call = new Call(client, facts, request, next, context.getOrDefault(RetriedInvocation.class, null));
 			return call.start().doOnCancel(call::cancelled);
 		});
 	}
@@ -141,11 +149,24 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		/** Whether the subscriber went away, perhaps before a planned wait could begin. */
 		private boolean cancelled;
 
-		Call(ClientSettings client, RequestFacts facts, ClientRequest request, ExchangeFunction next) {
+		/** The invocation of an outer retry layer this call is one attempt of, if any. */
+		private final @Nullable RetriedInvocation invocation;
+
+		private final ClientSettings client;
+
+		Call(ClientSettings client, RequestFacts facts, ClientRequest request, ExchangeFunction next,
+				@Nullable RetriedInvocation invocation) {
 			super(RetryAfterExchangeFilter.this.calls, client, facts);
 			this.request = request;
 			this.body = ReplayableBody.of(request);
 			this.next = next;
+			this.invocation = invocation;
+			this.client = client;
+		}
+
+		@Override
+		protected @Nullable RetriedInvocation retriedInvocation() {
+			return this.invocation;
 		}
 
 		@Override
@@ -164,6 +185,23 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		}
 
 		Mono<ClientResponse> start() {
+			RetryDecision before = (this.invocation != null)
+					? this.invocation.beforeNextAttempt(this.client.settings(), nanoTime()) : null;
+			if (before instanceof RetryDecision.Stop stop) {
+				stopped(stop.reason());
+				return Mono.error(new RetryRefusedException(origin(), stop.reason(), timeLeft()));
+			}
+			if (before instanceof RetryDecision.Retry hold) {
+				// The outer layer came back before the instant the server asked for: its one hold.
+				return startWaiting(null) ? pause(hold.delay()).then(Mono.defer(() -> {
+					sending();
+					return admitAndSend();
+				})) : Mono.empty();
+			}
+			return admitAndSend();
+		}
+
+		private Mono<ClientResponse> admitAndSend() {
 			Admission admission = admission();
 			if (admission instanceof Admission.Refuse refuse) {
 				return Mono.error(new RetryRefusedException(origin(), StopReason.COOLDOWN, refuse.timeLeft()));
