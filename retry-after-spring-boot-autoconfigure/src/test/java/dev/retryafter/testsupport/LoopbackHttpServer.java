@@ -53,6 +53,12 @@ public final class LoopbackHttpServer implements AutoCloseable {
 
 	private final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
 
+	/** When each request was read, on {@link System#nanoTime()}, in the order of {@link #requests}. */
+	private final List<Long> receivedNanos = new CopyOnWriteArrayList<>();
+
+	/** When each answer had been written, on {@link System#nanoTime()}, in answering order. */
+	private final List<Long> answeredNanos = new CopyOnWriteArrayList<>();
+
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
 
 	private final CountDownLatch closed = new CountDownLatch(1);
@@ -117,6 +123,25 @@ public final class LoopbackHttpServer implements AutoCloseable {
 	}
 
 	/**
+	 * When each request received so far had been read, on {@link System#nanoTime()}: the
+	 * server's own arrival stamps, in the order of {@link #requests()}.
+	 * @return the arrival stamps
+	 */
+	public List<Long> receivedNanos() {
+		return List.copyOf(this.receivedNanos);
+	}
+
+	/**
+	 * When each answer sent so far had been written out, on {@link System#nanoTime()}: a
+	 * client cannot have read an answer before its stamp. In answering order, which is the
+	 * order of {@link #requests()} for a client that sends one request at a time.
+	 * @return the answer stamps
+	 */
+	public List<Long> answeredNanos() {
+		return List.copyOf(this.answeredNanos);
+	}
+
+	/**
 	 * Every request received so far, as {@code METHOD target}.
 	 * @return the request lines, in arrival order
 	 */
@@ -162,9 +187,12 @@ public final class LoopbackHttpServer implements AutoCloseable {
 				if (request == null) {
 					return;
 				}
+				this.receivedNanos.add(System.nanoTime());
 				this.requests.add(request);
 				Reply reply = nextReply(request.path());
-				if (!reply.send(socket, out, this.closed) || "close".equalsIgnoreCase(request.header("Connection"))) {
+				boolean open = reply.send(socket, out, this.closed);
+				this.answeredNanos.add(System.nanoTime());
+				if (!open || "close".equalsIgnoreCase(request.header("Connection"))) {
 					return;
 				}
 			}
