@@ -56,7 +56,7 @@ public final class LoopbackHttpServer implements AutoCloseable {
 	/** When each request was read, on {@link System#nanoTime()}, in the order of {@link #requests}. */
 	private final List<Long> receivedNanos = new CopyOnWriteArrayList<>();
 
-	/** When each answer had been written, on {@link System#nanoTime()}, in answering order. */
+	/** When each answer was taken up, on {@link System#nanoTime()}, in answering order. */
 	private final List<Long> answeredNanos = new CopyOnWriteArrayList<>();
 
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
@@ -132,9 +132,11 @@ public final class LoopbackHttpServer implements AutoCloseable {
 	}
 
 	/**
-	 * When each answer sent so far had been written out, on {@link System#nanoTime()}: a
-	 * client cannot have read an answer before its stamp. In answering order, which is the
-	 * order of {@link #requests()} for a client that sends one request at a time.
+	 * When the server took up each answer sent so far (before any scripted delay), on
+	 * {@link System#nanoTime()}: a client cannot have read an answer before its stamp (a
+	 * stamp taken after the write could be later than the client's read on a busy machine).
+	 * In answering order, which is the order of {@link #requests()} for a client that sends
+	 * one request at a time.
 	 * @return the answer stamps
 	 */
 	public List<Long> answeredNanos() {
@@ -190,8 +192,8 @@ public final class LoopbackHttpServer implements AutoCloseable {
 				this.receivedNanos.add(System.nanoTime());
 				this.requests.add(request);
 				Reply reply = nextReply(request.path());
-				boolean open = reply.send(socket, out, this.closed);
 				this.answeredNanos.add(System.nanoTime());
+				boolean open = reply.send(socket, out, this.closed);
 				if (!open || "close".equalsIgnoreCase(request.header("Connection"))) {
 					return;
 				}
