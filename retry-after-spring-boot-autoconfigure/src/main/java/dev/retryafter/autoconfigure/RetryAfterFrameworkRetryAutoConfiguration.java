@@ -17,6 +17,7 @@ import dev.retryafter.frameworkretry.RetryAfterRetryTemplate;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -92,10 +93,12 @@ public final class RetryAfterFrameworkRetryAutoConfiguration {
 
 		/**
 		 * Static, and given only a provider: a post-processor is created before other beans.
+		 * Declared as a {@code BeanPostProcessor}, so that reading this class's methods (as a
+		 * context does for a configuration given as a class) loads no class of the advice.
 		 */
 		@Bean
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-		static RetriedMethodsPostProcessor retriedMethodsPostProcessor(ObjectProvider<OuterRetries> outerRetries) {
+		static BeanPostProcessor retriedMethodsPostProcessor(ObjectProvider<OuterRetries> outerRetries) {
 			return new RetriedMethodsPostProcessor(
 					new RetriedMethodInterceptor(outerRetries::getObject));
 		}
