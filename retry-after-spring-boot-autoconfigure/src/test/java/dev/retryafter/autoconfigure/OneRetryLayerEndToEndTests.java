@@ -203,6 +203,27 @@ class OneRetryLayerEndToEndTests {
 	}
 
 	/**
+	 * A plain {@code RetryTemplate} on the policy bean cannot be seen before its first
+	 * attempt (it calls nothing on its policy before), so the interceptor retries inside each
+	 * of its attempts: 3 x 3 requests, none early, which is why the starter offers
+	 * {@code retryAfterRetryTemplate}.
+	 */
+	@Test
+	void plainFrameworkRetryTemplateOnTheRetryAfterRetryPolicyMultiplies() {
+		this.contextRunner.withPropertyValues("retry-after.backoff.initial=0s", "retry-after.backoff.max=0s")
+			.run((context) -> {
+				org.springframework.core.retry.RetryTemplate template = new org.springframework.core.retry.RetryTemplate(
+						context.getBean(org.springframework.core.retry.RetryPolicy.class));
+				RestClient client = restClient(context);
+
+				assertThatExceptionOfType(RetryException.class)
+					.isThrownBy(() -> template.execute(() -> get(client, "/busy")));
+
+				assertThat(this.origin.requests()).hasSize(9);
+			});
+	}
+
+	/**
 	 * Spring Framework's {@code RetryTemplate} with the application's own policy cannot be
 	 * seen either: 3 x 3 requests.
 	 */
