@@ -28,6 +28,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RetriedInvocation {
 
+	/** The status of the outcome the hold is planned on: the planner's rules 6 and 7 ignore it. */
+	private static final int SERVICE_UNAVAILABLE = 503;
+
 	private final long startNanos;
 
 	private @Nullable Handback last;
@@ -60,10 +63,11 @@ public final class RetriedInvocation {
 		if (outcome instanceof AttemptOutcome.Response response
 				&& response.retryAfter() instanceof RetryAfter.Delay delay) {
 			notBefore = receivedNanos + saturatedNanos(delay.delay());
-			// Two calls in one attempt: the later instant wins, never the earlier.
-			if (this.last != null && this.last.notBeforeNanos > notBefore) {
-				notBefore = this.last.notBeforeNanos;
-			}
+		}
+		// Several calls in one attempt, or an answer without the field after one with it:
+		// the latest instant any answer asked for still holds, never an earlier one.
+		if (this.last != null && this.last.notBeforeNanos - notBefore > 0) {
+			notBefore = this.last.notBeforeNanos;
 		}
 		this.last = new Handback(client, method, outcome, receivedNanos, notBefore);
 	}
@@ -78,7 +82,7 @@ public final class RetriedInvocation {
 
 	/**
 	 * What the outer layer's next attempt must do before it is sent: nothing, a hold until
-	 * the instant the last handed-back response's {@code Retry-After} asked for, or an
+	 * the latest instant a handed-back response's {@code Retry-After} asked for, or an
 	 * abandonment when that hold does not fit {@code header.max-wait} or {@code total-budget}
 	 * (the planner's rules 6 and 7 decide, on the time still to wait). The hold is exactly the
 	 * time left to the instant: the outer layer plans its own backoff and jitter.
@@ -89,25 +93,21 @@ public final class RetriedInvocation {
 	 */
 	public @Nullable RetryDecision beforeNextAttempt(RetrySettings settings, long nowNanos) {
 		Handback handback = last();
-		if (handback == null || !(handback.outcome() instanceof AttemptOutcome.Response response)
-				|| !(response.retryAfter() instanceof RetryAfter.Delay delay)) {
+		if (handback == null) {
 			return null;
 		}
 		long leftNanos = handback.notBeforeNanos() - nowNanos;
 		if (leftNanos <= 0) {
 			return null;
 		}
-		Duration left = Duration.ofNanos(leftNanos);
-		// Only the server's wait counts here: no local backoff, no jitter.
+		// The planner's rules 6 and 7 on the time left, as if the server had asked for just
+		// that: no local backoff and no jitter, so a retry's delay is exactly the time left.
 		RetrySettings holdOnly = settings
 			.withBackoff(new RetrySettings.Backoff(Duration.ZERO, settings.backoff().multiplier(), Duration.ZERO))
 			.withJitter(0);
-		AttemptOutcome remaining = new AttemptOutcome.Response(response.status(),
-				new RetryAfter.Delay(left, delay.form()));
-		RetryDecision decision = RetryPlanner.planWait(holdOnly, remaining, 1,
-				Duration.ofNanos(nowNanos - this.startNanos), () -> 0L);
-		return (decision instanceof RetryDecision.Retry) ? new RetryDecision.Retry(left, left,
-				((RetryDecision.Retry) decision).source()) : decision;
+		AttemptOutcome left = new AttemptOutcome.Response(SERVICE_UNAVAILABLE,
+				new RetryAfter.Delay(Duration.ofNanos(leftNanos), RetryAfter.Form.SECONDS));
+		return RetryPlanner.planWait(holdOnly, left, 1, Duration.ofNanos(nowNanos - this.startNanos), () -> 0L);
 	}
 
 	private static long saturatedNanos(Duration delay) {
@@ -126,8 +126,9 @@ public final class RetriedInvocation {
 	 * @param method the request method
 	 * @param outcome how the attempt ended
 	 * @param receivedNanos when it ended, on the monotonic clock
-	 * @param notBeforeNanos the instant its {@code Retry-After} asked for (or
-	 * {@code receivedNanos} without one), on the monotonic clock
+	 * @param notBeforeNanos the latest instant a response handed back in the invocation
+	 * asked for with its {@code Retry-After} (at least {@code receivedNanos}), on the
+	 * monotonic clock
 	 */
 	public record Handback(String client, String method, AttemptOutcome outcome, long receivedNanos,
 			long notBeforeNanos) {

@@ -96,6 +96,20 @@ class RetriedInvocationTests {
 				(hold) -> assertThat(hold.delay()).isEqualTo(Duration.ofSeconds(3)));
 	}
 
+	@Test
+	void whenAnAnswerWithoutRetryAfterFollowsOneWithItThenTheEarlierInstantStillHolds() {
+		RetriedInvocation invocation = new RetriedInvocation(this.clock.nanoTime());
+		invocation.handedBack("default", "GET", serverAsked(Duration.ofSeconds(2)), this.clock.nanoTime());
+		this.clock.advance(Duration.ofMillis(500));
+		invocation.handedBack("default", "GET", new AttemptOutcome.Response(503, RetryAfter.ABSENT),
+				this.clock.nanoTime());
+
+		RetryDecision decision = invocation.beforeNextAttempt(this.settings, this.clock.nanoTime());
+
+		assertThat(decision).isInstanceOfSatisfying(RetryDecision.Retry.class,
+				(hold) -> assertThat(hold.delay()).isEqualTo(Duration.ofMillis(1500)));
+	}
+
 	private static AttemptOutcome serverAsked(Duration delay) {
 		return new AttemptOutcome.Response(503, new RetryAfter.Delay(delay, RetryAfter.Form.SECONDS));
 	}
