@@ -100,7 +100,7 @@ public final class RetryAfterAutoConfiguration {
 	 * Any detector seeing an outer retry layer is enough; without one (no spring-retry), the
 	 * interceptor always retries by itself.
 	 */
-	private static OuterRetryDetector anyOf(List<OuterRetryDetector> detectors) {
+	static OuterRetryDetector anyOf(List<OuterRetryDetector> detectors) {
 		if (detectors.isEmpty()) {
 			return OuterRetryDetector.NEVER;
 		}

@@ -66,11 +66,12 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
  * <p>
  * Inside a retry layer that puts a {@link RetriedInvocation} in the subscriber's Reactor
  * context (Spring Framework's {@code @Retryable} on a reactive method, the starter's Reactor
- * {@code Retry} spec), the filter sends one attempt per subscription and hands a retryable
- * outcome back (reason {@code outer-retry}); a subscription that comes before the
- * {@code Retry-After} instant of the response handed back last is held until that instant,
- * or refused with a {@link RetryRefusedException} when that hold does not fit
- * {@code header.max-wait} or {@code total-budget}.
+ * {@code Retry} spec), or that drives a blocking invocation on the subscribing thread (a
+ * {@code @Retryable} method that calls {@code block()}), the filter sends one attempt per
+ * subscription and hands a retryable outcome back (reason {@code outer-retry}); a
+ * subscription that comes before the {@code Retry-After} instant of an answer handed back
+ * earlier is held until that instant, or refused with a {@link RetryRefusedException} when
+ * that hold does not fit {@code header.max-wait} or {@code total-budget}.
  *
  * @since 0.1.0
  */
@@ -83,6 +84,12 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	private final Scheduler scheduler;
 
 	/**
+	 * Asked, on the subscribing thread, for the invocation of a blocking outer retry layer
+	 * that subscribes and waits (a {@code @Retryable} method calling {@code block()}).
+	 */
+	private final OuterRetryDetector outerRetry;
+
+	/**
 	 * Creates a filter on the system clocks, timing its waits on Reactor's parallel scheduler.
 	 * @param clients the settings per named client
 	 * @param listener notified at each decision point
@@ -91,10 +98,26 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	 */
 	public RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets) {
+		this(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER);
+	}
+
+	/**
+	 * Creates a filter on the system clocks, timing its waits on Reactor's parallel scheduler,
+	 * that also sends a single attempt when subscribed to on a thread where a blocking outer
+	 * retry layer drives an invocation ({@link OuterRetryDetector#invocation()}).
+	 * @param clients the settings per named client
+	 * @param listener notified at each decision point
+	 * @param cooldowns the cooldowns consulted before and recorded after each attempt
+	 * @param budgets the retry budget of each client
+	 * @param outerRetry tells, on the subscribing thread, which invocation of an outer retry
+	 * layer the call is an attempt of
+	 */
+	public RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+			RetryBudgets budgets, OuterRetryDetector outerRetry) {
 		// ThreadLocalRandom.current() is looked up per draw: the filter is shared by every
 		// thread that runs a call, and the per-thread generator avoids contention.
 		this(clients, listener, cooldowns, budgets, Schedulers.parallel(), MonotonicClock.SYSTEM, Clock.systemUTC(),
-				() -> ThreadLocalRandom.current().nextLong());
+				() -> ThreadLocalRandom.current().nextLong(), outerRetry);
 	}
 
 	/**
@@ -111,9 +134,19 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, Scheduler scheduler, MonotonicClock monotonicClock, Clock wallClock,
 			RandomGenerator random) {
+		this(clients, listener, cooldowns, budgets, scheduler, monotonicClock, wallClock, random,
+				OuterRetryDetector.NEVER);
+	}
+
+	RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+			RetryBudgets budgets, Scheduler scheduler, MonotonicClock monotonicClock, Clock wallClock,
+			RandomGenerator random, OuterRetryDetector outerRetry) {
+		// The calls never ask the detector themselves: a decision runs on whatever thread the
+		// response arrives on, where a thread-bound outer layer is not to be found.
 		this.calls = new RetryCalls(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, monotonicClock,
 				wallClock, random);
 		this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+		this.outerRetry = Objects.requireNonNull(outerRetry, "outerRetry");
 	}
 
 	@Override
@@ -124,7 +157,9 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			ClientSettings client = this.calls.client(request.url());
 			RequestFacts facts = this.calls.facts(request.method(), request.attributes(), request.headers(),
 					client.settings(), true);
-			Call call = new Call(client, facts, request, next, context.getOrDefault(RetriedInvocation.class, null));
+			RetriedInvocation invocation = context.getOrDefault(RetriedInvocation.class, null);
+			Call call = new Call(client, facts, request, next,
+					(invocation != null) ? invocation : this.outerRetry.invocation());
 			return call.start().doOnCancel(call::cancelled);
 		});
 	}

@@ -156,6 +156,24 @@ class OneRetryLayerEndToEndTests {
 		});
 	}
 
+	/**
+	 * A blocking method that waits for a {@code WebClient}: the filter finds the invocation
+	 * on the thread that subscribes.
+	 */
+	@Test
+	void retryableBlockingMethodCallingAWebClient() {
+		this.contextRunner.withUserConfiguration(RetryableReportsConfiguration.class).run((context) -> {
+			Reports reports = context.getBean(Reports.class);
+
+			assertThatExceptionOfType(WebClientResponseException.ServiceUnavailable.class)
+				.isThrownBy(() -> reports.blockingWebClient(this.origin.uri("/unavailable").toString()));
+
+			assertRequestsNeverEarly(3);
+			assertAttempts(context, 3, 0);
+			assertAbandoned(context);
+		});
+	}
+
 	@Test
 	void retryableReactiveMethod() {
 		this.contextRunner.withUserConfiguration(RetryableReportsConfiguration.class).run((context) -> {
@@ -334,6 +352,11 @@ class OneRetryLayerEndToEndTests {
 		@Retryable(maxRetries = 2, delay = 100, includes = RestClientResponseException.class)
 		public String blocking(String uri) {
 			return this.restClient.get().uri(uri).retrieve().body(String.class);
+		}
+
+		@Retryable(maxRetries = 2, delay = 100, includes = WebClientResponseException.class)
+		public String blockingWebClient(String uri) {
+			return this.webClient.get().uri(uri).retrieve().bodyToMono(String.class).block(Duration.ofSeconds(30));
 		}
 
 		@Retryable(maxRetries = 2, delay = 100, includes = WebClientResponseException.class)
