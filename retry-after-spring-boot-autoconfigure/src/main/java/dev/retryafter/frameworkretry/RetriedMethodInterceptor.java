@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import dev.retryafter.client.RetriedInvocation;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.Sleeper;
+import dev.retryafter.core.StopReason;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -105,26 +106,26 @@ public class RetriedMethodInterceptor implements MethodInterceptor {
 			return;
 		}
 		Throwable previous = previousFailure(invocation);
+		RetriedInvocation.Handback handback = Objects.requireNonNull(retried.last());
 		if (before instanceof RetryDecision.Retry hold) {
 			long since = retries.monotonicClock().nanoTime();
 			try {
 				this.sleeper.sleep(hold.delay());
 			}
 			catch (InterruptedException ex) {
+				// Spring's retry sees the flag at its next back-off and stops.
 				Thread.currentThread().interrupt();
-				if (previous != null) {
-					throw previous;
-				}
-				throw ex;
+				retries.listener().stoppedWithoutAttempt(handback.client(), handback.method(), StopReason.INTERRUPTED);
+				throw (previous != null) ? previous : ex;
 			}
-			RetriedInvocation.Handback handback = retried.last();
-			retries.waited((handback != null) ? handback.client() : retries.client(null).name(), hold.delay(),
-					since);
+			retries.waited(handback.client(), hold.delay(), since);
 			return;
 		}
-		if (previous != null) {
-			throw previous;
-		}
+		// The attempt is not run: the last failure stands, and no request ever goes out early.
+		StopReason reason = ((RetryDecision.Stop) before).reason();
+		throw (previous != null) ? previous
+				: new IllegalStateException("Attempt not run, reason " + reason.tagValue()
+						+ ": the server's Retry-After does not fit header.max-wait or total-budget");
 	}
 
 	private static RetriedInvocation invocationOf(MethodInvocation invocation, OuterRetries retries) {
