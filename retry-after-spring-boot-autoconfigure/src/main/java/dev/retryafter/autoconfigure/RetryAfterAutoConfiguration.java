@@ -3,6 +3,7 @@ package dev.retryafter.autoconfigure;
 import java.util.List;
 
 import dev.retryafter.client.OuterRetryDetector;
+import dev.retryafter.client.RetriedInvocation;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.client.RetryAfterRestClientCustomizer;
 import dev.retryafter.client.RetryAfterRestTemplateCustomizer;
@@ -18,6 +19,7 @@ import dev.retryafter.store.LocalCooldownStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -98,14 +100,32 @@ public final class RetryAfterAutoConfiguration {
 	 * Any detector seeing an outer retry layer is enough; without one (no spring-retry), the
 	 * interceptor always retries by itself.
 	 */
-	private static OuterRetryDetector anyOf(List<OuterRetryDetector> detectors) {
+	static OuterRetryDetector anyOf(List<OuterRetryDetector> detectors) {
 		if (detectors.isEmpty()) {
 			return OuterRetryDetector.NEVER;
 		}
 		if (detectors.size() == 1) {
 			return detectors.get(0);
 		}
-		return () -> detectors.stream().anyMatch(OuterRetryDetector::isOuterRetryActive);
+		return new OuterRetryDetector() {
+
+			@Override
+			public boolean isOuterRetryActive() {
+				return detectors.stream().anyMatch(OuterRetryDetector::isOuterRetryActive);
+			}
+
+			@Override
+			public @Nullable RetriedInvocation invocation() {
+				for (OuterRetryDetector detector : detectors) {
+					RetriedInvocation invocation = detector.invocation();
+					if (invocation != null) {
+						return invocation;
+					}
+				}
+				return null;
+			}
+
+		};
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -1,5 +1,6 @@
 package dev.retryafter.autoconfigure;
 
+import dev.retryafter.client.OuterRetryDetector;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;
@@ -42,9 +43,10 @@ public final class RetryAfterWebClientAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RetryAfterExchangeFilter retryAfterExchangeFilter(RetryClients retryClients,
-			ObjectProvider<RetryListener> listeners, CooldownStore cooldownStore, RetryBudgets retryBudgets) {
+			ObjectProvider<RetryListener> listeners, CooldownStore cooldownStore, RetryBudgets retryBudgets,
+			ObjectProvider<OuterRetryDetector> detectors) {
 		return new RetryAfterExchangeFilter(retryClients, RetryListener.composite(listeners.orderedStream().toList()),
-				cooldownStore, retryBudgets);
+				cooldownStore, retryBudgets, RetryAfterAutoConfiguration.anyOf(detectors.orderedStream().toList()));
 	}
 
 	@Bean

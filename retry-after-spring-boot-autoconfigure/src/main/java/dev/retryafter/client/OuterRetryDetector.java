@@ -1,5 +1,7 @@
 package dev.retryafter.client;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Tells the {@link RetryAfterInterceptor} whether a retry layer outside the HTTP client (one
  * that plans its waits with the same {@code Retry-After} policy) is retrying the current call,
@@ -23,5 +25,16 @@ public interface OuterRetryDetector {
 	 * @return {@code true} if the interceptor must send a single attempt
 	 */
 	boolean isOuterRetryActive();
+
+	/**
+	 * The invocation an outer layer drives on this thread, when that layer wants to learn
+	 * the {@code Retry-After} instant of each outcome handed back to it (Spring Framework's
+	 * retry does). Asked at the same point as {@link #isOuterRetryActive()}.
+	 * @return the invocation, or {@code null} (the default) when there is none to tell
+	 * @since 0.1.0
+	 */
+	default @Nullable RetriedInvocation invocation() {
+		return null;
+	}
 
 }

@@ -344,11 +344,28 @@ public abstract class RetryCall {
 		RetryCalls calls = calls();
 		RetryDecision decision = RetryPlanner.decide(this.settings, this.facts, outcome, attempt, elapsed(),
 				this.permits, calls.random);
-		if (attempt == 1 && wouldContinue(decision) && calls.outerRetry.isOuterRetryActive()) {
-			decision = handBack(decision);
+		if (attempt == 1 && wouldContinue(decision)) {
+			RetriedInvocation invocation = retriedInvocation();
+			if (invocation != null) {
+				invocation.handedBack(this.client.name(), this.facts.method(), outcome, calls.monotonicClock.nanoTime());
+				decision = handBack(decision);
+			}
+			else if (calls.outerRetry.isOuterRetryActive()) {
+				decision = handBack(decision);
+			}
 		}
 		calls.listener.attemptCompleted(this.client.name(), this.facts.method(), attempt, outcome, decision);
 		return decision;
+	}
+
+	/**
+	 * The invocation of an outer retry layer (Spring Framework's retry) this call runs in,
+	 * which learns the {@code Retry-After} instant of an outcome handed back to it. Asked
+	 * only once a first attempt would continue.
+	 * @return the invocation, or {@code null} when none drives this call
+	 */
+	protected @Nullable RetriedInvocation retriedInvocation() {
+		return calls().outerRetry.invocation();
 	}
 
 	/**

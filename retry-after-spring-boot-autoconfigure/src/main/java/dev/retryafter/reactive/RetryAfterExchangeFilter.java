@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
 import dev.retryafter.client.OuterRetryDetector;
+import dev.retryafter.client.RetriedInvocation;
 import dev.retryafter.client.RetryCall;
 import dev.retryafter.client.RetryCalls;
 import dev.retryafter.client.RetryRefusedException;
@@ -62,8 +63,16 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
  * errors with a {@link RetryRefusedException}.
  * <p>
  * It must be the outermost filter, so that the filters after it (authentication, tracing)
- * run once per attempt; {@link RetryAfterWebClientCustomizer} puts it first. There is no
- * outer retry layer to detect: spring-retry does not drive reactive calls.
+ * run once per attempt; {@link RetryAfterWebClientCustomizer} puts it first.
+ * <p>
+ * Inside a retry layer that puts a {@link RetriedInvocation} in the subscriber's Reactor
+ * context (Spring Framework's {@code @Retryable} on a reactive method, the starter's Reactor
+ * {@code Retry} spec), or that drives a blocking invocation on the subscribing thread (a
+ * {@code @Retryable} method that calls {@code block()}), the filter sends one attempt per
+ * subscription and hands a retryable outcome back (reason {@code outer-retry}); a
+ * subscription that comes before the {@code Retry-After} instant of an answer handed back
+ * earlier is held until that instant, or refused with a {@link RetryRefusedException} when
+ * that hold does not fit {@code header.max-wait} or {@code total-budget}.
  *
  * @since 0.1.0
  */
@@ -76,6 +85,12 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	private final Scheduler scheduler;
 
 	/**
+	 * Asked, on the subscribing thread, for the invocation of a blocking outer retry layer
+	 * that subscribes and waits (a {@code @Retryable} method calling {@code block()}).
+	 */
+	private final OuterRetryDetector outerRetry;
+
+	/**
 	 * Creates a filter on the system clocks, timing its waits on Reactor's parallel scheduler.
 	 * @param clients the settings per named client
 	 * @param listener notified at each decision point
@@ -84,10 +99,26 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	 */
 	public RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets) {
+		this(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER);
+	}
+
+	/**
+	 * Creates a filter on the system clocks, timing its waits on Reactor's parallel scheduler,
+	 * that also sends a single attempt when subscribed to on a thread where a blocking outer
+	 * retry layer drives an invocation ({@link OuterRetryDetector#invocation()}).
+	 * @param clients the settings per named client
+	 * @param listener notified at each decision point
+	 * @param cooldowns the cooldowns consulted before and recorded after each attempt
+	 * @param budgets the retry budget of each client
+	 * @param outerRetry tells, on the subscribing thread, which invocation of an outer retry
+	 * layer the call is an attempt of
+	 */
+	public RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+			RetryBudgets budgets, OuterRetryDetector outerRetry) {
 		// ThreadLocalRandom.current() is looked up per draw: the filter is shared by every
 		// thread that runs a call, and the per-thread generator avoids contention.
 		this(clients, listener, cooldowns, budgets, Schedulers.parallel(), MonotonicClock.SYSTEM, Clock.systemUTC(),
-				() -> ThreadLocalRandom.current().nextLong());
+				() -> ThreadLocalRandom.current().nextLong(), outerRetry);
 	}
 
 	/**
@@ -104,20 +135,32 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, Scheduler scheduler, MonotonicClock monotonicClock, Clock wallClock,
 			RandomGenerator random) {
+		this(clients, listener, cooldowns, budgets, scheduler, monotonicClock, wallClock, random,
+				OuterRetryDetector.NEVER);
+	}
+
+	RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+			RetryBudgets budgets, Scheduler scheduler, MonotonicClock monotonicClock, Clock wallClock,
+			RandomGenerator random, OuterRetryDetector outerRetry) {
+		// The calls never ask the detector themselves: a decision runs on whatever thread the
+		// response arrives on, where a thread-bound outer layer is not to be found.
 		this.calls = new RetryCalls(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, monotonicClock,
 				wallClock, random);
 		this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+		this.outerRetry = Objects.requireNonNull(outerRetry, "outerRetry");
 	}
 
 	@Override
 	public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
 		// Per subscription: a caller that subscribes again (its own retry operator) starts a
 		// new call with its own time budget.
-		return Mono.defer(() -> {
+		return Mono.deferContextual((context) -> {
 			ClientSettings client = this.calls.client(request.url());
 			RequestFacts facts = this.calls.facts(request.method(), request.attributes(), request.headers(),
 					client.settings(), true);
-			Call call = new Call(client, facts, request, next);
+			RetriedInvocation invocation = context.getOrDefault(RetriedInvocation.class, null);
+			Call call = new Call(client, facts, request, next,
+					(invocation != null) ? invocation : this.outerRetry.invocation());
 			return call.start().doOnCancel(call::cancelled);
 		});
 	}
@@ -142,13 +185,26 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		/** Whether the subscriber went away, perhaps before a planned wait could begin. */
 		private boolean cancelled;
 
-		Call(ClientSettings client, RequestFacts facts, ClientRequest request, ExchangeFunction next) {
+		/** The invocation of an outer retry layer this call is one attempt of, if any. */
+		private final @Nullable RetriedInvocation invocation;
+
+		private final ClientSettings client;
+
+		Call(ClientSettings client, RequestFacts facts, ClientRequest request, ExchangeFunction next,
+				@Nullable RetriedInvocation invocation) {
 			super(RetryAfterExchangeFilter.this.calls, client, facts);
 			this.request = request;
 			// A body is kept only when a response could make the call send it again.
 			this.body = ReplayableBody.of(request,
 					client.settings().maxAttempts() > 1 && RetryPlanner.isRepeatable(client.settings(), facts));
 			this.next = next;
+			this.invocation = invocation;
+			this.client = client;
+		}
+
+		@Override
+		protected @Nullable RetriedInvocation retriedInvocation() {
+			return this.invocation;
 		}
 
 		@Override
@@ -167,6 +223,23 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		}
 
 		Mono<ClientResponse> start() {
+			RetryDecision before = (this.invocation != null)
+					? this.invocation.beforeNextAttempt(this.client.settings(), nanoTime()) : null;
+			if (before instanceof RetryDecision.Stop stop) {
+				stopped(stop.reason());
+				return Mono.error(new RetryRefusedException(origin(), stop.reason(), timeLeft()));
+			}
+			if (before instanceof RetryDecision.Retry hold) {
+				// The outer layer came back before the instant the server asked for: its one hold.
+				return startWaiting(null) ? pause(hold.delay()).then(Mono.defer(() -> {
+					sending();
+					return admitAndSend();
+				})) : Mono.empty();
+			}
+			return admitAndSend();
+		}
+
+		private Mono<ClientResponse> admitAndSend() {
 			Admission admission = admission();
 			if (admission instanceof Admission.Refuse refuse) {
 				return Mono.error(new RetryRefusedException(origin(), StopReason.COOLDOWN, refuse.timeLeft()));

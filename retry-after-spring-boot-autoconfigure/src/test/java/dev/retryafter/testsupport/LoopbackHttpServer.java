@@ -54,6 +54,12 @@ public final class LoopbackHttpServer implements AutoCloseable {
 
 	private final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
 
+	/** When each request was read, on {@link System#nanoTime()}, in the order of {@link #requests}. */
+	private final List<Long> receivedNanos = new CopyOnWriteArrayList<>();
+
+	/** When each answer was taken up, on {@link System#nanoTime()}, in answering order. */
+	private final List<Long> answeredNanos = new CopyOnWriteArrayList<>();
+
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
 
 	private final AtomicInteger acceptedConnections = new AtomicInteger();
@@ -120,6 +126,27 @@ public final class LoopbackHttpServer implements AutoCloseable {
 	}
 
 	/**
+	 * When each request received so far had been read, on {@link System#nanoTime()}: the
+	 * server's own arrival stamps, in the order of {@link #requests()}.
+	 * @return the arrival stamps
+	 */
+	public List<Long> receivedNanos() {
+		return List.copyOf(this.receivedNanos);
+	}
+
+	/**
+	 * When the server took up each answer sent so far (before any scripted delay), on
+	 * {@link System#nanoTime()}: a client cannot have read an answer before its stamp (a
+	 * stamp taken after the write could be later than the client's read on a busy machine).
+	 * In answering order, which is the order of {@link #requests()} for a client that sends
+	 * one request at a time.
+	 * @return the answer stamps
+	 */
+	public List<Long> answeredNanos() {
+		return List.copyOf(this.answeredNanos);
+	}
+
+	/**
 	 * Every request received so far, as {@code METHOD target}.
 	 * @return the request lines, in arrival order
 	 */
@@ -182,9 +209,12 @@ public final class LoopbackHttpServer implements AutoCloseable {
 				if (request == null) {
 					return;
 				}
+				this.receivedNanos.add(System.nanoTime());
 				this.requests.add(request);
 				Reply reply = nextReply(request.path());
-				if (!reply.send(socket, out, this.closed) || "close".equalsIgnoreCase(request.header("Connection"))) {
+				this.answeredNanos.add(System.nanoTime());
+				boolean open = reply.send(socket, out, this.closed);
+				if (!open || "close".equalsIgnoreCase(request.header("Connection"))) {
 					return;
 				}
 			}

@@ -1,0 +1,62 @@
+package dev.retryafter.frameworkretry;
+
+import java.io.IOException;
+import java.time.Instant;
+
+import dev.retryafter.client.IoFailures;
+import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.IoFailureKind;
+import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.RetryAfterParser;
+import dev.retryafter.core.RetrySettings;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.client.ResourceAccessException;
+import org.springframework.web.client.RestClientResponseException;
+
+/**
+ * Reads what a blocking HTTP call threw as the planner's {@link AttemptOutcome}: an error
+ * response ({@link RestClientResponseException}, with its {@code Retry-After}) or an I/O
+ * failure ({@link ResourceAccessException} around an {@link IOException}). The cause chain is
+ * searched, at most 16 deep, so a failure wrapped by application code is still seen.
+ */
+final class HttpFailures {
+
+	private static final int MAX_DEPTH = 16;
+
+	private HttpFailures() {
+	}
+
+	/**
+	 * The outcome behind a failure.
+	 * @param failure what the call threw
+	 * @param settings the settings (for the {@code Date} reference of an HTTP-date)
+	 * @param receivedAt the instant an HTTP-date is measured from
+	 * @return the outcome, or {@code null} when the failure is not an HTTP one
+	 */
+	static @Nullable AttemptOutcome outcome(Throwable failure, RetrySettings settings, Instant receivedAt) {
+		Throwable candidate = failure;
+		for (int depth = 0; candidate != null && depth < MAX_DEPTH; depth++) {
+			if (candidate instanceof RestClientResponseException response) {
+				return new AttemptOutcome.Response(response.getStatusCode().value(),
+						retryAfter(response.getResponseHeaders(), settings, receivedAt));
+			}
+			if (candidate instanceof ResourceAccessException access) {
+				return new AttemptOutcome.IoFailure((access.getCause() instanceof IOException io)
+						? IoFailures.classify(io) : IoFailureKind.OTHER);
+			}
+			candidate = (candidate.getCause() != candidate) ? candidate.getCause() : null;
+		}
+		return null;
+	}
+
+	static RetryAfter retryAfter(@Nullable HttpHeaders headers, RetrySettings settings, Instant receivedAt) {
+		if (headers == null) {
+			return RetryAfter.ABSENT;
+		}
+		return RetryAfterParser.parse(headers.getOrEmpty(HttpHeaders.RETRY_AFTER), receivedAt,
+				headers.getFirst(HttpHeaders.DATE), settings.header().dateReference());
+	}
+
+}

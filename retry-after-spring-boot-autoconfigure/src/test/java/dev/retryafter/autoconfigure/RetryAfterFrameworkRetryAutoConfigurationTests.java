@@ -1,0 +1,171 @@
+package dev.retryafter.autoconfigure;
+
+import java.io.File;
+import java.lang.reflect.Method;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.retryafter.client.OuterRetryDetector;
+import dev.retryafter.frameworkretry.FrameworkRetryDetector;
+import dev.retryafter.frameworkretry.RetriedMethodsPostProcessor;
+import dev.retryafter.frameworkretry.RetryAfterReactorRetry;
+import dev.retryafter.frameworkretry.RetryAfterRetryPolicy;
+import dev.retryafter.frameworkretry.RetryAfterRetryTemplate;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.retry.RetryPolicy;
+import org.springframework.core.retry.RetryTemplate;
+import org.springframework.resilience.annotation.EnableResilientMethods;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Spring Framework retry adapter's auto-configuration, one behaviour per test.
+ */
+class RetryAfterFrameworkRetryAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(RetryAfterAutoConfiguration.class, RetryAfterFrameworkRetryAutoConfiguration.class));
+
+	@Test
+	void shouldDefineThePolicyTheTemplateTheReactorSpecAndTheDetector() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(RetryPolicy.class)
+				.hasSingleBean(RetryTemplate.class)
+				.hasSingleBean(RetryAfterReactorRetry.class)
+				.hasSingleBean(FrameworkRetryDetector.class);
+			assertThat(context.getBean("retryAfterRetryPolicy")).isInstanceOf(RetryAfterRetryPolicy.class);
+			assertThat(context.getBean("retryAfterRetryTemplate")).isInstanceOf(RetryAfterRetryTemplate.class);
+			assertThat(context.getBean(RetryTemplate.class).getRetryPolicy())
+				.isSameAs(context.getBean(RetryPolicy.class));
+		});
+	}
+
+	@Test
+	void whenResilientMethodsAreNotEnabledThenNoAdviceIsAdded() {
+		this.contextRunner
+			.run((context) -> assertThat(context).doesNotHaveBean(RetriedMethodsPostProcessor.class));
+	}
+
+	@Test
+	void whenResilientMethodsAreEnabledThenTheAdviceIsAdded() {
+		this.contextRunner.withUserConfiguration(ResilientConfiguration.class)
+			.run((context) -> assertThat(context).hasSingleBean(RetriedMethodsPostProcessor.class));
+	}
+
+	@Test
+	void shouldBackOffWhenTheApplicationDefinesARetryPolicy() {
+		this.contextRunner.withUserConfiguration(OwnPolicyConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(RetryPolicy.class).doesNotHaveBean(RetryAfterRetryPolicy.class);
+			assertThat(context).doesNotHaveBean(RetryTemplate.class);
+		});
+	}
+
+	@Test
+	void shouldBackOffWhenTheApplicationDefinesARetryTemplate() {
+		this.contextRunner.withUserConfiguration(OwnTemplateConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(RetryAfterRetryPolicy.class);
+			assertThat(context).hasSingleBean(RetryTemplate.class).doesNotHaveBean(RetryAfterRetryTemplate.class);
+		});
+	}
+
+	@Test
+	void whenRetryAfterIsDisabledThenNothingIsDefined() {
+		this.contextRunner.withPropertyValues("retry-after.enabled=false")
+			.withUserConfiguration(ResilientConfiguration.class)
+			.run((context) -> assertThat(context).doesNotHaveBean(RetryPolicy.class)
+				.doesNotHaveBean(OuterRetryDetector.class)
+				.doesNotHaveBean(RetriedMethodsPostProcessor.class));
+	}
+
+	@Test
+	void whenWebFluxIsMissingThenThereIsNoReactorSpec() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.web.reactive"))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(RetryAfterReactorRetry.class)
+				.hasSingleBean(RetryAfterRetryPolicy.class));
+	}
+
+	/**
+	 * Stronger than a bean check: the whole context runs in a class loader of its own, which
+	 * is asked afterwards whether it ever loaded the advice's classes.
+	 */
+	@Test
+	void whenResilientMethodsAreNotEnabledThenTheAdvicesClassesAreNotLoaded() throws Exception {
+		try (RecordingLoader loader = new RecordingLoader(testClasspath())) {
+			ClassLoader previous = Thread.currentThread().getContextClassLoader();
+			try {
+				Thread.currentThread().setContextClassLoader(loader);
+				Method run = loader.loadClass(FrameworkRetryProbe.class.getName()).getDeclaredMethod("run");
+				run.setAccessible(true);
+
+				assertThat(run.invoke(null)).isEqualTo("policy=1 advice=0");
+			}
+			finally {
+				Thread.currentThread().setContextClassLoader(previous);
+			}
+			assertThat(loader.loaded("dev.retryafter.frameworkretry.RetryAfterRetryPolicy")).isTrue();
+			assertThat(loader.loaded("dev.retryafter.frameworkretry.RetriedMethodsPostProcessor")).isFalse();
+			assertThat(loader.loaded("dev.retryafter.frameworkretry.RetriedMethodInterceptor")).isFalse();
+		}
+	}
+
+	private static List<URL> testClasspath() throws MalformedURLException {
+		List<URL> urls = new ArrayList<>();
+		for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+			urls.add(new File(entry).toURI().toURL());
+		}
+		return urls;
+	}
+
+	/**
+	 * A class loader of the test classpath that can tell which classes it loaded.
+	 */
+	private static final class RecordingLoader extends URLClassLoader {
+
+		RecordingLoader(List<URL> classpath) {
+			super(classpath.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
+		}
+
+		boolean loaded(String name) {
+			return findLoadedClass(name) != null;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableResilientMethods
+	static class ResilientConfiguration {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnPolicyConfiguration {
+
+		@Bean
+		RetryPolicy myRetryPolicy() {
+			return RetryPolicy.builder().maxRetries(1).delay(Duration.ZERO).build();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnTemplateConfiguration {
+
+		@Bean
+		RetryTemplate myRetryTemplate() {
+			return new RetryTemplate();
+		}
+
+	}
+
+}
