@@ -1,0 +1,278 @@
+package dev.retryafter.store;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.ClassUtils;
+
+/**
+ * Whether a {@link RedisCooldownStore} shares cooldowns now: its heartbeat (published on the
+ * command connection, heard back on its own subscription), the watchdog that notices when it
+ * stops coming back or when Lettuce reports a closed connection, and the outages: each one
+ * counted once, logged once at WARN when it starts and once at INFO when it ends.
+ */
+final class ConnectionHealth {
+
+	private static final boolean LETTUCE_EVENTS_PRESENT = ClassUtils.isPresent(
+			"io.lettuce.core.event.connection.DisconnectedEvent", ConnectionHealth.class.getClassLoader())
+			&& ClassUtils.isPresent("reactor.core.Disposable", ConnectionHealth.class.getClassLoader());
+
+	private static final Log logger = LogFactory.getLog(RedisCooldownStore.class);
+
+	private final RedisLink link;
+
+	private final long heartbeatIntervalNanos;
+
+	private final long heartbeatTimeoutNanos;
+
+	private final long probeTimeoutNanos;
+
+	private final String heartbeat;
+
+	// Asks for a new subscription when an outage starts.
+	private final Runnable reconnect;
+
+	// Runs on the background thread when an outage (or the wait for the first heartbeat) ends.
+	private final Runnable recovered;
+
+	private final IntSupplier queuedWrites;
+
+	private final LongAdder errors = new LongAdder();
+
+	// Guards the connection state below; held only briefly, never by a request.
+	private final Object stateLock = new Object();
+
+	private volatile boolean connected;
+
+	private volatile Instant since;
+
+	private volatile boolean outage;
+
+	private long outageStartNanos;
+
+	private volatile long lastHeardNanos;
+
+	private volatile long lastSentNanos;
+
+	// Set when a client connection closed: the heartbeat must then come back within the probe
+	// timeout, or the outage starts at once rather than after the heartbeat timeout.
+	private volatile long probeStartNanos;
+
+	private volatile boolean probing;
+
+	private volatile @Nullable String probeCause;
+
+	// Stops watching the client's connection events.
+	private volatile @Nullable Runnable disconnects;
+
+	private final AtomicBoolean heartbeatInFlight = new AtomicBoolean();
+
+	// Checks the heartbeat; never runs a Redis command, so a hung Redis cannot stop it.
+	private final ScheduledExecutorService watchdog = Executors
+		.newSingleThreadScheduledExecutor(RedisLink.daemon("retry-after-redis-watchdog"));
+
+	private volatile boolean closed;
+
+	ConnectionHealth(RedisLink link, Duration heartbeatInterval, Duration heartbeatTimeout, Duration probeTimeout,
+			Runnable reconnect, Runnable recovered, IntSupplier queuedWrites) {
+		this.link = link;
+		this.heartbeatIntervalNanos = heartbeatInterval.toNanos();
+		this.heartbeatTimeoutNanos = heartbeatTimeout.toNanos();
+		this.probeTimeoutNanos = Math.min(probeTimeout.toNanos(), this.heartbeatTimeoutNanos);
+		this.heartbeat = CooldownMessage.heartbeat(link.instance()).encode();
+		this.reconnect = reconnect;
+		this.recovered = recovered;
+		this.queuedWrites = queuedWrites;
+		this.since = link.wallClock().instant();
+		this.lastHeardNanos = link.monotonicClock().nanoTime();
+	}
+
+	/**
+	 * Starts the watchdog; the heartbeat timeout runs from now.
+	 */
+	void start() {
+		this.lastHeardNanos = this.link.monotonicClock().nanoTime();
+		watchDisconnects();
+		long tick = Math.max(1, Math.min(this.heartbeatIntervalNanos / 4, TimeUnit.SECONDS.toNanos(1)));
+		try {
+			this.watchdog.scheduleWithFixedDelay(this::check, tick, tick, TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			// closed
+		}
+	}
+
+	boolean isConnected() {
+		return this.connected;
+	}
+
+	long errorCount() {
+		return this.errors.sum();
+	}
+
+	StoreState state(String type) {
+		return new StoreState(type, this.connected, this.since, errorCount());
+	}
+
+	/**
+	 * Publishes the heartbeat in the background, unless one is still on its way.
+	 */
+	void sendHeartbeat() {
+		if (!this.heartbeatInFlight.compareAndSet(false, true)) {
+			// The previous one is still waiting for a hung or slow Redis.
+			return;
+		}
+		this.lastSentNanos = this.link.monotonicClock().nanoTime();
+		if (!this.link.runInBackground(this::publishHeartbeat)) {
+			this.heartbeatInFlight.set(false);
+		}
+	}
+
+	/**
+	 * This store's own heartbeat came back. Called on the client's event loop: must not block.
+	 */
+	void heard() {
+		this.lastHeardNanos = this.link.monotonicClock().nanoTime();
+		if (!this.connected) {
+			this.link.runInBackground(this::recover);
+		}
+	}
+
+	/**
+	 * A command failed: starts an outage, unless one is on, and then asks for a new
+	 * subscription.
+	 */
+	void commandFailed(String operation, RuntimeException ex) {
+		if (failed(operation, ex.toString())) {
+			this.reconnect.run();
+		}
+	}
+
+	/**
+	 * Counts and logs the failure if it starts an outage; failures during an outage (the
+	 * retries) are logged at DEBUG only.
+	 * @return whether an outage started
+	 */
+	boolean failed(String operation, String cause) {
+		synchronized (this.stateLock) {
+			if (this.outage || this.closed) {
+				if (logger.isDebugEnabled()) {
+					logger.debug("Redis cooldown store '" + this.link.keyPrefix() + "': " + operation + " failed: "
+							+ cause);
+				}
+				return false;
+			}
+			this.outage = true;
+			this.connected = false;
+			this.outageStartNanos = this.link.monotonicClock().nanoTime();
+			this.since = this.link.wallClock().instant();
+		}
+		this.errors.increment();
+		logger.warn("Redis cooldown store '" + this.link.keyPrefix() + "' is unavailable (" + operation + " failed: "
+				+ cause + "); requests use this instance's cooldowns until it is back");
+		return true;
+	}
+
+	void close() {
+		this.closed = true;
+		Runnable watching = this.disconnects;
+		if (watching != null) {
+			watching.run();
+		}
+		this.watchdog.shutdownNow();
+	}
+
+	// Watchdog: publishes the heartbeat and notices when it stops coming back.
+	private void check() {
+		long now = this.link.monotonicClock().nanoTime();
+		if (now - this.lastHeardNanos > this.heartbeatTimeoutNanos && !this.outage) {
+			outage("heartbeat",
+					"no heartbeat heard back for " + Duration.ofNanos(now - this.lastHeardNanos).toMillis() + " ms");
+		}
+		if (this.probing && now - this.probeStartNanos > this.probeTimeoutNanos) {
+			this.probing = false;
+			if (this.lastHeardNanos - this.probeStartNanos < 0 && !this.outage) {
+				outage("connection", "the connection to " + this.probeCause
+						+ " closed and no heartbeat came back within " + this.probeTimeoutNanos / 1_000_000 + " ms");
+			}
+		}
+		if (now - this.lastSentNanos >= this.heartbeatIntervalNanos) {
+			sendHeartbeat();
+		}
+	}
+
+	private void outage(String operation, String cause) {
+		if (failed(operation, cause)) {
+			this.reconnect.run();
+		}
+	}
+
+	private void watchDisconnects() {
+		if (!LETTUCE_EVENTS_PRESENT) {
+			return;
+		}
+		try {
+			this.disconnects = LettuceDisconnects.watch(this.link.connectionFactory(), this::connectionClosed);
+		}
+		catch (RuntimeException | LinkageError ex) {
+			// The heartbeat alone still notices a lost connection.
+			logger.debug("Cannot watch the Redis client's connection events", ex);
+		}
+	}
+
+	// Called on the client's event thread: must not block.
+	private void connectionClosed(String remote) {
+		if (this.closed || this.outage) {
+			return;
+		}
+		this.probeCause = remote;
+		this.probeStartNanos = this.link.monotonicClock().nanoTime();
+		this.probing = true;
+		sendHeartbeat();
+	}
+
+	private void publishHeartbeat() {
+		try {
+			this.link.redis().convertAndSend(this.link.channel(), this.heartbeat);
+		}
+		catch (RuntimeException ex) {
+			commandFailed("heartbeat", ex);
+		}
+		finally {
+			this.heartbeatInFlight.set(false);
+		}
+	}
+
+	private void recover() {
+		long outageNanos;
+		boolean wasOutage;
+		synchronized (this.stateLock) {
+			if (this.connected || this.closed) {
+				return;
+			}
+			wasOutage = this.outage;
+			outageNanos = this.link.monotonicClock().nanoTime() - this.outageStartNanos;
+			this.outage = false;
+			this.connected = true;
+			this.since = this.link.wallClock().instant();
+		}
+		if (wasOutage) {
+			logger.info("Redis cooldown store '" + this.link.keyPrefix() + "' is connected again after an outage of "
+					+ Duration.ofNanos(outageNanos).toMillis() + " ms; publishing the "
+					+ this.queuedWrites.getAsInt() + " cooldown(s) recorded meanwhile, then catching up with the fleet's");
+		}
+		this.recovered.run();
+	}
+
+}
