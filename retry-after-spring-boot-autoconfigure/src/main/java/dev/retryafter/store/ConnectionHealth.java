@@ -2,6 +2,7 @@ package dev.retryafter.store;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -14,13 +15,19 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.ClassUtils;
 
 /**
- * Whether a {@link RedisCooldownStore} shares cooldowns now: its heartbeat (published on the
- * command connection, heard back on its own subscription), the watchdog that notices when it
- * stops coming back or when Lettuce reports a closed connection, and the outages: each one
- * counted once, logged once at WARN when it starts and once at INFO when it ends.
+ * Whether a {@link RedisCooldownStore} shares cooldowns now: its heartbeat (a write and a
+ * publish in one script on the command connection, heard back on its own subscription, so it
+ * comes back only when Redis takes writes and scripts and both connections work), the
+ * watchdog that notices when it stops coming back or when Lettuce reports a closed
+ * connection, and the outages: each one counted once, logged once at WARN when it starts and
+ * once at INFO when it ends. During an outage the store tries to reconnect (a new
+ * subscription, whose heartbeat must come back) after 1 s, then ever less often, up to every
+ * 30 s, so a Redis that answers but refuses writes ({@code READONLY}, {@code OOM},
+ * {@code NOPERM}) costs one attempt per backoff step, not a loop.
  */
 final class ConnectionHealth {
 
@@ -29,6 +36,21 @@ final class ConnectionHealth {
 			&& ClassUtils.isPresent("reactor.core.Disposable", ConnectionHealth.class.getClassLoader());
 
 	private static final Log logger = LogFactory.getLog(RedisCooldownStore.class);
+
+	/** The wait before the first reconnection attempt of an outage. */
+	static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);
+
+	/** The longest wait between two reconnection attempts. */
+	static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(30);
+
+	// KEYS[1] the heartbeat key; ARGV[1] the channel; ARGV[2] the heartbeat; ARGV[3] how long
+	// the key lives (ms). The write makes a Redis that refuses writes or scripts (a replica,
+	// OOM under noeviction, an ACL without scripting) fail the heartbeat, not only the
+	// cooldowns that happen to be written.
+	private static final RedisScript<Long> HEARTBEAT = RedisScript.of("""
+			redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+			return redis.call('PUBLISH', ARGV[1], ARGV[2])
+			""", Long.class);
 
 	private final RedisLink link;
 
@@ -40,7 +62,22 @@ final class ConnectionHealth {
 
 	private final String heartbeat;
 
-	// Asks for a new subscription when an outage starts.
+	private final List<String> heartbeatKey;
+
+	private final String heartbeatMillis;
+
+	private final Duration firstRetryDelay;
+
+	private final Duration maxRetryDelay;
+
+	// The wait before the next reconnection attempt; back to the first after a heartbeat
+	// heard while connected, so an outage that follows a recovery at once keeps backing off.
+	private volatile Duration retryDelay;
+
+	// Counts outages, so that the attempts of an outage that ended stop.
+	private long outages;
+
+	// Asks for a new subscription: each reconnection attempt.
 	private final Runnable reconnect;
 
 	// Runs on the background thread when an outage (or the wait for the first heartbeat) ends.
@@ -78,6 +115,10 @@ final class ConnectionHealth {
 
 	private final AtomicBoolean heartbeatInFlight = new AtomicBoolean();
 
+	// Asked for while one was on its way, e.g. by a new subscription that the one on its way
+	// may have missed: sent once that one is done.
+	private final AtomicBoolean heartbeatAgain = new AtomicBoolean();
+
 	// Checks the heartbeat; never runs a Redis command, so a hung Redis cannot stop it.
 	private final ScheduledExecutorService watchdog = Executors
 		.newSingleThreadScheduledExecutor(RedisLink.daemon("retry-after-redis-watchdog"));
@@ -85,12 +126,19 @@ final class ConnectionHealth {
 	private volatile boolean closed;
 
 	ConnectionHealth(RedisLink link, Duration heartbeatInterval, Duration heartbeatTimeout, Duration probeTimeout,
-			Runnable reconnect, Runnable recovered, IntSupplier queuedWrites) {
+			Duration firstRetryDelay, Duration maxRetryDelay, Runnable reconnect, Runnable recovered,
+			IntSupplier queuedWrites) {
 		this.link = link;
 		this.heartbeatIntervalNanos = heartbeatInterval.toNanos();
 		this.heartbeatTimeoutNanos = heartbeatTimeout.toNanos();
 		this.probeTimeoutNanos = Math.min(probeTimeout.toNanos(), this.heartbeatTimeoutNanos);
 		this.heartbeat = CooldownMessage.heartbeat(link.instance()).encode();
+		// Not a cooldown key (no "://"), so the catch-up and the ends leave it alone.
+		this.heartbeatKey = List.of(link.keyPrefix() + "heartbeat");
+		this.heartbeatMillis = Long.toString(Math.max(1, heartbeatTimeout.toMillis()));
+		this.firstRetryDelay = firstRetryDelay;
+		this.maxRetryDelay = maxRetryDelay;
+		this.retryDelay = firstRetryDelay;
 		this.reconnect = reconnect;
 		this.recovered = recovered;
 		this.queuedWrites = queuedWrites;
@@ -131,6 +179,7 @@ final class ConnectionHealth {
 	void sendHeartbeat() {
 		if (!this.heartbeatInFlight.compareAndSet(false, true)) {
 			// The previous one is still waiting for a hung or slow Redis.
+			this.heartbeatAgain.set(true);
 			return;
 		}
 		this.lastSentNanos = this.link.monotonicClock().nanoTime();
@@ -144,27 +193,42 @@ final class ConnectionHealth {
 	 */
 	void heard() {
 		this.lastHeardNanos = this.link.monotonicClock().nanoTime();
-		if (!this.connected) {
+		if (this.connected) {
+			this.retryDelay = this.firstRetryDelay;
+		}
+		else {
 			this.link.runInBackground(this::recover);
 		}
 	}
 
 	/**
-	 * A command failed: starts an outage, unless one is on, and then asks for a new
-	 * subscription.
+	 * A command failed: starts an outage, unless one is on.
 	 */
 	void commandFailed(String operation, RuntimeException ex) {
-		if (failed(operation, ex.toString())) {
-			this.reconnect.run();
-		}
+		failed(operation, describe(ex));
 	}
 
 	/**
-	 * Counts and logs the failure if it starts an outage; failures during an outage (the
-	 * retries) are logged at DEBUG only.
+	 * The exception and, when it only wraps another (Spring's translation of Lettuce's), what
+	 * Redis said: {@code READONLY ...}, {@code OOM ...}, {@code NOPERM ...}.
+	 */
+	static String describe(Throwable ex) {
+		Throwable root = ex;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		String text = ex.toString();
+		String cause = root.toString();
+		return (root == ex || text.contains(cause)) ? text : text + " <- " + cause;
+	}
+
+	/**
+	 * Counts and logs the failure if it starts an outage, and then starts the reconnection
+	 * attempts; failures during an outage (the attempts) are logged at DEBUG only.
 	 * @return whether an outage started
 	 */
 	boolean failed(String operation, String cause) {
+		long outage;
 		synchronized (this.stateLock) {
 			if (this.outage || this.closed) {
 				if (logger.isDebugEnabled()) {
@@ -177,11 +241,20 @@ final class ConnectionHealth {
 			this.connected = false;
 			this.outageStartNanos = this.link.monotonicClock().nanoTime();
 			this.since = this.link.wallClock().instant();
+			outage = ++this.outages;
 		}
 		this.errors.increment();
 		logger.warn("Redis cooldown store '" + this.link.keyPrefix() + "' is unavailable (" + operation + " failed: "
 				+ cause + "); requests use this instance's cooldowns until it is back");
+		scheduleAttempt(outage);
 		return true;
+	}
+
+	/**
+	 * The wait after {@code delay}: twice as long, up to {@code max}.
+	 */
+	static Duration backOff(Duration delay, Duration max) {
+		return (delay.compareTo(max.dividedBy(2)) > 0) ? max : delay.multipliedBy(2);
 	}
 
 	void close() {
@@ -197,25 +270,41 @@ final class ConnectionHealth {
 	private void check() {
 		long now = this.link.monotonicClock().nanoTime();
 		if (now - this.lastHeardNanos > this.heartbeatTimeoutNanos && !this.outage) {
-			outage("heartbeat",
+			failed("heartbeat",
 					"no heartbeat heard back for " + Duration.ofNanos(now - this.lastHeardNanos).toMillis() + " ms");
 		}
 		if (this.probing && now - this.probeStartNanos > this.probeTimeoutNanos) {
 			this.probing = false;
 			if (this.lastHeardNanos - this.probeStartNanos < 0 && !this.outage) {
-				outage("connection", "the connection to " + this.probeCause
+				failed("connection", "the connection to " + this.probeCause
 						+ " closed and no heartbeat came back within " + this.probeTimeoutNanos / 1_000_000 + " ms");
 			}
 		}
-		if (now - this.lastSentNanos >= this.heartbeatIntervalNanos) {
+		// During an outage, only the reconnection attempts send it.
+		if (!this.outage && now - this.lastSentNanos >= this.heartbeatIntervalNanos) {
 			sendHeartbeat();
 		}
 	}
 
-	private void outage(String operation, String cause) {
-		if (failed(operation, cause)) {
-			this.reconnect.run();
+	private void scheduleAttempt(long outage) {
+		Duration delay = this.retryDelay;
+		this.retryDelay = backOff(delay, this.maxRetryDelay);
+		RedisLink.schedule(this.watchdog, () -> attempt(outage), delay);
+	}
+
+	// On the watchdog thread: asks for a new subscription, whose heartbeat ends the outage if
+	// Redis works again, and schedules the next attempt.
+	private void attempt(long outage) {
+		synchronized (this.stateLock) {
+			if (!this.outage || this.closed || outage != this.outages) {
+				return;
+			}
 		}
+		if (logger.isDebugEnabled()) {
+			logger.debug("Redis cooldown store '" + this.link.keyPrefix() + "': reconnecting");
+		}
+		this.reconnect.run();
+		scheduleAttempt(outage);
 	}
 
 	private void watchDisconnects() {
@@ -244,13 +333,17 @@ final class ConnectionHealth {
 
 	private void publishHeartbeat() {
 		try {
-			this.link.redis().convertAndSend(this.link.channel(), this.heartbeat);
+			this.link.redis()
+				.execute(HEARTBEAT, this.heartbeatKey, this.link.channel(), this.heartbeat, this.heartbeatMillis);
 		}
 		catch (RuntimeException ex) {
 			commandFailed("heartbeat", ex);
 		}
 		finally {
 			this.heartbeatInFlight.set(false);
+		}
+		if (this.heartbeatAgain.getAndSet(false)) {
+			sendHeartbeat();
 		}
 	}
 

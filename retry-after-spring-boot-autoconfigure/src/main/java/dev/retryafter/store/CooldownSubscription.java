@@ -18,8 +18,8 @@ import org.springframework.data.redis.connection.SubscriptionListener;
 
 /**
  * The subscription of a {@link RedisCooldownStore} to its channel, on a connection of its
- * own: made at start and again, on a new connection, after every outage (the old one may be
- * dead without knowing it), with backoff while it fails. Applies what the other instances
+ * own: made at start and again, on a new connection, at each reconnection attempt of an
+ * outage (the old one may be dead without knowing it). Applies what the other instances
  * publish to the local map, and tells the {@link ConnectionHealth} when its own heartbeat
  * comes back.
  */
@@ -31,10 +31,6 @@ final class CooldownSubscription {
 
 	private final ConnectionHealth health;
 
-	private final Duration firstRetryDelay;
-
-	private final Duration maxRetryDelay;
-
 	// SUBSCRIBE (and closing a subscription) gets its own thread: it may block until the
 	// command timeout when Redis hangs.
 	private final ScheduledExecutorService subscriber = Executors
@@ -44,18 +40,13 @@ final class CooldownSubscription {
 
 	private final AtomicBoolean resubscribing = new AtomicBoolean();
 
-	private volatile Duration retryDelay;
-
 	private volatile @Nullable RedisConnection connection;
 
 	private volatile boolean closed;
 
-	CooldownSubscription(RedisLink link, ConnectionHealth health, Duration firstRetryDelay, Duration maxRetryDelay) {
+	CooldownSubscription(RedisLink link, ConnectionHealth health) {
 		this.link = link;
 		this.health = health;
-		this.firstRetryDelay = firstRetryDelay;
-		this.maxRetryDelay = maxRetryDelay;
-		this.retryDelay = firstRetryDelay;
 	}
 
 	/**
@@ -100,7 +91,6 @@ final class CooldownSubscription {
 			}
 			// Lettuce returns once subscribed.
 			made.subscribe(this.listener, this.link.channel().getBytes(StandardCharsets.UTF_8));
-			this.retryDelay = this.firstRetryDelay;
 			this.resubscribing.set(false);
 		}
 		catch (RuntimeException ex) {
@@ -108,14 +98,11 @@ final class CooldownSubscription {
 			if (made != null) {
 				closeQuietly(made);
 			}
-			if (this.closed) {
-				return;
+			this.resubscribing.set(false);
+			if (!this.closed) {
+				// The connection health's next attempt subscribes again.
+				this.health.failed("subscribe", ConnectionHealth.describe(ex));
 			}
-			this.health.failed("subscribe", ex.toString());
-			Duration delay = this.retryDelay;
-			this.retryDelay = (delay.compareTo(this.maxRetryDelay.dividedBy(2)) > 0) ? this.maxRetryDelay
-					: delay.multipliedBy(2);
-			RedisLink.schedule(this.subscriber, this::subscribe, delay);
 		}
 	}
 

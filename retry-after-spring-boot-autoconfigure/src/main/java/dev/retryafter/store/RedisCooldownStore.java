@@ -30,13 +30,14 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * later instant kept, at most {@code maxHosts}; beyond that they are dropped and counted by
  * {@link #droppedCount()}) for a background thread.
  * <p>
- * The store checks its own connections: every 10 s it publishes a heartbeat that its own
- * subscription must hear back within 25 s, which catches a dead command connection, a dead
- * subscription and one silently dropped by the network alike; when Lettuce reports a closed
- * connection, the heartbeat must come back within 2 s instead. A failed command, a failed
- * subscription or a missing heartbeat starts an outage: it is counted once
- * ({@link #errorCount()}), logged once at WARN, and the subscription
- * is made again, with backoff, until the store hears its heartbeat again. It then logs one
+ * The store checks its own connections: every 10 s it runs a heartbeat script (a small write
+ * and a publish) that its own subscription must hear back within 25 s, which catches a dead
+ * command connection, a dead subscription, one silently dropped by the network and a Redis
+ * that refuses writes or scripts alike; when Lettuce reports a closed connection, the
+ * heartbeat must come back within 2 s instead. A failed command, a failed subscription or a
+ * missing heartbeat starts an outage: it is counted once ({@link #errorCount()}), logged once
+ * at WARN, and the subscription is made again after 1 s, then ever less often (up to every
+ * 30 s), until the store hears its heartbeat again. It then logs one
  * INFO with the outage's length, publishes the cooldowns recorded meanwhile that are still
  * running, and reads what the other instances wrote. Redis being down or hung (its commands
  * time out after the connection factory's command timeout, {@code spring.data.redis.timeout})
@@ -67,8 +68,6 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	/** How long a heartbeat may take to come back after a client connection closed. */
 	static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
-	private static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);
-
 	private final RedisLink link;
 
 	private final ConnectionHealth health;
@@ -96,6 +95,13 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 
 	RedisCooldownStore(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix,
 			MonotonicClock monotonicClock, Clock wallClock, Duration heartbeatInterval, Duration heartbeatTimeout) {
+		this(connectionFactory, cooldowns, keyPrefix, monotonicClock, wallClock, heartbeatInterval, heartbeatTimeout,
+				ConnectionHealth.FIRST_RETRY_DELAY, ConnectionHealth.MAX_RETRY_DELAY);
+	}
+
+	RedisCooldownStore(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix,
+			MonotonicClock monotonicClock, Clock wallClock, Duration heartbeatInterval, Duration heartbeatTimeout,
+			Duration firstRetryDelay, Duration maxRetryDelay) {
 		Objects.requireNonNull(connectionFactory, "connectionFactory");
 		Objects.requireNonNull(cooldowns, "cooldowns");
 		Objects.requireNonNull(keyPrefix, "keyPrefix");
@@ -106,14 +112,15 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 			throw new IllegalArgumentException("The heartbeat interval must be positive and shorter than its timeout: "
 					+ heartbeatInterval + ", " + heartbeatTimeout);
 		}
+		if (firstRetryDelay.isNegative() || firstRetryDelay.isZero() || maxRetryDelay.compareTo(firstRetryDelay) < 0) {
+			throw new IllegalArgumentException("The first reconnection delay must be positive and at most the longest: "
+					+ firstRetryDelay + ", " + maxRetryDelay);
+		}
 		this.link = new RedisLink(connectionFactory, cooldowns, keyPrefix, monotonicClock, wallClock);
 		StoreKeys keys = new StoreKeys(this.link);
 		this.health = new ConnectionHealth(this.link, heartbeatInterval, heartbeatTimeout, PROBE_TIMEOUT,
-				this::reconnect, this::recovered, this::queuedWrites);
-		// Reconnection attempts never wait longer than a heartbeat interval.
-		Duration firstRetryDelay = (FIRST_RETRY_DELAY.compareTo(heartbeatInterval) < 0) ? FIRST_RETRY_DELAY
-				: heartbeatInterval;
-		this.subscription = new CooldownSubscription(this.link, this.health, firstRetryDelay, heartbeatInterval);
+				firstRetryDelay, maxRetryDelay, this::reconnect, this::recovered, this::queuedWrites);
+		this.subscription = new CooldownSubscription(this.link, this.health);
 		this.writes = new WriteQueue(this.link, keys, this.health);
 		this.catchUp = new CatchUp(this.link, keys, this.health);
 	}

@@ -38,6 +38,11 @@ final class RedisStoreFixture implements AutoCloseable {
 
 	static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
 
+	/** Reconnection attempts 200 ms, then 400 ms, ... up to 1 s apart. */
+	static final Duration FIRST_RETRY_DELAY = Duration.ofMillis(200);
+
+	static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(1);
+
 	private final RedisServer server;
 
 	private final List<AutoCloseable> resources = new ArrayList<>();
@@ -52,7 +57,8 @@ final class RedisStoreFixture implements AutoCloseable {
 		this.storeLogger.addAppender(this.log);
 		// The first connection of a JVM loads the client: done here, it cannot make a store
 		// miss its first heartbeat (1 s) and count an outage that never was.
-		template().hasKey("warm-up");
+		// Its own long timeout: on a busy machine that first handshake may take over 500 ms.
+		new StringRedisTemplate(connectionFactory(Duration.ofSeconds(10))).hasKey("warm-up");
 	}
 
 	RedisCooldownStore store(HostCooldowns cooldowns) {
@@ -66,8 +72,16 @@ final class RedisStoreFixture implements AutoCloseable {
 	}
 
 	RedisCooldownStore unstarted(HostCooldowns cooldowns, String prefix, Clock wallClock) {
-		RedisCooldownStore store = new RedisCooldownStore(connectionFactory(), cooldowns, prefix, MonotonicClock.SYSTEM,
-				wallClock, HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
+		return unstarted(connectionFactory(), cooldowns, prefix, wallClock, FIRST_RETRY_DELAY, MAX_RETRY_DELAY);
+	}
+
+	/**
+	 * A store on the given connection factory and reconnection backoff, not started.
+	 */
+	RedisCooldownStore unstarted(RedisConnectionFactory factory, HostCooldowns cooldowns, String prefix,
+			Clock wallClock, Duration firstRetryDelay, Duration maxRetryDelay) {
+		RedisCooldownStore store = new RedisCooldownStore(factory, cooldowns, prefix, MonotonicClock.SYSTEM, wallClock,
+				HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT, firstRetryDelay, maxRetryDelay);
 		this.resources.add(store);
 		return store;
 	}
@@ -104,9 +118,8 @@ final class RedisStoreFixture implements AutoCloseable {
 						throw ex.getCause();
 					}
 				});
-		RedisCooldownStore store = new RedisCooldownStore(routing, cooldowns, RedisCooldownStore.DEFAULT_KEY_PREFIX,
-				MonotonicClock.SYSTEM, Clock.systemUTC(), HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
-		this.resources.add(store);
+		RedisCooldownStore store = unstarted(routing, cooldowns, RedisCooldownStore.DEFAULT_KEY_PREFIX,
+				Clock.systemUTC(), FIRST_RETRY_DELAY, MAX_RETRY_DELAY);
 		store.start();
 		return store;
 	}
@@ -120,7 +133,19 @@ final class RedisStoreFixture implements AutoCloseable {
 	}
 
 	private LettuceConnectionFactory connectionFactory(int port, Duration commandTimeout) {
-		RedisStandaloneConfiguration config = new RedisStandaloneConfiguration("127.0.0.1", port);
+		return connectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port), commandTimeout);
+	}
+
+	/**
+	 * A started connection factory of its own, on the short command timeout, closed with the
+	 * fixture.
+	 */
+	LettuceConnectionFactory connectionFactory(RedisStandaloneConfiguration config) {
+		return connectionFactory(config, COMMAND_TIMEOUT);
+	}
+
+	private LettuceConnectionFactory connectionFactory(RedisStandaloneConfiguration config,
+			Duration commandTimeout) {
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
 			.commandTimeout(commandTimeout)
 			.build();
@@ -133,6 +158,10 @@ final class RedisStoreFixture implements AutoCloseable {
 
 	StringRedisTemplate template() {
 		return new StringRedisTemplate(connectionFactory());
+	}
+
+	StringRedisTemplate template(RedisStandaloneConfiguration config) {
+		return new StringRedisTemplate(connectionFactory(config));
 	}
 
 	List<String> messages(Level level) {

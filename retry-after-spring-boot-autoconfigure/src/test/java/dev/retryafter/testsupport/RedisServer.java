@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +34,8 @@ public final class RedisServer implements AutoCloseable {
 	private final int port;
 
 	private final Path directory;
+
+	private List<String> arguments = List.of();
 
 	private Process process;
 
@@ -73,6 +76,17 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	/**
+	 * Command-line arguments added to the next starts, e.g.
+	 * {@code "--replicaof", "127.0.0.1 6379"}.
+	 * @param arguments the arguments
+	 * @return this server
+	 */
+	public synchronized RedisServer arguments(String... arguments) {
+		this.arguments = List.of(arguments);
+		return this;
+	}
+
+	/**
 	 * Starts the server and waits until it answers {@code PING}.
 	 * @throws IllegalStateException if it does not start in time
 	 */
@@ -81,8 +95,11 @@ public final class RedisServer implements AutoCloseable {
 			throw new IllegalStateException("redis-server is already running on port " + this.port);
 		}
 		try {
-			this.process = new ProcessBuilder(List.of(this.executable.toString(), "--port", Integer.toString(this.port),
-					"--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.directory.toString()))
+			List<String> command = new ArrayList<>(List.of(this.executable.toString(), "--port",
+					Integer.toString(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir",
+					this.directory.toString()));
+			command.addAll(this.arguments);
+			this.process = new ProcessBuilder(command)
 				.redirectErrorStream(true)
 				.redirectOutput(this.directory.resolve("redis.log").toFile())
 				.start();
