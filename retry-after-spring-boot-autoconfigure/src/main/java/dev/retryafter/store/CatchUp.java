@@ -26,8 +26,11 @@ final class CatchUp {
 		this.health = health;
 	}
 
-	/** Runs on the background thread. */
-	void run() {
+	/**
+	 * Runs on the background thread.
+	 * @return whether every key was read
+	 */
+	boolean run() {
 		int limit = this.link.cooldowns().maxHosts();
 		int[] learned = new int[1];
 		try {
@@ -35,11 +38,12 @@ final class CatchUp {
 		}
 		catch (RuntimeException ex) {
 			this.health.commandFailed("read-through", ex);
-			return;
+			return false;
 		}
 		if (logger.isDebugEnabled()) {
 			logger.debug("Read " + learned[0] + " shared cooldown(s) from Redis (at most " + limit + ")");
 		}
+		return true;
 	}
 
 	private int learn(List<String> batch) {

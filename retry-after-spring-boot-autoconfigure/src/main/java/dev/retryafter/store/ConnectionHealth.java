@@ -9,6 +9,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 
 import org.apache.commons.logging.Log;
@@ -80,8 +81,9 @@ final class ConnectionHealth {
 	// Asks for a new subscription: each reconnection attempt.
 	private final Runnable reconnect;
 
-	// Runs on the background thread when an outage (or the wait for the first heartbeat) ends.
-	private final Runnable recovered;
+	// Runs on the background thread when the heartbeat comes back: publishes what was recorded
+	// meanwhile and catches up; false if a command failed, and the outage goes on.
+	private final BooleanSupplier recovered;
 
 	private final IntSupplier queuedWrites;
 
@@ -95,6 +97,10 @@ final class ConnectionHealth {
 	private volatile Instant since;
 
 	private volatile boolean outage;
+
+	// Set on the background thread while the store publishes and catches up after its
+	// heartbeat came back: writes go out, though the store is not connected until they did.
+	private volatile boolean recovering;
 
 	private long outageStartNanos;
 
@@ -126,7 +132,7 @@ final class ConnectionHealth {
 	private volatile boolean closed;
 
 	ConnectionHealth(RedisLink link, Duration heartbeatInterval, Duration heartbeatTimeout, Duration probeTimeout,
-			Duration firstRetryDelay, Duration maxRetryDelay, Runnable reconnect, Runnable recovered,
+			Duration firstRetryDelay, Duration maxRetryDelay, Runnable reconnect, BooleanSupplier recovered,
 			IntSupplier queuedWrites) {
 		this.link = link;
 		this.heartbeatIntervalNanos = heartbeatInterval.toNanos();
@@ -163,6 +169,13 @@ final class ConnectionHealth {
 
 	boolean isConnected() {
 		return this.connected;
+	}
+
+	/**
+	 * Whether writes may be sent now: when connected, or while recovering.
+	 */
+	boolean mayWrite() {
+		return this.connected || this.recovering;
 	}
 
 	long errorCount() {
@@ -347,25 +360,41 @@ final class ConnectionHealth {
 		}
 	}
 
+	// Connected only once what was recorded meanwhile is published and the fleet's cooldowns
+	// are read: a Redis that answers the heartbeat but fails them (a cluster with a master
+	// down, a key Redis refuses) is still in the same outage, not in a new one.
 	private void recover() {
+		if (this.connected || this.closed) {
+			return;
+		}
+		int queued = this.queuedWrites.getAsInt();
 		long outageNanos;
 		boolean wasOutage;
-		synchronized (this.stateLock) {
-			if (this.connected || this.closed) {
+		this.recovering = true;
+		try {
+			if (!this.recovered.getAsBoolean()) {
 				return;
 			}
-			wasOutage = this.outage;
-			outageNanos = this.link.monotonicClock().nanoTime() - this.outageStartNanos;
-			this.outage = false;
-			this.connected = true;
-			this.since = this.link.wallClock().instant();
+			synchronized (this.stateLock) {
+				if (this.connected || this.closed) {
+					return;
+				}
+				wasOutage = this.outage;
+				outageNanos = this.link.monotonicClock().nanoTime() - this.outageStartNanos;
+				this.outage = false;
+				// Before recovering ends, so no write queued meanwhile is left waiting.
+				this.connected = true;
+				this.since = this.link.wallClock().instant();
+			}
+		}
+		finally {
+			this.recovering = false;
 		}
 		if (wasOutage) {
 			logger.info("Redis cooldown store '" + this.link.keyPrefix() + "' is connected again after an outage of "
-					+ Duration.ofNanos(outageNanos).toMillis() + " ms; publishing the "
-					+ this.queuedWrites.getAsInt() + " cooldown(s) recorded meanwhile, then catching up with the fleet's");
+					+ Duration.ofNanos(outageNanos).toMillis() + " ms; published the " + queued
+					+ " cooldown(s) recorded meanwhile and caught up with the fleet's");
 		}
-		this.recovered.run();
 	}
 
 }

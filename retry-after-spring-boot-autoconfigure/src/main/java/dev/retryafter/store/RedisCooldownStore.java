@@ -220,9 +220,8 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 
 	// On the background thread, once the heartbeat is heard again: own news first, so the
 	// others learn what happened here; then theirs.
-	private void recovered() {
-		this.writes.flush();
-		this.catchUp.run();
+	private boolean recovered() {
+		return this.writes.flush() && this.catchUp.run();
 	}
 
 	private int queuedWrites() {

@@ -1,12 +1,18 @@
 package dev.retryafter.store;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import dev.retryafter.core.CooldownKey;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisClusterNode;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -16,6 +22,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * The keys of a {@link RedisCooldownStore} in Redis: {@code <prefix><cooldown key>}. Finds
  * them ({@code SCAN}, the one loop both the catch-up and ending cooldowns use), reads their
  * time left and deletes them, a batch at a time.
+ * <p>
+ * On a Redis Cluster the keys are spread over every slot, as the key format is public and
+ * carries no hash tag: the scan runs on every master in turn, and the time left and deletes
+ * are asked key by key, so no command names keys of two slots.
  */
 final class StoreKeys {
 
@@ -33,11 +43,14 @@ final class StoreKeys {
 			return left
 			""", List.class);
 
+	private final RedisConnectionFactory connectionFactory;
+
 	private final StringRedisTemplate redis;
 
 	private final String keyPrefix;
 
 	StoreKeys(RedisLink link) {
+		this.connectionFactory = link.connectionFactory();
 		this.redis = link.redis();
 		this.keyPrefix = link.keyPrefix();
 	}
@@ -69,26 +82,25 @@ final class StoreKeys {
 	 */
 	void scan(String pattern, int limit, Consumer<List<String>> batches) {
 		ScanOptions options = ScanOptions.scanOptions().match(pattern).count(SCAN_COUNT).build();
-		List<String> keys = new ArrayList<>();
-		int found = 0;
-		try (Cursor<String> cursor = this.redis.scan(options)) {
-			while (found < limit && cursor.hasNext()) {
-				String key = cursor.next();
-				// Under the bare default prefix, other applications' keys must be left alone.
-				if (ownKey(key) == null) {
-					continue;
-				}
-				keys.add(key);
-				found++;
-				if (keys.size() >= BATCH) {
-					batches.accept(List.copyOf(keys));
-					keys.clear();
+		Batches found = new Batches(limit, batches);
+		withConnection((connection) -> {
+			if (connection instanceof RedisClusterConnection cluster) {
+				for (RedisClusterNode node : cluster.clusterGetNodes()) {
+					if (node.isMaster() && !found.full()) {
+						try (Cursor<byte[]> cursor = cluster.scan(node, options)) {
+							found.drain(cursor);
+						}
+					}
 				}
 			}
-		}
-		if (!keys.isEmpty()) {
-			batches.accept(keys);
-		}
+			else {
+				try (Cursor<byte[]> cursor = connection.keyCommands().scan(options)) {
+					found.drain(cursor);
+				}
+			}
+			return null;
+		});
+		found.flush();
 	}
 
 	/**
@@ -96,12 +108,44 @@ final class StoreKeys {
 	 * expiry); in the order of {@code keys}, possibly shorter.
 	 */
 	List<?> timesLeft(List<String> keys) {
-		List<?> left = this.redis.execute(TIMES_LEFT, keys);
+		List<?> left = withConnection((connection) -> {
+			if (!(connection instanceof RedisClusterConnection)) {
+				return null;
+			}
+			List<Long> times = new ArrayList<>(keys.size());
+			for (String key : keys) {
+				times.add(connection.keyCommands().pTtl(bytes(key)));
+			}
+			return times;
+		});
+		if (left == null) {
+			left = this.redis.execute(TIMES_LEFT, keys);
+		}
 		return (left != null) ? left : List.of();
 	}
 
 	void delete(List<String> keys) {
-		this.redis.delete(keys);
+		withConnection((connection) -> {
+			if (connection instanceof RedisClusterConnection) {
+				for (String key : keys) {
+					connection.keyCommands().del(bytes(key));
+				}
+			}
+			else {
+				connection.keyCommands().del(keys.stream().map(StoreKeys::bytes).toArray(byte[][]::new));
+			}
+			return null;
+		});
+	}
+
+	private <T> @Nullable T withConnection(Function<RedisConnection, @Nullable T> action) {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			return action.apply(connection);
+		}
+	}
+
+	private static byte[] bytes(String key) {
+		return key.getBytes(StandardCharsets.UTF_8);
 	}
 
 	/**
@@ -112,6 +156,50 @@ final class StoreKeys {
 			return null;
 		}
 		return CooldownKey.parse(key.substring(this.keyPrefix.length())).orElse(null);
+	}
+
+	// Collects the scanned keys of this store into batches, up to the limit.
+	private final class Batches {
+
+		private final int limit;
+
+		private final Consumer<List<String>> batches;
+
+		private final List<String> keys = new ArrayList<>();
+
+		private int found;
+
+		Batches(int limit, Consumer<List<String>> batches) {
+			this.limit = limit;
+			this.batches = batches;
+		}
+
+		boolean full() {
+			return this.found >= this.limit;
+		}
+
+		void drain(Cursor<byte[]> cursor) {
+			while (!full() && cursor.hasNext()) {
+				String key = new String(cursor.next(), StandardCharsets.UTF_8);
+				// Under the bare default prefix, other applications' keys must be left alone.
+				if (ownKey(key) == null) {
+					continue;
+				}
+				this.keys.add(key);
+				this.found++;
+				if (this.keys.size() >= BATCH) {
+					flush();
+				}
+			}
+		}
+
+		void flush() {
+			if (!this.keys.isEmpty()) {
+				this.batches.accept(List.copyOf(this.keys));
+				this.keys.clear();
+			}
+		}
+
 	}
 
 	// SCAN MATCH is a glob: a prefix such as "app[1]:" must match literally.

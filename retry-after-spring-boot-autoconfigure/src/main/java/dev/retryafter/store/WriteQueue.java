@@ -74,7 +74,7 @@ final class WriteQueue {
 			return;
 		}
 		keepLater(key, untilNanos);
-		if (this.health.isConnected() && this.flushScheduled.compareAndSet(false, true)
+		if (this.health.mayWrite() && this.flushScheduled.compareAndSet(false, true)
 				&& !this.link.runInBackground(this::flushWrites)) {
 			this.flushScheduled.set(false);
 		}
@@ -92,7 +92,7 @@ final class WriteQueue {
 		else {
 			this.dropped.increment();
 		}
-		if (this.health.isConnected()) {
+		if (this.health.mayWrite()) {
 			this.link.runInBackground(this::flushEnds);
 		}
 	}
@@ -110,28 +110,29 @@ final class WriteQueue {
 	 * stops, keeping the rest, as soon as the store is not connected. Runs on the background
 	 * thread.
 	 */
-	void flush() {
-		flushEnds();
-		flushWrites();
+	boolean flush() {
+		return flushEnds() && flushWrites();
 	}
 
-	private void flushWrites() {
+	// Whether everything was sent.
+	private boolean flushWrites() {
 		this.flushScheduled.set(false);
 		for (Map.Entry<CooldownKey, Long> entry : this.writes.entrySet()) {
-			if (!this.health.isConnected()) {
+			if (!this.health.mayWrite()) {
 				// Kept for the recovery.
-				return;
+				return false;
 			}
-			if (this.writes.remove(entry.getKey(), entry.getValue())) {
-				send(entry.getKey(), entry.getValue());
+			if (this.writes.remove(entry.getKey(), entry.getValue()) && !send(entry.getKey(), entry.getValue())) {
+				return false;
 			}
 		}
+		return true;
 	}
 
-	private void send(CooldownKey key, long untilNanos) {
+	private boolean send(CooldownKey key, long untilNanos) {
 		long leftNanos = untilNanos - this.link.monotonicClock().nanoTime();
 		if (leftNanos <= 0) {
-			return;
+			return true;
 		}
 		// Rounded up: the shared cooldown must never be shorter than the server asked.
 		long leftMillis = (leftNanos + 999_999) / 1_000_000;
@@ -146,12 +147,13 @@ final class WriteQueue {
 			// Published on recovery if it is still running then.
 			keepLater(key, untilNanos);
 			this.health.commandFailed("write", ex);
-			return;
+			return false;
 		}
 		if (held != null && held > leftMillis) {
 			// Another instance holds a later instant this one may have missed.
 			this.link.learn(key, held);
 		}
+		return true;
 	}
 
 	// The one merge: a key's queued instant only ever moves later.
@@ -159,10 +161,10 @@ final class WriteQueue {
 		this.writes.merge(key, untilNanos, (held, fresh) -> (fresh - held > 0) ? fresh : held);
 	}
 
-	private void flushEnds() {
+	private boolean flushEnds() {
 		for (String target : List.copyOf(this.ends)) {
-			if (!this.health.isConnected()) {
-				return;
+			if (!this.health.mayWrite()) {
+				return false;
 			}
 			this.ends.remove(target);
 			Origin origin = target.equals(ALL) ? null : Origin.parse(target).orElse(null);
@@ -179,9 +181,10 @@ final class WriteQueue {
 			catch (RuntimeException ex) {
 				this.ends.add(target);
 				this.health.commandFailed("end", ex);
-				return;
+				return false;
 			}
 		}
+		return true;
 	}
 
 	private void deleteKeys(@Nullable Origin origin) {

@@ -18,6 +18,7 @@ import dev.retryafter.testsupport.LoopbackTcpProxy;
 import dev.retryafter.testsupport.RedisServer;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -25,9 +26,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Stores ("instances") on one real Redis, each with its own connection factory as separate
- * processes would have, on short heartbeat timings; captures the store's log lines and
- * closes everything it made.
+ * Stores ("instances") on one real Redis (a server, or a cluster), each with its own
+ * connection factory as separate processes would have, on short heartbeat timings; captures
+ * the store's log lines and closes everything it made.
  */
 final class RedisStoreFixture implements AutoCloseable {
 
@@ -43,7 +44,7 @@ final class RedisStoreFixture implements AutoCloseable {
 
 	static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(1);
 
-	private final RedisServer server;
+	private final RedisConfiguration configuration;
 
 	private final List<AutoCloseable> resources = new ArrayList<>();
 
@@ -52,7 +53,11 @@ final class RedisStoreFixture implements AutoCloseable {
 	private final Logger storeLogger = (Logger) LoggerFactory.getLogger(RedisCooldownStore.class);
 
 	RedisStoreFixture(RedisServer server) {
-		this.server = server;
+		this(new RedisStandaloneConfiguration("127.0.0.1", server.port()));
+	}
+
+	RedisStoreFixture(RedisConfiguration configuration) {
+		this.configuration = configuration;
 		this.log.start();
 		this.storeLogger.addAppender(this.log);
 		// The first connection of a JVM loads the client: done here, it cannot make a store
@@ -104,7 +109,8 @@ final class RedisStoreFixture implements AutoCloseable {
 	 */
 	RedisCooldownStore storeSubscribingThrough(LoopbackTcpProxy proxy, HostCooldowns cooldowns) {
 		RedisConnectionFactory direct = connectionFactory();
-		RedisConnectionFactory proxied = connectionFactory(proxy.port(), COMMAND_TIMEOUT);
+		RedisConnectionFactory proxied = connectionFactory(new RedisStandaloneConfiguration("127.0.0.1", proxy.port()),
+				COMMAND_TIMEOUT);
 		// The store subscribes on its subscriber thread and sends every command from others.
 		RedisConnectionFactory routing = (RedisConnectionFactory) Proxy.newProxyInstance(
 				RedisConnectionFactory.class.getClassLoader(), new Class<?>[] { RedisConnectionFactory.class },
@@ -129,23 +135,18 @@ final class RedisStoreFixture implements AutoCloseable {
 	}
 
 	private LettuceConnectionFactory connectionFactory(Duration commandTimeout) {
-		return connectionFactory(this.server.port(), commandTimeout);
-	}
-
-	private LettuceConnectionFactory connectionFactory(int port, Duration commandTimeout) {
-		return connectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port), commandTimeout);
+		return connectionFactory(this.configuration, commandTimeout);
 	}
 
 	/**
 	 * A started connection factory of its own, on the short command timeout, closed with the
 	 * fixture.
 	 */
-	LettuceConnectionFactory connectionFactory(RedisStandaloneConfiguration config) {
+	LettuceConnectionFactory connectionFactory(RedisConfiguration config) {
 		return connectionFactory(config, COMMAND_TIMEOUT);
 	}
 
-	private LettuceConnectionFactory connectionFactory(RedisStandaloneConfiguration config,
-			Duration commandTimeout) {
+	private LettuceConnectionFactory connectionFactory(RedisConfiguration config, Duration commandTimeout) {
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
 			.commandTimeout(commandTimeout)
 			.build();
@@ -160,7 +161,7 @@ final class RedisStoreFixture implements AutoCloseable {
 		return new StringRedisTemplate(connectionFactory());
 	}
 
-	StringRedisTemplate template(RedisStandaloneConfiguration config) {
+	StringRedisTemplate template(RedisConfiguration config) {
 		return new StringRedisTemplate(connectionFactory(config));
 	}
 

@@ -55,16 +55,29 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	static RedisServer onFreePort(String searchPath) {
-		Path executable = findExecutable(searchPath).orElseThrow(() -> new IllegalStateException(
-				"redis-server is not on the PATH, so the Redis tests cannot run. Install it "
-						+ "(apt-get install -y redis-server) or switch these tests off with -D" + SWITCH_PROPERTY
-						+ "=off"));
+		Path executable = executable("redis-server", "redis-server", searchPath);
 		try {
 			return new RedisServer(executable, freePort(), Files.createTempDirectory("redis-test"));
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Cannot prepare a directory for redis-server", ex);
 		}
+	}
+
+	/**
+	 * The directory the server runs in (its log, and a cluster node's configuration).
+	 * @return the directory
+	 */
+	Path directory() {
+		return this.directory;
+	}
+
+	/**
+	 * Whether the server process is running.
+	 * @return whether it is
+	 */
+	public synchronized boolean isRunning() {
+		return this.process != null && this.process.isAlive();
 	}
 
 	/**
@@ -219,7 +232,21 @@ public final class RedisServer implements AutoCloseable {
 		}
 	}
 
-	private static Optional<Path> findExecutable(String searchPath) {
+	/**
+	 * Finds a Redis program on the search path.
+	 * @param name the program, e.g. {@code redis-cli}
+	 * @param debianPackage the Debian package that installs it
+	 * @param searchPath the search path, as {@code PATH}
+	 * @return the program
+	 * @throws IllegalStateException naming the package to install if it is not there
+	 */
+	static Path executable(String name, String debianPackage, String searchPath) {
+		return findExecutable(name, searchPath).orElseThrow(() -> new IllegalStateException(name
+				+ " is not on the PATH, so the Redis tests cannot run. Install it (apt-get install -y " + debianPackage
+				+ ") or switch these tests off with -D" + SWITCH_PROPERTY + "=off"));
+	}
+
+	private static Optional<Path> findExecutable(String name, String searchPath) {
 		if (searchPath == null) {
 			return Optional.empty();
 		}
@@ -227,7 +254,7 @@ public final class RedisServer implements AutoCloseable {
 			if (directory.isEmpty()) {
 				continue;
 			}
-			Path candidate = Path.of(directory, "redis-server");
+			Path candidate = Path.of(directory, name);
 			if (Files.isExecutable(candidate)) {
 				return Optional.of(candidate);
 			}
@@ -235,7 +262,7 @@ public final class RedisServer implements AutoCloseable {
 		return Optional.empty();
 	}
 
-	private static int freePort() throws IOException {
+	static int freePort() throws IOException {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			return socket.getLocalPort();
 		}
