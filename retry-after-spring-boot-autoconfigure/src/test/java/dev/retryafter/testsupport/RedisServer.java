@@ -37,6 +37,8 @@ public final class RedisServer implements AutoCloseable {
 
 	private List<String> arguments = List.of();
 
+	private Path configFile;
+
 	private Process process;
 
 	private RedisServer(Path executable, int port, Path directory) {
@@ -68,7 +70,7 @@ public final class RedisServer implements AutoCloseable {
 	 * The directory the server runs in (its log, and a cluster node's configuration).
 	 * @return the directory
 	 */
-	Path directory() {
+	public Path directory() {
 		return this.directory;
 	}
 
@@ -100,6 +102,17 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	/**
+	 * A configuration file read at the next starts, before the command-line arguments (a
+	 * sentinel's, which it rewrites).
+	 * @param file the file
+	 * @return this server
+	 */
+	public synchronized RedisServer configFile(Path file) {
+		this.configFile = file;
+		return this;
+	}
+
+	/**
 	 * Starts the server and waits until it answers {@code PING}.
 	 * @throws IllegalStateException if it does not start in time
 	 */
@@ -108,9 +121,12 @@ public final class RedisServer implements AutoCloseable {
 			throw new IllegalStateException("redis-server is already running on port " + this.port);
 		}
 		try {
-			List<String> command = new ArrayList<>(List.of(this.executable.toString(), "--port",
-					Integer.toString(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir",
-					this.directory.toString()));
+			List<String> command = new ArrayList<>(List.of(this.executable.toString()));
+			if (this.configFile != null) {
+				command.add(this.configFile.toString());
+			}
+			command.addAll(List.of("--port", Integer.toString(this.port), "--bind", "127.0.0.1", "--save", "",
+					"--appendonly", "no", "--dir", this.directory.toString()));
 			command.addAll(this.arguments);
 			this.process = new ProcessBuilder(command)
 				.redirectErrorStream(true)
