@@ -43,7 +43,8 @@ class RedisClusterCooldownStoreTests {
 
 	@BeforeEach
 	void createFixture() {
-		this.fixture = new RedisStoreFixture(redis.cluster().configuration());
+		this.fixture = new RedisStoreFixture(redis.cluster().configuration(), Duration.ofMillis(500),
+				Duration.ofSeconds(3));
 	}
 
 	@AfterEach
@@ -132,11 +133,15 @@ class RedisClusterCooldownStoreTests {
 		RedisCooldownStore second = store();
 		awaitConnected(first, second);
 		RedisServer master = redis.cluster().nodes().get(0);
+		// Counted from here: on a busy machine a heartbeat may have come back late before.
+		long firstErrors = first.errorCount();
+		long secondErrors = second.errorCount();
+		int warnings = this.fixture.messages(Level.WARN).size();
+		int recoveries = this.fixture.messages(Level.INFO).size();
 
 		master.kill();
 		// The other masters mark the cluster down: every command fails, whichever slot it names.
-		await().atMost(AWAIT).until(() -> first.errorCount() == 1 && second.errorCount() == 1);
-		assertThat(first.state().connected()).isFalse();
+		await().atMost(AWAIT).until(() -> !first.state().connected() && !second.state().connected());
 		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
 		assertThat(remaining(first, ORIGIN)).isBetween(Duration.ofSeconds(25), Duration.ofSeconds(30));
 
@@ -148,10 +153,11 @@ class RedisClusterCooldownStoreTests {
 			assertThat(remaining(second, ORIGIN)).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(30));
 		});
 		assertThat(template().hasKey("retry-after:" + ORIGIN)).isTrue();
-		assertThat(first.errorCount()).isEqualTo(1);
-		assertThat(second.errorCount()).isEqualTo(1);
-		assertThat(this.fixture.messages(Level.WARN)).hasSize(2);
-		assertThat(this.fixture.messages(Level.INFO)).hasSize(2);
+		// One outage each.
+		assertThat(first.errorCount()).isEqualTo(firstErrors + 1);
+		assertThat(second.errorCount()).isEqualTo(secondErrors + 1);
+		assertThat(this.fixture.messages(Level.WARN)).hasSize(warnings + 2);
+		assertThat(this.fixture.messages(Level.INFO)).hasSize(recoveries + 2);
 	}
 
 	private RedisCooldownStore store() {

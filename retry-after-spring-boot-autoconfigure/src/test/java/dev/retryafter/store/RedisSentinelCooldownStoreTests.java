@@ -36,7 +36,8 @@ class RedisSentinelCooldownStoreTests {
 	void whenTheMasterIsKilledThenBothInstancesFollowThePromotedReplicaAndRepublishWhatTheyRecordedMeanwhile()
 			throws Exception {
 		try (RedisSentinelGroup group = RedisSentinelGroup.start();
-				RedisStoreFixture fixture = new RedisStoreFixture(group.configuration())) {
+				RedisStoreFixture fixture = new RedisStoreFixture(group.configuration(), Duration.ofMillis(500),
+						Duration.ofSeconds(3))) {
 			RedisCooldownStore first = fixture.store(new HostCooldowns(100));
 			RedisCooldownStore second = fixture.store(new HostCooldowns(100));
 			await().atMost(AWAIT).until(() -> first.state().connected() && second.state().connected());

@@ -46,6 +46,10 @@ final class RedisStoreFixture implements AutoCloseable {
 
 	private final RedisConfiguration configuration;
 
+	private final Duration heartbeatInterval;
+
+	private final Duration heartbeatTimeout;
+
 	private final List<AutoCloseable> resources = new ArrayList<>();
 
 	private final ListAppender<ILoggingEvent> log = new ListAppender<>();
@@ -57,7 +61,17 @@ final class RedisStoreFixture implements AutoCloseable {
 	}
 
 	RedisStoreFixture(RedisConfiguration configuration) {
+		this(configuration, HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
+	}
+
+	/**
+	 * Stores on the given heartbeat timings: a cluster or a sentinel takes longer to connect
+	 * to than a single server, more so on a busy machine.
+	 */
+	RedisStoreFixture(RedisConfiguration configuration, Duration heartbeatInterval, Duration heartbeatTimeout) {
 		this.configuration = configuration;
+		this.heartbeatInterval = heartbeatInterval;
+		this.heartbeatTimeout = heartbeatTimeout;
 		this.log.start();
 		this.storeLogger.addAppender(this.log);
 		// The first connection of a JVM loads the client: done here, it cannot make a store
@@ -86,7 +100,7 @@ final class RedisStoreFixture implements AutoCloseable {
 	RedisCooldownStore unstarted(RedisConnectionFactory factory, HostCooldowns cooldowns, String prefix,
 			Clock wallClock, Duration firstRetryDelay, Duration maxRetryDelay) {
 		RedisCooldownStore store = new RedisCooldownStore(factory, cooldowns, prefix, MonotonicClock.SYSTEM, wallClock,
-				HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT, firstRetryDelay, maxRetryDelay);
+				this.heartbeatInterval, this.heartbeatTimeout, firstRetryDelay, maxRetryDelay);
 		this.resources.add(store);
 		return store;
 	}
