@@ -1,12 +1,9 @@
 package dev.retryafter.testsupport;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 
@@ -146,22 +143,7 @@ public final class RedisCluster implements AutoCloseable {
 	String cli(List<String> arguments) {
 		List<String> command = new ArrayList<>(List.of(this.cli.toString(), "-h", "127.0.0.1"));
 		command.addAll(arguments);
-		try {
-			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-			byte[] output = process.getInputStream().readAllBytes();
-			if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
-				throw new IllegalStateException(
-						String.join(" ", command) + " failed: " + new String(output, StandardCharsets.UTF_8));
-			}
-			return new String(output, StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("Cannot run " + this.cli, ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while running redis-cli", ex);
-		}
+		return RedisServer.run(command);
 	}
 
 	private static void sleep(Duration duration) {

@@ -1,7 +1,6 @@
 package dev.retryafter.testsupport;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,7 +8,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
@@ -149,22 +147,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		List<String> command = new ArrayList<>(
 				List.of(this.cli.toString(), "-h", "127.0.0.1", "-p", Integer.toString(server.port())));
 		command.addAll(List.of(arguments));
-		try {
-			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-			byte[] output = process.getInputStream().readAllBytes();
-			if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
-				throw new IllegalStateException(
-						String.join(" ", command) + " failed: " + new String(output, StandardCharsets.UTF_8));
-			}
-			return new String(output, StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("Cannot run " + this.cli, ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while running redis-cli", ex);
-		}
+		return RedisServer.run(command);
 	}
 
 	@Override

@@ -278,6 +278,31 @@ public final class RedisServer implements AutoCloseable {
 		return Optional.empty();
 	}
 
+	/**
+	 * Runs a program (such as {@code redis-cli}) to its end.
+	 * @param command the program and its arguments
+	 * @return what it printed
+	 * @throws IllegalStateException if it fails or takes over 30 s
+	 */
+	static String run(List<String> command) {
+		try {
+			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+			byte[] output = process.getInputStream().readAllBytes();
+			if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
+				throw new IllegalStateException(
+						String.join(" ", command) + " failed: " + new String(output, StandardCharsets.UTF_8));
+			}
+			return new String(output, StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot run " + command.get(0), ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while running " + command.get(0), ex);
+		}
+	}
+
 	static int freePort() throws IOException {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			return socket.getLocalPort();
