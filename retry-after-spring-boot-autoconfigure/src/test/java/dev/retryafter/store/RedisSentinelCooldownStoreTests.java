@@ -9,6 +9,7 @@ import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.RedisSentinelGroup;
 import dev.retryafter.testsupport.RedisServer;
+import dev.retryafter.testsupport.RedisTestsSwitch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 

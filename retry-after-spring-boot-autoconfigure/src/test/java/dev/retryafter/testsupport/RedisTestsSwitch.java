@@ -1,15 +1,15 @@
-package dev.retryafter.store;
+package dev.retryafter.testsupport;
 
-import dev.retryafter.testsupport.RedisServer;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Turns a Redis test class off only when {@code -Dretryafter.redis.tests=off} says so; a
- * missing Redis program fails its tests instead.
+ * Turns a Redis test class that starts its own servers off only when
+ * {@code -Dretryafter.redis.tests=off} says so; a missing Redis program fails its tests
+ * instead. Use it with {@code @ExtendWith}.
  */
-final class RedisTestsSwitch implements ExecutionCondition {
+public final class RedisTestsSwitch implements ExecutionCondition {
 
 	@Override
 	public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
