@@ -58,7 +58,7 @@ class RetryAfterRedisTopologiesTests {
 
 	@Test
 	void whenSpringDataRedisNamesSentinelsThenTheStoreSharesThroughTheirMaster() {
-		try (RedisSentinelGroup group = RedisSentinelGroup.start()) {
+		try (RedisSentinelGroup group = RedisSentinelGroup.startWithoutFailover()) {
 			String sentinels = group.configuration()
 				.getSentinels()
 				.stream()

@@ -46,10 +46,24 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	 * @return the group
 	 */
 	public static RedisSentinelGroup start() {
+		return start(true);
+	}
+
+	/**
+	 * Starts the master, the replica and the sentinels, without waiting until they could fail
+	 * over (the sentinels learn of each other within seconds): enough for tests that only
+	 * connect through the sentinels.
+	 * @return the group
+	 */
+	public static RedisSentinelGroup startWithoutFailover() {
+		return start(false);
+	}
+
+	private static RedisSentinelGroup start(boolean failover) {
 		RedisSentinelGroup group = new RedisSentinelGroup(
 				RedisServer.executable("redis-cli", "redis-tools", System.getenv("PATH")));
 		try {
-			group.startServers();
+			group.startServers(failover);
 			return group;
 		}
 		catch (RuntimeException ex) {
@@ -58,7 +72,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		}
 	}
 
-	private void startServers() {
+	private void startServers(boolean failover) {
 		this.master = RedisServer.onFreePort();
 		this.servers.add(this.master);
 		this.master.start();
@@ -76,6 +90,9 @@ public final class RedisSentinelGroup implements AutoCloseable {
 			sentinel.configFile(config).arguments("--sentinel").start();
 		}
 		for (RedisServer sentinel : this.sentinels) {
+			if (!failover) {
+				break;
+			}
 			await("sentinel on port " + sentinel.port() + " to know the replica and the other sentinels", () -> {
 				List<String> lines = List.of(cli(sentinel, "SENTINEL", "MASTER", MASTER_NAME).split("\n"));
 				return value(lines, "num-slaves").equals("1") && value(lines, "num-other-sentinels").equals("2");
