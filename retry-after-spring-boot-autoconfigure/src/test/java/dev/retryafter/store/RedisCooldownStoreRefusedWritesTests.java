@@ -1,5 +1,6 @@
 package dev.retryafter.store;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -171,7 +172,7 @@ class RedisCooldownStoreRefusedWritesTests {
 	private static byte[][] toBytes(String... arguments) {
 		byte[][] bytes = new byte[arguments.length][];
 		for (int i = 0; i < arguments.length; i++) {
-			bytes[i] = arguments[i].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+			bytes[i] = arguments[i].getBytes(StandardCharsets.UTF_8);
 		}
 		return bytes;
 	}
