@@ -103,6 +103,9 @@ class RedisCooldownStoreOutageTests {
 		// connection tells the store so soon.
 		RedisCooldownStore store = this.fixture.storeWithDefaultTimings(new HostCooldowns(100));
 		await().atMost(AWAIT).until(() -> store.state().connected());
+		// The heartbeats of the start are done, the next is 10 s away: no command is in flight
+		// when Redis dies, so only the closed connection can tell.
+		sleep(Duration.ofSeconds(1));
 		long killedAt = System.nanoTime();
 		this.redis.server().kill();
 		await().atMost(AWAIT).until(() -> store.errorCount() == 1);
