@@ -246,6 +246,8 @@ class RetryAfterProtectionAutoConfigurationTests {
 
 		// Records a 30 s cooldown for https://api.example.com and returns the key it lands under.
 		private String cooldownKeyWritten(ApplicationContext context, CooldownStore store) {
+			// Connected first, so the time left below measures the write, not a cold start.
+			await().atMost(Duration.ofSeconds(20)).until(() -> store.state().connected());
 			store.record(CooldownKey.of(Origin.of("https", "api.example.com", -1)), Duration.ofSeconds(30),
 					System.nanoTime(), Instant.now());
 			StringRedisTemplate redis = new StringRedisTemplate(context.getBean(RedisConnectionFactory.class));

@@ -106,6 +106,7 @@ class RedisCooldownStoreTests {
 
 	@Test
 	void whenWallClocksAreAnHourApartThenA3SecondCooldownLasts3SecondsOnBoth() {
+		// Bounds with over 1 s of slack for a busy machine; an hour's skew would be far outside.
 		Clock ahead = Clock.offset(Clock.systemUTC(), Duration.ofHours(1));
 		Clock behind = Clock.offset(Clock.systemUTC(), Duration.ofHours(-1));
 		RedisCooldownStore fast = this.fixture.store(new HostCooldowns(100), RedisCooldownStore.DEFAULT_KEY_PREFIX,
@@ -121,14 +122,14 @@ class RedisCooldownStoreTests {
 			assertThat(remaining(fast, OTHER)).isPositive();
 		});
 		for (CooldownStore store : new CooldownStore[] { fast, slow }) {
-			assertThat(remaining(store, ORIGIN)).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(3));
-			assertThat(remaining(store, OTHER)).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(3));
+			assertThat(remaining(store, ORIGIN)).isBetween(Duration.ofMillis(500), Duration.ofSeconds(3));
+			assertThat(remaining(store, OTHER)).isBetween(Duration.ofMillis(500), Duration.ofSeconds(3));
 		}
 		assertThat(template().getExpire("retry-after:" + ORIGIN)).isBetween(0L, 3L);
 		// Over for both within the 3 s (plus the time the message took), not an hour later.
-		await().atMost(Duration.ofSeconds(5))
+		await().atMost(Duration.ofSeconds(10))
 			.until(() -> remaining(slow, ORIGIN).isZero() && remaining(fast, OTHER).isZero());
-		assertThat(Duration.ofNanos(System.nanoTime() - recordedAt)).isLessThan(Duration.ofMillis(3500));
+		assertThat(Duration.ofNanos(System.nanoTime() - recordedAt)).isLessThan(Duration.ofMillis(4500));
 	}
 
 	@Test

@@ -18,6 +18,7 @@ import dev.retryafter.testsupport.LoopbackTcpProxy;
 import dev.retryafter.testsupport.RedisServer;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -25,9 +26,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Stores ("instances") on one real Redis, each with its own connection factory as separate
- * processes would have, on short heartbeat timings; captures the store's log lines and
- * closes everything it made.
+ * Stores ("instances") on one real Redis (a server, or a cluster), each with its own
+ * connection factory as separate processes would have, on short heartbeat timings; captures
+ * the store's log lines and closes everything it made.
  */
 final class RedisStoreFixture implements AutoCloseable {
 
@@ -38,7 +39,16 @@ final class RedisStoreFixture implements AutoCloseable {
 
 	static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
 
-	private final RedisServer server;
+	/** Reconnection attempts 200 ms, then 400 ms, ... up to 1 s apart. */
+	static final Duration FIRST_RETRY_DELAY = Duration.ofMillis(200);
+
+	static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(1);
+
+	private final RedisConfiguration configuration;
+
+	private final Duration heartbeatInterval;
+
+	private final Duration heartbeatTimeout;
 
 	private final List<AutoCloseable> resources = new ArrayList<>();
 
@@ -47,12 +57,27 @@ final class RedisStoreFixture implements AutoCloseable {
 	private final Logger storeLogger = (Logger) LoggerFactory.getLogger(RedisCooldownStore.class);
 
 	RedisStoreFixture(RedisServer server) {
-		this.server = server;
+		this(new RedisStandaloneConfiguration("127.0.0.1", server.port()));
+	}
+
+	RedisStoreFixture(RedisConfiguration configuration) {
+		this(configuration, HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
+	}
+
+	/**
+	 * Stores on the given heartbeat timings: a cluster or a sentinel takes longer to connect
+	 * to than a single server, more so on a busy machine.
+	 */
+	RedisStoreFixture(RedisConfiguration configuration, Duration heartbeatInterval, Duration heartbeatTimeout) {
+		this.configuration = configuration;
+		this.heartbeatInterval = heartbeatInterval;
+		this.heartbeatTimeout = heartbeatTimeout;
 		this.log.start();
 		this.storeLogger.addAppender(this.log);
 		// The first connection of a JVM loads the client: done here, it cannot make a store
 		// miss its first heartbeat (1 s) and count an outage that never was.
-		template().hasKey("warm-up");
+		// Its own long timeout: on a busy machine that first handshake may take over 500 ms.
+		new StringRedisTemplate(connectionFactory(Duration.ofSeconds(10))).hasKey("warm-up");
 	}
 
 	RedisCooldownStore store(HostCooldowns cooldowns) {
@@ -66,8 +91,16 @@ final class RedisStoreFixture implements AutoCloseable {
 	}
 
 	RedisCooldownStore unstarted(HostCooldowns cooldowns, String prefix, Clock wallClock) {
-		RedisCooldownStore store = new RedisCooldownStore(connectionFactory(), cooldowns, prefix, MonotonicClock.SYSTEM,
-				wallClock, HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
+		return unstarted(connectionFactory(), cooldowns, prefix, wallClock, FIRST_RETRY_DELAY, MAX_RETRY_DELAY);
+	}
+
+	/**
+	 * A store on the given connection factory and reconnection backoff, not started.
+	 */
+	RedisCooldownStore unstarted(RedisConnectionFactory factory, HostCooldowns cooldowns, String prefix,
+			Clock wallClock, Duration firstRetryDelay, Duration maxRetryDelay) {
+		RedisCooldownStore store = new RedisCooldownStore(factory, cooldowns, prefix, MonotonicClock.SYSTEM, wallClock,
+				this.heartbeatInterval, this.heartbeatTimeout, firstRetryDelay, maxRetryDelay);
 		this.resources.add(store);
 		return store;
 	}
@@ -90,7 +123,8 @@ final class RedisStoreFixture implements AutoCloseable {
 	 */
 	RedisCooldownStore storeSubscribingThrough(LoopbackTcpProxy proxy, HostCooldowns cooldowns) {
 		RedisConnectionFactory direct = connectionFactory();
-		RedisConnectionFactory proxied = connectionFactory(proxy.port(), COMMAND_TIMEOUT);
+		RedisConnectionFactory proxied = connectionFactory(new RedisStandaloneConfiguration("127.0.0.1", proxy.port()),
+				COMMAND_TIMEOUT);
 		// The store subscribes on its subscriber thread and sends every command from others.
 		RedisConnectionFactory routing = (RedisConnectionFactory) Proxy.newProxyInstance(
 				RedisConnectionFactory.class.getClassLoader(), new Class<?>[] { RedisConnectionFactory.class },
@@ -104,9 +138,8 @@ final class RedisStoreFixture implements AutoCloseable {
 						throw ex.getCause();
 					}
 				});
-		RedisCooldownStore store = new RedisCooldownStore(routing, cooldowns, RedisCooldownStore.DEFAULT_KEY_PREFIX,
-				MonotonicClock.SYSTEM, Clock.systemUTC(), HEARTBEAT_INTERVAL, HEARTBEAT_TIMEOUT);
-		this.resources.add(store);
+		RedisCooldownStore store = unstarted(routing, cooldowns, RedisCooldownStore.DEFAULT_KEY_PREFIX,
+				Clock.systemUTC(), FIRST_RETRY_DELAY, MAX_RETRY_DELAY);
 		store.start();
 		return store;
 	}
@@ -116,11 +149,18 @@ final class RedisStoreFixture implements AutoCloseable {
 	}
 
 	private LettuceConnectionFactory connectionFactory(Duration commandTimeout) {
-		return connectionFactory(this.server.port(), commandTimeout);
+		return connectionFactory(this.configuration, commandTimeout);
 	}
 
-	private LettuceConnectionFactory connectionFactory(int port, Duration commandTimeout) {
-		RedisStandaloneConfiguration config = new RedisStandaloneConfiguration("127.0.0.1", port);
+	/**
+	 * A started connection factory of its own, on the short command timeout, closed with the
+	 * fixture.
+	 */
+	LettuceConnectionFactory connectionFactory(RedisConfiguration config) {
+		return connectionFactory(config, COMMAND_TIMEOUT);
+	}
+
+	private LettuceConnectionFactory connectionFactory(RedisConfiguration config, Duration commandTimeout) {
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
 			.commandTimeout(commandTimeout)
 			.build();
@@ -133,6 +173,10 @@ final class RedisStoreFixture implements AutoCloseable {
 
 	StringRedisTemplate template() {
 		return new StringRedisTemplate(connectionFactory());
+	}
+
+	StringRedisTemplate template(RedisConfiguration config) {
+		return new StringRedisTemplate(connectionFactory(config));
 	}
 
 	List<String> messages(Level level) {

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +35,10 @@ public final class RedisServer implements AutoCloseable {
 
 	private final Path directory;
 
+	private List<String> arguments = List.of();
+
+	private Path configFile;
+
 	private Process process;
 
 	private RedisServer(Path executable, int port, Path directory) {
@@ -52,16 +57,29 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	static RedisServer onFreePort(String searchPath) {
-		Path executable = findExecutable(searchPath).orElseThrow(() -> new IllegalStateException(
-				"redis-server is not on the PATH, so the Redis tests cannot run. Install it "
-						+ "(apt-get install -y redis-server) or switch these tests off with -D" + SWITCH_PROPERTY
-						+ "=off"));
+		Path executable = executable("redis-server", "redis-server", searchPath);
 		try {
 			return new RedisServer(executable, freePort(), Files.createTempDirectory("redis-test"));
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Cannot prepare a directory for redis-server", ex);
 		}
+	}
+
+	/**
+	 * The directory the server runs in (its log, and a cluster node's configuration).
+	 * @return the directory
+	 */
+	public Path directory() {
+		return this.directory;
+	}
+
+	/**
+	 * Whether the server process is running.
+	 * @return whether it is
+	 */
+	public synchronized boolean isRunning() {
+		return this.process != null && this.process.isAlive();
 	}
 
 	/**
@@ -73,6 +91,28 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	/**
+	 * Command-line arguments added to the next starts, e.g.
+	 * {@code "--replicaof", "127.0.0.1 6379"}.
+	 * @param arguments the arguments
+	 * @return this server
+	 */
+	public synchronized RedisServer arguments(String... arguments) {
+		this.arguments = List.of(arguments);
+		return this;
+	}
+
+	/**
+	 * A configuration file read at the next starts, before the command-line arguments (a
+	 * sentinel's, which it rewrites).
+	 * @param file the file
+	 * @return this server
+	 */
+	public synchronized RedisServer configFile(Path file) {
+		this.configFile = file;
+		return this;
+	}
+
+	/**
 	 * Starts the server and waits until it answers {@code PING}.
 	 * @throws IllegalStateException if it does not start in time
 	 */
@@ -81,8 +121,14 @@ public final class RedisServer implements AutoCloseable {
 			throw new IllegalStateException("redis-server is already running on port " + this.port);
 		}
 		try {
-			this.process = new ProcessBuilder(List.of(this.executable.toString(), "--port", Integer.toString(this.port),
-					"--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.directory.toString()))
+			List<String> command = new ArrayList<>(List.of(this.executable.toString()));
+			if (this.configFile != null) {
+				command.add(this.configFile.toString());
+			}
+			command.addAll(List.of("--port", Integer.toString(this.port), "--bind", "127.0.0.1", "--save", "",
+					"--appendonly", "no", "--dir", this.directory.toString()));
+			command.addAll(this.arguments);
+			this.process = new ProcessBuilder(command)
 				.redirectErrorStream(true)
 				.redirectOutput(this.directory.resolve("redis.log").toFile())
 				.start();
@@ -202,7 +248,21 @@ public final class RedisServer implements AutoCloseable {
 		}
 	}
 
-	private static Optional<Path> findExecutable(String searchPath) {
+	/**
+	 * Finds a Redis program on the search path.
+	 * @param name the program, e.g. {@code redis-cli}
+	 * @param debianPackage the Debian package that installs it
+	 * @param searchPath the search path, as {@code PATH}
+	 * @return the program
+	 * @throws IllegalStateException naming the package to install if it is not there
+	 */
+	static Path executable(String name, String debianPackage, String searchPath) {
+		return findExecutable(name, searchPath).orElseThrow(() -> new IllegalStateException(name
+				+ " is not on the PATH, so the Redis tests cannot run. Install it (apt-get install -y " + debianPackage
+				+ ") or switch these tests off with -D" + SWITCH_PROPERTY + "=off"));
+	}
+
+	private static Optional<Path> findExecutable(String name, String searchPath) {
 		if (searchPath == null) {
 			return Optional.empty();
 		}
@@ -210,7 +270,7 @@ public final class RedisServer implements AutoCloseable {
 			if (directory.isEmpty()) {
 				continue;
 			}
-			Path candidate = Path.of(directory, "redis-server");
+			Path candidate = Path.of(directory, name);
 			if (Files.isExecutable(candidate)) {
 				return Optional.of(candidate);
 			}
@@ -218,7 +278,32 @@ public final class RedisServer implements AutoCloseable {
 		return Optional.empty();
 	}
 
-	private static int freePort() throws IOException {
+	/**
+	 * Runs a program (such as {@code redis-cli}) to its end.
+	 * @param command the program and its arguments
+	 * @return what it printed
+	 * @throws IllegalStateException if it fails or takes over 30 s
+	 */
+	static String run(List<String> command) {
+		try {
+			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+			byte[] output = process.getInputStream().readAllBytes();
+			if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
+				throw new IllegalStateException(
+						String.join(" ", command) + " failed: " + new String(output, StandardCharsets.UTF_8));
+			}
+			return new String(output, StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot run " + command.get(0), ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while running " + command.get(0), ex);
+		}
+	}
+
+	static int freePort() throws IOException {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			return socket.getLocalPort();
 		}

@@ -1,0 +1,97 @@
+package dev.retryafter.store;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import ch.qos.logback.classic.Level;
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.Origin;
+import dev.retryafter.testsupport.RedisSentinelGroup;
+import dev.retryafter.testsupport.RedisServer;
+import dev.retryafter.testsupport.RedisTestsSwitch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import static dev.retryafter.store.RedisStoreFixture.remaining;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Two stores ("instances") on {@code spring.data.redis.sentinel.*} with a real master, a
+ * replica and three sentinels, through a failover: the master is killed, the sentinels
+ * promote the replica, and the stores follow it.
+ */
+@ExtendWith(RedisTestsSwitch.class)
+class RedisSentinelCooldownStoreTests {
+
+	private static final CooldownKey BEFORE = CooldownKey.of(Origin.of("http", "before", -1));
+
+	private static final CooldownKey DURING = CooldownKey.of(Origin.of("http", "during", -1));
+
+	private static final CooldownKey AFTER = CooldownKey.of(Origin.of("http", "after", -1));
+
+	private static final Duration AWAIT = Duration.ofSeconds(60);
+
+	@Test
+	void whenTheMasterIsKilledThenBothInstancesFollowThePromotedReplicaAndRepublishWhatTheyRecordedMeanwhile()
+			throws Exception {
+		try (RedisSentinelGroup group = RedisSentinelGroup.start();
+				RedisStoreFixture fixture = new RedisStoreFixture(group.configuration(), Duration.ofMillis(500),
+						Duration.ofSeconds(3))) {
+			RedisCooldownStore first = fixture.store(new HostCooldowns(100));
+			RedisCooldownStore second = fixture.store(new HostCooldowns(100));
+			await().atMost(AWAIT).until(() -> first.state().connected() && second.state().connected());
+			first.record(BEFORE, Duration.ofSeconds(60), System.nanoTime(), Instant.now());
+			await().atMost(AWAIT).until(() -> !remaining(second, BEFORE).isZero());
+
+			// Counted from here: on a busy machine a heartbeat may have come back late before.
+			long firstErrors = first.errorCount();
+			long secondErrors = second.errorCount();
+			int warnings = fixture.messages(Level.WARN).size();
+			int recoveries = fixture.messages(Level.INFO).size();
+			long killedAt = System.nanoTime();
+			group.master().kill();
+			// A 429 while the sentinels fail over: kept here, and published once the store is
+			// connected to the promoted master.
+			first.record(DURING, Duration.ofSeconds(60), System.nanoTime(), Instant.now());
+			await().atMost(AWAIT).until(() -> !first.state().connected() && !second.state().connected());
+			// Connected again only once commands and the subscription both work, which needs a
+			// master: the promoted replica.
+			boolean[] seen = new boolean[2];
+			await().atMost(AWAIT).pollInterval(Duration.ofMillis(20)).until(() -> {
+				RedisCooldownStore[] stores = { first, second };
+				for (int i = 0; i < stores.length; i++) {
+					if (!seen[i] && stores[i].state().connected()) {
+						seen[i] = true;
+						assertThat(role(group, group.replica())).as("the replica's role when instance " + i
+								+ " says it is connected").startsWith("master");
+					}
+				}
+				return seen[0] && seen[1];
+			});
+			await().atMost(AWAIT).until(() -> !remaining(second, DURING).isZero());
+			Duration sharingAgain = Duration.ofNanos(System.nanoTime() - killedAt);
+			System.out.println("Redis Sentinel failover: sharing again " + sharingAgain.toMillis()
+					+ " ms after the master was killed");
+
+			assertThat(group.masterPort()).isEqualTo(group.replica().port());
+			assertThat(group.cli(group.replica(), "PTTL", "retry-after:" + DURING).strip()).satisfies(
+					(left) -> assertThat(Long.parseLong(left)).isBetween(1L, 60_000L));
+			// A new 429 on either instance holds the other.
+			second.record(AFTER, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+			await().atMost(AWAIT).until(() -> !remaining(first, AFTER).isZero());
+			assertThat(remaining(second, BEFORE)).isPositive();
+			// One outage each.
+			assertThat(first.errorCount()).isEqualTo(firstErrors + 1);
+			assertThat(second.errorCount()).isEqualTo(secondErrors + 1);
+			assertThat(fixture.messages(Level.WARN)).hasSize(warnings + 2);
+			assertThat(fixture.messages(Level.INFO)).hasSize(recoveries + 2);
+		}
+	}
+
+	private static String role(RedisSentinelGroup group, RedisServer server) {
+		return group.cli(server, "ROLE").strip();
+	}
+
+}
