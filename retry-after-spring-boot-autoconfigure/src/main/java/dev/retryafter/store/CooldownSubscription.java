@@ -120,7 +120,7 @@ final class CooldownSubscription {
 		@Override
 		public void onMessage(Message message, byte @Nullable [] pattern) {
 			String text = new String(message.getBody(), StandardCharsets.UTF_8);
-			CooldownMessage.decode(text, this.link.signature()).ifPresent(this::apply);
+			CooldownMessage.decode(text, CooldownSubscription.this.link.signature()).ifPresent(this::apply);
 		}
 
 		private void apply(CooldownMessage message) {
