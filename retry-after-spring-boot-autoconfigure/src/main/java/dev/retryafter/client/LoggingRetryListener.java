@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
@@ -97,6 +98,11 @@ public class LoggingRetryListener implements RetryListener {
 
 	@Override
 	public void held(String client, String method, CooldownKey key, Duration heldFor) {
+		held(client, method, key, heldFor, HoldReason.COOLDOWN);
+	}
+
+	@Override
+	public void held(String client, String method, CooldownKey key, Duration heldFor, HoldReason reason) {
 		if (!this.logger.isDebugEnabled()) {
 			return;
 		}
@@ -110,7 +116,7 @@ public class LoggingRetryListener implements RetryListener {
 		if (partition != null) {
 			line.append(" partition=").append(partition);
 		}
-		line.append(" held=").append(millis(heldFor));
+		line.append(" held=").append(millis(heldFor)).append(" reason=").append(reason.tagValue());
 		this.logger.debug(line.toString());
 	}
 

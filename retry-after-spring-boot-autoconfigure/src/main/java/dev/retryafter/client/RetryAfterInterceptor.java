@@ -211,9 +211,11 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		}
 		int status;
 		boolean retryAfter;
+		boolean quota;
 		try {
 			status = response.getStatusCode().value();
 			retryAfter = RetryCall.hasRetryAfter(response.getHeaders());
+			quota = !retryAfter && QuotaFields.present(rules.settings(), response.getHeaders());
 		}
 		catch (IOException ex) {
 			response.close();
@@ -227,6 +229,10 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		RetryDecision.Stop stop = retryAfter ? null : rules.stopWithoutRetryAfter(status);
 		if (stop != null) {
 			try {
+				if (quota) {
+					QuotaFields.record(calls, rules.settings(), request.getURI(), request.getHeaders(),
+							response.getHeaders());
+				}
 				calls.listener.attemptCompleted(rules.client().name(), method, 1,
 						RetryCall.outcome(status, RetryAfter.ABSENT), stop);
 			}

@@ -11,6 +11,7 @@ import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownPartition;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryAfter;
@@ -83,6 +84,9 @@ public abstract class RetryCall {
 	private boolean firstSent;
 
 	private final long startNanos;
+
+	/** Why the hold {@link #admission()} last asked for holds the request. */
+	private HoldReason holdReason = HoldReason.COOLDOWN;
 
 	/**
 	 * Starts a call: its time budget runs from now.
@@ -221,10 +225,14 @@ public abstract class RetryCall {
 		}
 		// A retry already waited out the server's delay: only a first attempt queues behind
 		// requests still leaving in a cooldown's release window.
-		Admission admission = calls.cooldowns.admit(key, calls.monotonicClock.nanoTime(), timeLeft(),
-				this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(), calls.random,
-				!this.firstSent);
-		if (admission instanceof Admission.Wait) {
+		long now = calls.monotonicClock.nanoTime();
+		Admission admission = calls.cooldowns.admit(key, now, timeLeft(), this.settings.attemptReserve(),
+				this.settings.cooldown().mode(), this.settings.jitter(), calls.random, !this.firstSent);
+		if (!this.firstSent && !(admission instanceof Admission.Refuse) && QuotaFields.reads(this.settings)) {
+			admission = quotaSlot(key, now, admission);
+		}
+		if (admission instanceof Admission.Wait wait) {
+			this.holdReason = wait.reason();
 			return admission;
 		}
 		if (admission instanceof Admission.Refuse) {
@@ -235,6 +243,19 @@ public abstract class RetryCall {
 	}
 
 	/**
+	 * A first attempt's slot inside the quota its origin announced, when that is later than
+	 * what the cooldown alone gives it: the cooldown's instant is the earliest a slot may be.
+	 * Pacing never refuses, so the cooldown's answer stands when the quota has no say.
+	 */
+	private Admission quotaSlot(CooldownKey key, long now, Admission admission) {
+		Duration cooldownWait = (admission instanceof Admission.Wait wait) ? wait.delay() : Duration.ZERO;
+		Admission.Wait slot = calls().cooldowns.cooldowns()
+			.quotas()
+			.admit(key, now, cooldownWait, timeLeft(), this.settings.attemptReserve());
+		return (slot != null && slot.delay().compareTo(cooldownWait) > 0) ? slot : admission;
+	}
+
+	/**
 	 * Reports that the hold {@link #admission()} asked for has ended and the request is sent.
 	 * @param sinceNanos when the hold began, from {@link #nanoTime()}
 	 */
@@ -242,7 +263,7 @@ public abstract class RetryCall {
 		CooldownKey key = cooldownKey();
 		if (key != null) {
 			calls().listener.held(this.client.name(), this.facts.method(), key,
-					Duration.ofNanos(calls().monotonicClock.nanoTime() - sinceNanos));
+					Duration.ofNanos(calls().monotonicClock.nanoTime() - sinceNanos), this.holdReason);
 		}
 	}
 
@@ -292,6 +313,9 @@ public abstract class RetryCall {
 		boolean startsCooldown = this.settings.cooldown().statuses().contains(status);
 		if (!startsCooldown) {
 			accepted();
+		}
+		if (QuotaFields.present(this.settings, headers)) {
+			QuotaFields.record(calls(), this.settings, cooldownKey(), headers);
 		}
 		List<String> fieldLines = headers.get(RETRY_AFTER);
 		// Without the field (most responses) there is nothing to parse, so no instant to
@@ -462,8 +486,15 @@ public abstract class RetryCall {
 	}
 
 	private @Nullable CooldownKey resolveCooldownKey() {
-		URI uri = uri();
-		if (!this.settings.cooldown().enabled() || uri.getScheme() == null || uri.getHost() == null) {
+		return cooldownKey(this.settings, uri(), requestHeaders());
+	}
+
+	/**
+	 * The cooldown key of a request: its origin, split by the client's partition headers;
+	 * {@code null} when the client's cooldown is off (or the URI has no usable origin).
+	 */
+	static @Nullable CooldownKey cooldownKey(RetrySettings settings, URI uri, HttpHeaders headers) {
+		if (!settings.cooldown().enabled() || uri.getScheme() == null || uri.getHost() == null) {
 			return null;
 		}
 		Origin origin;
@@ -473,8 +504,7 @@ public abstract class RetryCall {
 		catch (IllegalArgumentException ex) {
 			return null;
 		}
-		HttpHeaders headers = requestHeaders();
-		return new CooldownKey(origin, CooldownPartition.of(this.settings.cooldown().partitionHeaders(), headers::get));
+		return new CooldownKey(origin, CooldownPartition.of(settings.cooldown().partitionHeaders(), headers::get));
 	}
 
 }

@@ -27,14 +27,24 @@ public sealed interface Admission permits Admission.Proceed, Admission.Wait, Adm
 	 *
 	 * @param delay the wait: the time left until the origin's not-before instant plus jitter,
 	 * or until the request's paced slot, positive
+	 * @param reason why the request waits
 	 */
-	record Wait(Duration delay) implements Admission {
+	record Wait(Duration delay, HoldReason reason) implements Admission {
 
 		public Wait {
 			Objects.requireNonNull(delay, "delay");
+			Objects.requireNonNull(reason, "reason");
 			if (delay.isNegative() || delay.isZero()) {
 				throw new IllegalArgumentException("delay must be positive: " + delay);
 			}
+		}
+
+		/**
+		 * A wait for the origin's cooldown.
+		 * @param delay the wait, positive
+		 */
+		public Wait(Duration delay) {
+			this(delay, HoldReason.COOLDOWN);
 		}
 
 	}

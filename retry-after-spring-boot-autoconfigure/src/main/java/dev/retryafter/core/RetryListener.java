@@ -58,6 +58,20 @@ public interface RetryListener {
 	}
 
 	/**
+	 * A request was held before it was sent (at most once per attempt), and why. Calls
+	 * {@link #held(String, String, CooldownKey, Duration)} unless overridden, so a listener
+	 * written before the reason existed still hears of every hold.
+	 * @param client the client name
+	 * @param method the request method
+	 * @param key the cooldown key that held it
+	 * @param heldFor the time it was actually held, on the monotonic clock
+	 * @param reason why it was held
+	 */
+	default void held(String client, String method, CooldownKey key, Duration heldFor, HoldReason reason) {
+		held(client, method, key, heldFor);
+	}
+
+	/**
 	 * Combines listeners; each is called in order.
 	 * @param listeners the listeners
 	 * @return a listener calling all of them
@@ -100,6 +114,13 @@ public interface RetryListener {
 			public void held(String client, String method, CooldownKey key, Duration heldFor) {
 				for (RetryListener listener : all) {
 					listener.held(client, method, key, heldFor);
+				}
+			}
+
+			@Override
+			public void held(String client, String method, CooldownKey key, Duration heldFor, HoldReason reason) {
+				for (RetryListener listener : all) {
+					listener.held(client, method, key, heldFor, reason);
 				}
 			}
 
