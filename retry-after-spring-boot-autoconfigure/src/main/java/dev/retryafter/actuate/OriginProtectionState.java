@@ -10,10 +10,12 @@ import java.util.Set;
 
 import dev.retryafter.actuate.RetryAfterEndpoint.BudgetDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.CooldownDescriptor;
+import dev.retryafter.actuate.RetryAfterEndpoint.QuotaDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.QuotaState;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -59,6 +61,21 @@ final class OriginProtectionState {
 			descriptors.add(new CooldownDescriptor(this.clients.resolve(origin.host(), origin.port()).name(),
 					origin.toString(), DurationFormat.format(entry.getValue()), entry.getKey().partitionPrefix()));
 		}
+		return descriptors;
+	}
+
+	/**
+	 * The last quota each paced key's origin announced, ordered by key.
+	 */
+	List<QuotaDescriptor> quotas() {
+		Map<CooldownKey, QuotaState> quotas = this.cooldowns.cooldowns().quotas().snapshot(this.clock.nanoTime());
+		List<QuotaDescriptor> descriptors = new ArrayList<>(quotas.size());
+		quotas.forEach((key, quota) -> {
+			Origin origin = key.origin();
+			descriptors.add(new QuotaDescriptor(this.clients.resolve(origin.host(), origin.port()).name(),
+					origin.toString(), key.partitionPrefix(), quota.policy(), quota.fields().wireName(),
+					quota.remaining(), DurationFormat.format(quota.resetIn())));
+		});
 		return descriptors;
 	}
 

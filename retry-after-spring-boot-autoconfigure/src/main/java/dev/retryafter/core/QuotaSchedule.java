@@ -12,14 +12,16 @@ import java.time.Duration;
  * every {@code t / r}. After it, requests follow the policy's {@code q} per {@code w}, one
  * every {@code w / q} divided by {@value #SHARE}: a little under the quota, so that a late
  * slot never meets an allowance the previous one has not given back yet. Without a policy,
- * the reset ends pacing until the next response says more.</li>
+ * requests beyond {@code r} wait for the reset and then go, until the next response says
+ * more.</li>
  * <li>A schedule starts one interval after the response that created it, not at once: the
  * requests sent before any response had said anything are still arriving at the origin and
  * using up what that response said was left. From then on slots are handed out in order and
  * never move earlier.</li>
  * <li>A later response within a second of the same reset (the grain of the field) can only
  * lower the count left before it, since the requests sent meanwhile may not be in it yet;
- * one with another reset starts a new window.</li>
+ * one with another reset starts a new window, whose first slot is again one interval after
+ * that response.</li>
  * <li>A slot that does not fit the request's budget is not taken.</li>
  * </ul>
  * It is forgotten once the reset has passed and neither a response nor a slot has come for
@@ -60,8 +62,7 @@ final class QuotaSchedule {
 		this.left = reading.remaining();
 		this.intervalAfter = intervalAfter(reading);
 		this.intervalBefore = intervalBefore(this.left, this.resetAt - nowNanos);
-		this.nextSlot = (this.left > 0 && this.resetAt - nowNanos > 0) ? nowNanos + this.intervalBefore
-				: latest(nowNanos, this.resetAt) + this.intervalAfter;
+		this.nextSlot = firstSlot(nowNanos);
 		this.lastActive = nowNanos;
 	}
 
@@ -78,7 +79,14 @@ final class QuotaSchedule {
 		this.resetAt = resetAt;
 		this.intervalAfter = intervalAfter(reading);
 		this.intervalBefore = intervalBefore(this.left, resetAt - nowNanos);
-		if (this.left == 0) {
+		if (!sameWindow) {
+			// A new window starts as a new schedule does: one interval after this response.
+			long first = firstSlot(nowNanos);
+			if (first - this.nextSlot > 0) {
+				this.nextSlot = first;
+			}
+		}
+		else if (this.left == 0) {
 			// Nothing left before the reset: the first request after it waits one interval,
 			// since an origin that refills as it goes (a token bucket) has only begun to.
 			long afterReset = ((resetAt - nowNanos > 0) ? resetAt : nowNanos) + this.intervalAfter;
@@ -101,18 +109,23 @@ final class QuotaSchedule {
 	 */
 	synchronized long take(long nowNanos, long notBefore, long budgetNanos, long reserveNanos) {
 		long slot = latest(nowNanos, latest(notBefore, this.nextSlot));
+		boolean beforeReset = slot - this.resetAt < 0 && this.left > 0;
 		long next;
-		boolean beforeReset = slot - this.resetAt < 0;
-		if (beforeReset && this.left > 0) {
+		if (beforeReset) {
 			next = slot + this.intervalBefore;
 		}
 		else {
-			if (this.intervalAfter == 0) {
-				return -1;
-			}
-			beforeReset = false;
 			slot = latest(slot, this.resetAt);
-			next = slot + this.intervalAfter;
+			if (this.intervalAfter == 0) {
+				// No rate is known after the reset: the quota only holds requests until it.
+				if (slot - nowNanos <= 0) {
+					return -1;
+				}
+				next = this.nextSlot;
+			}
+			else {
+				next = slot + this.intervalAfter;
+			}
 		}
 		long wait = slot - nowNanos;
 		if (wait > 0 && budgetNanos - wait < reserveNanos) {
@@ -141,6 +154,11 @@ final class QuotaSchedule {
 		long resetIn = this.resetAt - nowNanos;
 		return new QuotaState(this.reading.policy(), this.reading.remaining(), Duration.ofNanos(Math.max(0, resetIn)),
 				Duration.ofNanos(Math.max(0, nowNanos - this.readAt)), this.reading.fields());
+	}
+
+	private long firstSlot(long nowNanos) {
+		return (this.left > 0 && this.resetAt - nowNanos > 0) ? nowNanos + this.intervalBefore
+				: latest(nowNanos, this.resetAt) + this.intervalAfter;
 	}
 
 	private static long intervalAfter(RateLimitReading reading) {

@@ -65,6 +65,8 @@ public final class RateLimitParser {
 
 	private static final String REQUESTS = "requests";
 
+	private static final int MAX_NAME_LENGTH = 64;
+
 	private static final String RETRY_AFTER = "retry-after";
 
 	private static final String AGE = "age";
@@ -164,7 +166,9 @@ public final class RateLimitParser {
 		if (reset > MAX_RESET_SECONDS) {
 			return null;
 		}
-		return new RateLimitReading(name, remaining, Duration.ofSeconds(reset), (window > 0) ? quota : 0,
+		// The name is shown by the endpoint: a server cannot make it longer than a name needs.
+		String shown = (name.length() > MAX_NAME_LENGTH) ? name.substring(0, MAX_NAME_LENGTH) : name;
+		return new RateLimitReading(shown, remaining, Duration.ofSeconds(reset), (window > 0) ? quota : 0,
 				Duration.ofSeconds((quota > 0) ? window : 0), RateLimitFields.IETF);
 	}
 

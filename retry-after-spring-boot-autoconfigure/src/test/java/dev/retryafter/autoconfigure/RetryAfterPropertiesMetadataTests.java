@@ -56,7 +56,8 @@ class RetryAfterPropertiesMetadataTests {
 				arguments("retry-after.cooldown.partition-headers", ""),
 				arguments("retry-after.cooldown.max-hosts", "10000"), arguments("retry-after.budget.enabled", "true"),
 				arguments("retry-after.budget.ratio", "0.2"), arguments("retry-after.budget.min-per-second", "10"),
-				arguments("retry-after.budget.window", "10s"), arguments("retry-after.store", "local"),
+				arguments("retry-after.budget.window", "10s"), arguments("retry-after.rate-limit.enabled", "true"),
+				arguments("retry-after.rate-limit.fields", "ietf,x-ratelimit"), arguments("retry-after.store", "local"),
 				// Derived from spring.application.name, so there is no static default to publish.
 				arguments("retry-after.redis.key-prefix", null));
 	}
@@ -97,7 +98,7 @@ class RetryAfterPropertiesMetadataTests {
 	void booleanDescriptionsShouldStartWithWhether() {
 		assertThat(generated.values()).filteredOn((property) -> "java.lang.Boolean".equals(property.get("type")))
 			.extracting((property) -> (String) property.get("description"))
-			.hasSize(5)
+			.hasSize(6)
 			.allMatch((description) -> description.startsWith("Whether "));
 	}
 
@@ -109,6 +110,8 @@ class RetryAfterPropertiesMetadataTests {
 		assertThat(normalized(additional.get("retry-after.cooldown.statuses").get("defaultValue"))).isEqualTo("429");
 		assertThat(normalized(additional.get("retry-after.cooldown.partition-headers").get("defaultValue")))
 			.isEqualTo("");
+		assertThat(normalized(additional.get("retry-after.rate-limit.fields").get("defaultValue")))
+			.isEqualTo("ietf,x-ratelimit");
 	}
 
 	private static Map<String, Map<String, Object>> properties(String resource) throws IOException {

@@ -84,7 +84,7 @@ class LoggingRetryListenerTests {
 		this.listener.held("payments", "POST", CooldownKey.of(Origin.of("https", "pay.example.com", -1)),
 				Duration.ofMillis(1250));
 		assertThat(this.log.debug).containsExactly(
-				"cooldown held: client=payments method=POST origin=https://pay.example.com:443 held=1250ms");
+				"cooldown held: client=payments method=POST origin=https://pay.example.com:443 held=1250ms reason=cooldown");
 	}
 
 	@Test
@@ -93,7 +93,7 @@ class LoggingRetryListenerTests {
 		this.listener.held("default", "GET", new CooldownKey(Origin.of("http", "127.0.0.1", 8080), digest),
 				Duration.ofMillis(40));
 		assertThat(this.log.debug).containsExactly(
-				"cooldown held: client=default method=GET origin=http://127.0.0.1:8080 partition=1a2b3c4d held=40ms");
+				"cooldown held: client=default method=GET origin=http://127.0.0.1:8080 partition=1a2b3c4d held=40ms reason=cooldown");
 		assertThat(this.log.debug.get(0)).doesNotContain(digest);
 	}
 

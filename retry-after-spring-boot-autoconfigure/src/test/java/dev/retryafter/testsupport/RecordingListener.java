@@ -6,6 +6,7 @@ import java.util.List;
 
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.StopReason;
@@ -16,6 +17,8 @@ import dev.retryafter.core.StopReason;
 public final class RecordingListener implements RetryListener {
 
 	private final List<Object> events = new ArrayList<>();
+
+	private final List<HoldReason> heldReasons = new ArrayList<>();
 
 	@Override
 	public synchronized void attemptCompleted(String client, String method, int attempt, AttemptOutcome outcome,
@@ -36,6 +39,21 @@ public final class RecordingListener implements RetryListener {
 	@Override
 	public synchronized void held(String client, String method, CooldownKey key, Duration heldFor) {
 		this.events.add(new Held(client, method, key, heldFor));
+	}
+
+	@Override
+	public synchronized void held(String client, String method, CooldownKey key, Duration heldFor,
+			HoldReason reason) {
+		this.heldReasons.add(reason);
+		held(client, method, key, heldFor);
+	}
+
+	/**
+	 * Why each hold so far was held, in order.
+	 * @return the reasons
+	 */
+	public synchronized List<HoldReason> heldReasons() {
+		return List.copyOf(this.heldReasons);
 	}
 
 	/**
