@@ -1,6 +1,7 @@
 package dev.retryafter.actuate;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -74,9 +75,15 @@ final class OriginProtectionState {
 			Origin origin = key.origin();
 			descriptors.add(new QuotaDescriptor(this.clients.resolve(origin.host(), origin.port()).name(),
 					origin.toString(), key.partitionPrefix(), quota.policy(), quota.fields().wireName(),
-					quota.remaining(), DurationFormat.format(quota.resetIn())));
+					quota.remaining(), DurationFormat.format(upToMillis(quota.resetIn()))));
 		});
 		return descriptors;
+	}
+
+	// A measured time left, rounded up so that it never reads as over before it is.
+	private static Duration upToMillis(Duration duration) {
+		Duration millis = duration.truncatedTo(ChronoUnit.MILLIS);
+		return millis.equals(duration) ? millis : millis.plusMillis(1);
 	}
 
 	/**

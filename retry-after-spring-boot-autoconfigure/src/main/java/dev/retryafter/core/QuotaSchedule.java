@@ -33,7 +33,7 @@ import java.time.Duration;
 final class QuotaSchedule {
 
 	/** The share of the announced quota that requests are paced at after a reset. */
-	static final double SHARE = 0.98;
+	static final double SHARE = 0.99;
 
 	private static final long SECOND_NANOS = 1_000_000_000L;
 

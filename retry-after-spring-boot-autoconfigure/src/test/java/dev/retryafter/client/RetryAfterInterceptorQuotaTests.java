@@ -39,7 +39,7 @@ class RetryAfterInterceptorQuotaTests {
 	private static final RandomGenerator MIDDLE = () -> Long.MIN_VALUE;
 
 	/** One request every 100 ms after the reset, a little under the quota. */
-	private static final Duration AFTER_RESET = Duration.ofNanos((long) (1e9 / 10 / 0.98));
+	private static final Duration AFTER_RESET = Duration.ofNanos((long) (1e9 / 10 / 0.99));
 
 	private final FakeClock clock = new FakeClock();
 
@@ -108,7 +108,7 @@ class RetryAfterInterceptorQuotaTests {
 		}
 
 		// Nothing left for 2 s, and 10 per 2 s (the reset is the only window these fields give).
-		Duration interval = Duration.ofNanos((long) (2e9 / 10 / 0.98));
+		Duration interval = Duration.ofNanos((long) (2e9 / 10 / 0.99));
 		assertThat(this.sleeper.sleeps().get(0)).isEqualTo(Duration.ofSeconds(2).plus(interval));
 		assertThat(this.listener.heldReasons()).containsOnly(HoldReason.QUOTA);
 	}
