@@ -24,6 +24,7 @@ import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.DelaySource;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.MonotonicClock;
@@ -287,6 +288,28 @@ class RetryAfterExchangeFilterTests {
 			.verify(TIMEOUT);
 		assertThat(this.listener.events().get(0)).isEqualTo(new Held("default", "GET", KEY, Duration.ofSeconds(2)));
 		assertThat(this.budgets.budget("default").snapshot().requests()).isEqualTo(1);
+	}
+
+	@Test
+	void whenTheOriginAnnouncesNothingIsLeftThenTheNextFirstAttemptIsHeldOnATimerForItsSlot() {
+		ClientResponse limited = response(200, "RateLimit-Policy", "\"burst\";q=10;w=1", "RateLimit",
+				"\"burst\";r=0;t=2");
+		ClientResponse ok = response(200);
+		this.exchange.respond(limited, ok);
+		RetryAfterExchangeFilter filter = filter(NO_JITTER);
+		// Nothing to wait for: no timer is asked for, so the virtual scheduler is kept for the next.
+		assertThat(filter.filter(get(), this.exchange).block(TIMEOUT)).isSameAs(limited);
+		// Nothing left for 2 s, then 10 per second a little under the quota: one interval past it.
+		Duration slot = Duration.ofSeconds(2).plusNanos((long) (1e9 / 10 / 0.99));
+		StepVerifier.withVirtualTime(() -> filter.filter(get(), this.exchange), () -> this.scheduler, Long.MAX_VALUE)
+			.expectSubscription()
+			.expectNoEvent(slot.minusNanos(1))
+			.then(() -> assertThat(this.exchange.sent()).hasSize(1))
+			.thenAwait(Duration.ofNanos(1))
+			.expectNext(ok)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.listener.heldReasons()).containsExactly(HoldReason.QUOTA);
 	}
 
 	@Test
