@@ -413,7 +413,8 @@ public final class HostCooldowns {
 
 	/**
 	 * Whether no entry is held at all, expired ones included: then no origin is cooling
-	 * down. Cheap and lock-free, for a check before every request.
+	 * down, paced, or pacing inside an announced quota. Cheap and lock-free, for a check
+	 * before every request.
 	 * @return {@code true} if the map is empty
 	 */
 	public boolean isEmpty() {
