@@ -22,8 +22,8 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * The server named its quota, so slots are not jittered: they are already an interval apart.
  * <p>
- * Bounded by {@code maxKeys}: once more keys are paced, the schedules whose reset passed
- * longest ago are forgotten first. Thread-safe; a key's schedule locks only itself.
+ * Bounded by {@code maxKeys}: once more keys are paced, the quiet schedules are forgotten
+ * first, then those whose last response is the oldest. Thread-safe; a key's schedule locks only itself.
  *
  * @since 0.2.0
  */
@@ -62,8 +62,9 @@ public final class QuotaPacing {
 			schedule.update(reading, nowNanos);
 			return;
 		}
-		if (this.schedules.putIfAbsent(key, new QuotaSchedule(reading, nowNanos)) != null) {
-			this.schedules.get(key).update(reading, nowNanos);
+		QuotaSchedule raced = this.schedules.putIfAbsent(key, new QuotaSchedule(reading, nowNanos));
+		if (raced != null) {
+			raced.update(reading, nowNanos);
 		}
 		if (this.schedules.size() > this.maxKeys) {
 			forgetQuietest(key, nowNanos);
