@@ -22,6 +22,13 @@ import java.time.Duration;
  * lower the count left before it, since the requests sent meanwhile may not be in it yet;
  * one with another reset starts a new window, whose first slot is again one interval after
  * that response.</li>
+ * <li>Paced a little under the quota, an origin that refills as it goes saves some
+ * allowance, and one that started full has saved what it refilled before the first response.
+ * Once the schedule is a window old (by then no request sent before it can still be
+ * arriving), a response after the reset that says at least {@value #SPARE_MARGIN} requests
+ * remain, plus one for each request let go this way in the last second (those may not be in
+ * the count yet), lets one more request go at once, outside the slots; at most one an
+ * interval.</li>
  * <li>A slot that does not fit the request's budget is not taken.</li>
  * </ul>
  * It is forgotten once the reset has passed and neither a response nor a slot has come for
@@ -38,6 +45,25 @@ final class QuotaSchedule {
 	private static final long SECOND_NANOS = 1_000_000_000L;
 
 	private static final long QUIET_NANOS = 10 * SECOND_NANOS;
+
+	/**
+	 * The fewest requests a response must say remain to let one go outside the slots: one for
+	 * the request let go, and room for a request of each kind still on its way.
+	 */
+	static final long SPARE_MARGIN = 3;
+
+	private final long createdAt;
+
+	/** Whether the last response lets one request go at once, outside the slots. */
+	private boolean spare;
+
+	/** When the last request went outside the slots. */
+	private long lastSpare;
+
+	/** The second in which requests went outside the slots, and how many did. */
+	private long spareSecond;
+
+	private long sparesInSecond;
 
 	private RateLimitReading reading;
 
@@ -56,6 +82,7 @@ final class QuotaSchedule {
 	private long lastActive;
 
 	QuotaSchedule(RateLimitReading reading, long nowNanos) {
+		this.createdAt = nowNanos;
 		this.reading = reading;
 		this.readAt = nowNanos;
 		this.resetAt = nowNanos + reading.resetIn().toNanos();
@@ -79,6 +106,10 @@ final class QuotaSchedule {
 		this.resetAt = resetAt;
 		this.intervalAfter = intervalAfter(reading);
 		this.intervalBefore = intervalBefore(this.left, resetAt - nowNanos);
+		this.spare = this.intervalAfter > 0 && resetAt - nowNanos <= 0
+				&& reading.remaining() >= SPARE_MARGIN + sparesInLastSecond(nowNanos)
+				&& nowNanos - this.createdAt >= Math.max(SECOND_NANOS, reading.window().toNanos())
+				&& (this.sparesInSecond == 0 || nowNanos - this.lastSpare >= this.intervalAfter);
 		if (!sameWindow) {
 			// A new window starts as a new schedule does: one interval after this response.
 			long first = firstSlot(nowNanos);
@@ -108,6 +139,13 @@ final class QuotaSchedule {
 	 * @return the wait in nanoseconds, or -1
 	 */
 	synchronized long take(long nowNanos, long notBefore, long budgetNanos, long reserveNanos) {
+		if (this.spare && notBefore - nowNanos <= 0) {
+			this.spare = false;
+			this.sparesInSecond = sparesInLastSecond(nowNanos) + 1;
+			this.lastSpare = nowNanos;
+			this.lastActive = latest(this.lastActive, nowNanos);
+			return 0;
+		}
 		long slot = latest(nowNanos, latest(notBefore, this.nextSlot));
 		boolean beforeReset = slot - this.resetAt < 0 && this.left > 0;
 		long next;
@@ -154,6 +192,16 @@ final class QuotaSchedule {
 		long resetIn = this.resetAt - nowNanos;
 		return new QuotaState(this.reading.policy(), this.reading.remaining(), Duration.ofNanos(Math.max(0, resetIn)),
 				Duration.ofNanos(Math.max(0, nowNanos - this.readAt)), this.reading.fields());
+	}
+
+	private long sparesInLastSecond(long nowNanos) {
+		if (this.sparesInSecond > 0 && nowNanos - this.spareSecond >= SECOND_NANOS) {
+			this.sparesInSecond = 0;
+		}
+		if (this.sparesInSecond == 0) {
+			this.spareSecond = nowNanos;
+		}
+		return this.sparesInSecond;
 	}
 
 	private long firstSlot(long nowNanos) {

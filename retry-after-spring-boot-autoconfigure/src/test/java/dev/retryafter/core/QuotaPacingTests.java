@@ -84,6 +84,56 @@ class QuotaPacingTests {
 	}
 
 	@Test
+	void whenAResponseAfterTheResetSaysSomeRemainThenOneRequestGoesAtOnceOutsideTheSlots() {
+		long interval = (long) (2e7 / QuotaSchedule.SHARE);
+		this.pacing.record(KEY, reading(0, 0, 50, 1), T0);
+		long later = T0 + 2 * SECOND;
+		assertThat(this.pacing.admit(KEY, later, Duration.ZERO, BUDGET, RESERVE)).isNull();
+		this.pacing.record(KEY, reading(3, 0, 50, 1), later);
+
+		// One at once, then the slots again, one interval apart.
+		assertThat(waits(later, 3)).containsExactly(null, Duration.ofNanos(interval), Duration.ofNanos(2 * interval));
+	}
+
+	@Test
+	void whenRequestsWentOutsideTheSlotsThenTheNextNeedsAnIntervalAndOneMoreRemainingPerRequestInTheLastSecond() {
+		long interval = (long) (2e7 / QuotaSchedule.SHARE);
+		this.pacing.record(KEY, reading(0, 0, 50, 1), T0);
+		long later = T0 + 2 * SECOND;
+		this.pacing.record(KEY, reading(3, 0, 50, 1), later);
+		assertThat(this.pacing.admit(KEY, later, Duration.ZERO, BUDGET, RESERVE)).isNull();
+
+		// Within the interval: no second one, whatever the count.
+		this.pacing.record(KEY, reading(40, 0, 50, 1), later + interval / 2);
+		assertThat(this.pacing.admit(KEY, later + interval / 2, Duration.ZERO, BUDGET, RESERVE)).isNotNull();
+		// An interval on, one went out in the last second: 3 + 1 must remain.
+		long next = later + interval;
+		this.pacing.record(KEY, reading(3, 0, 50, 1), next);
+		assertThat(this.pacing.admit(KEY, next, Duration.ZERO, BUDGET, RESERVE)).isNotNull();
+		this.pacing.record(KEY, reading(4, 0, 50, 1), next);
+		assertThat(this.pacing.admit(KEY, next, Duration.ZERO, BUDGET, RESERVE)).isNull();
+	}
+
+	@Test
+	void whenTheScheduleIsYoungerThanAWindowThenWhatRemainsIsNotSpentOutsideTheSlots() {
+		long interval = (long) (2e7 / QuotaSchedule.SHARE);
+		// The first responses of a burst: the requests still arriving are not in their count.
+		this.pacing.record(KEY, reading(49, 0, 50, 1), T0);
+		this.pacing.record(KEY, reading(48, 0, 50, 1), T0 + 1000);
+
+		assertThat(waits(T0 + 1000, 1)).containsExactly(Duration.ofNanos(interval - 1000));
+	}
+
+	@Test
+	void whenFewerThanTheMarginRemainThenNoRequestGoesOutsideTheSlots() {
+		this.pacing.record(KEY, reading(0, 0, 50, 1), T0);
+		long later = T0 + 2 * SECOND;
+		this.pacing.record(KEY, reading(2, 0, 50, 1), later);
+
+		assertThat(waits(later, 1)).containsExactly(Duration.ofNanos((long) (2e7 / QuotaSchedule.SHARE)));
+	}
+
+	@Test
 	void whenACooldownHoldsTheKeyThenNoSlotComesBeforeItsEnd() {
 		this.pacing.record(KEY, reading(4, 2, 0, 0), T0);
 
