@@ -11,6 +11,7 @@ import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.StopReason;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Logs one DEBUG line per retry decision, for example:
@@ -20,7 +21,7 @@ import org.apache.commons.logging.LogFactory;
  * retry decision: client=default method=GET attempt=3 status=429 retry-after=1000ms -&gt; stop reason=max-attempts
  * retry decision: client=payments method=POST attempt=1 failure=read-timeout -&gt; stop reason=non-idempotent
  * retry decision: client=default method=GET no attempt sent -&gt; stop reason=cooldown
- * cooldown held: client=default method=GET origin=https://api.example.com:443 partition=1a2b3c4d held=1250ms
+ * cooldown held: client=default method=GET origin=https://api.example.com:443 partition=1a2b3c4d held=1250ms reason=pacing
  * </pre>
  * (the first line is one line in the log), and the time actually waited at TRACE.
  * <p>
@@ -28,7 +29,10 @@ import org.apache.commons.logging.LogFactory;
  * kind, the delay derived from {@code Retry-After}, and the decision; a hold also names the
  * origin ({@code scheme://host:port}) and the first digits of its partition digest. It never
  * holds paths, query strings, header values, full partition digests, or bodies: they may
- * carry credentials or personal data.
+ * carry credentials or personal data. A hold's {@code reason} says what held the request:
+ * {@code cooldown} (the cooldown's instant), {@code release-window} (requests the cooldown
+ * held were still leaving) or {@code pacing} (the learned rate's next free slot), each shown
+ * per key by the {@code retryafter} endpoint.
  *
  * @since 0.1.0
  */
@@ -98,11 +102,11 @@ public class LoggingRetryListener implements RetryListener {
 
 	@Override
 	public void held(String client, String method, CooldownKey key, Duration heldFor) {
-		held(client, method, key, heldFor, HoldReason.COOLDOWN);
+		held(client, method, key, heldFor, null);
 	}
 
 	@Override
-	public void held(String client, String method, CooldownKey key, Duration heldFor, HoldReason reason) {
+	public void held(String client, String method, CooldownKey key, Duration heldFor, @Nullable HoldReason reason) {
 		if (!this.logger.isDebugEnabled()) {
 			return;
 		}
@@ -116,7 +120,10 @@ public class LoggingRetryListener implements RetryListener {
 		if (partition != null) {
 			line.append(" partition=").append(partition);
 		}
-		line.append(" held=").append(millis(heldFor)).append(" reason=").append(reason.tagValue());
+		line.append(" held=").append(millis(heldFor));
+		if (reason != null) {
+			line.append(" reason=").append(reason.tagValue());
+		}
 		this.logger.debug(line.toString());
 	}
 

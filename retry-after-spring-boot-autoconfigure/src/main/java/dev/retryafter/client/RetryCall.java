@@ -85,7 +85,7 @@ public abstract class RetryCall {
 
 	private final long startNanos;
 
-	/** Why the hold {@link #admission()} last asked for holds the request. */
+	// What held the request last, reported when its hold ends.
 	private HoldReason holdReason = HoldReason.COOLDOWN;
 
 	/**
@@ -225,11 +225,11 @@ public abstract class RetryCall {
 		}
 		// A retry already waited out the server's delay: only a first attempt queues behind
 		// requests still leaving in a cooldown's release window.
-		long now = calls.monotonicClock.nanoTime();
-		Admission admission = calls.cooldowns.admit(key, now, timeLeft(), this.settings.attemptReserve(),
-				this.settings.cooldown().mode(), this.settings.jitter(), calls.random, !this.firstSent);
+		Admission admission = calls.cooldowns.admit(key, calls.monotonicClock.nanoTime(), timeLeft(),
+				this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(), calls.random,
+				!this.firstSent);
 		if (!this.firstSent && !(admission instanceof Admission.Refuse) && QuotaFields.reads(this.settings)) {
-			admission = quotaSlot(key, now, admission);
+			admission = quotaSlot(key, admission);
 		}
 		if (admission instanceof Admission.Wait wait) {
 			this.holdReason = wait.reason();
@@ -247,11 +247,11 @@ public abstract class RetryCall {
 	 * what the cooldown alone gives it: the cooldown's instant is the earliest a slot may be.
 	 * Pacing never refuses, so the cooldown's answer stands when the quota has no say.
 	 */
-	private Admission quotaSlot(CooldownKey key, long now, Admission admission) {
+	private Admission quotaSlot(CooldownKey key, Admission admission) {
 		Duration cooldownWait = (admission instanceof Admission.Wait wait) ? wait.delay() : Duration.ZERO;
 		Admission.Wait slot = calls().cooldowns.cooldowns()
 			.quotas()
-			.admit(key, now, cooldownWait, timeLeft(), this.settings.attemptReserve());
+			.admit(key, calls().monotonicClock.nanoTime(), cooldownWait, timeLeft(), this.settings.attemptReserve());
 		return (slot != null && slot.delay().compareTo(cooldownWait) > 0) ? slot : admission;
 	}
 

@@ -22,12 +22,13 @@ public sealed interface Admission permits Admission.Proceed, Admission.Wait, Adm
 	}
 
 	/**
-	 * The origin is cooling down, or its requests are paced, and the wait fits the request's
-	 * budget: wait, then send.
+	 * The origin is cooling down, requests it held are still leaving, or its requests are
+	 * paced, and the wait fits the request's budget: wait, then send.
 	 *
 	 * @param delay the wait: the time left until the origin's not-before instant plus jitter,
-	 * or until the request's paced slot, positive
-	 * @param reason why the request waits
+	 * until the last held request has left plus jitter, or until the request's paced slot,
+	 * positive
+	 * @param reason which of those held the request
 	 */
 	record Wait(Duration delay, HoldReason reason) implements Admission {
 
@@ -40,7 +41,7 @@ public sealed interface Admission permits Admission.Proceed, Admission.Wait, Adm
 		}
 
 		/**
-		 * A wait for the origin's cooldown.
+		 * A wait for a cooling origin's instant.
 		 * @param delay the wait, positive
 		 */
 		public Wait(Duration delay) {

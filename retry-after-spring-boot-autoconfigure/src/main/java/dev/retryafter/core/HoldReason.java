@@ -1,20 +1,26 @@
 package dev.retryafter.core;
 
 /**
- * Why a request was held before it was sent: the {@code reason} tag of
- * {@code http.client.retry.cooldown.held}.
+ * What held a request before it was sent: each names a part of a key's state that the
+ * {@code retryafter} endpoint shows, so every hold can be explained from it.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 public enum HoldReason {
 
-	/** The origin asked for a pause with {@code Retry-After}: the request waited it out. */
+	/** The key was cooling down: the request waited for the cooldown's instant plus jitter. */
 	COOLDOWN("cooldown"),
 
-	/** The request waited for its slot at the rate the origin was seen to accept. */
+	/**
+	 * The cooldown's instant had passed while requests it held were still leaving: the
+	 * request queued behind the last of them.
+	 */
+	RELEASE_WINDOW("release-window"),
+
+	/** The request waited for its slot at the rate learned for the key. */
 	PACING("pacing"),
 
-	/** The request waited for its slot inside the quota the origin announced. */
+	/** The request waited for its slot inside the quota the key's origin announced. */
 	QUOTA("quota");
 
 	private final String tagValue;
@@ -24,8 +30,8 @@ public enum HoldReason {
 	}
 
 	/**
-	 * The value of the {@code reason} tag.
-	 * @return {@code cooldown}, {@code pacing} or {@code quota}
+	 * The value written in log lines (and usable as a tag value).
+	 * @return for example {@code release-window}
 	 */
 	public String tagValue() {
 		return this.tagValue;

@@ -58,14 +58,15 @@ public interface RetryListener {
 	}
 
 	/**
-	 * A request was held before it was sent (at most once per attempt), and why. Calls
-	 * {@link #held(String, String, CooldownKey, Duration)} unless overridden, so a listener
-	 * written before the reason existed still hears of every hold.
+	 * A request was held before it was sent, as {@link #held(String, String, CooldownKey,
+	 * Duration)} reports, with what held it. By default it reports to that method, so a
+	 * listener that does not care why sees every hold.
 	 * @param client the client name
 	 * @param method the request method
 	 * @param key the cooldown key that held it
 	 * @param heldFor the time it was actually held, on the monotonic clock
-	 * @param reason why it was held
+	 * @param reason what held it: the cooldown, its release window, or the request's paced
+	 * slot
 	 */
 	default void held(String client, String method, CooldownKey key, Duration heldFor, HoldReason reason) {
 		held(client, method, key, heldFor);

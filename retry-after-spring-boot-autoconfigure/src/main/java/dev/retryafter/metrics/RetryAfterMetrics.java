@@ -32,8 +32,9 @@ import org.jspecify.annotations.Nullable;
  * retrying was given up.</li>
  * <li>{@code http.client.retry.cooldown.held} (timer; {@code client}, {@code reason}): the time
  * a request was held before it was sent, at most once per attempt: by a cooldown
- * ({@code cooldown}), for its slot at the rate the origin was seen to accept ({@code pacing}),
- * or for its slot inside the quota the origin announced ({@code quota}).</li>
+ * ({@code cooldown}), behind the requests a cooldown held that were still leaving
+ * ({@code release-window}), for its slot at the rate the origin was seen to accept
+ * ({@code pacing}), or for its slot inside the quota the origin announced ({@code quota}).</li>
  * </ul>
  * <p>
  * Every tag value comes from a bounded set: {@code client} is the configured client name or

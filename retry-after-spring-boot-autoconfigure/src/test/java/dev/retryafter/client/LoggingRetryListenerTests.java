@@ -6,6 +6,7 @@ import java.util.List;
 
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.Origin;
@@ -84,7 +85,19 @@ class LoggingRetryListenerTests {
 		this.listener.held("payments", "POST", CooldownKey.of(Origin.of("https", "pay.example.com", -1)),
 				Duration.ofMillis(1250));
 		assertThat(this.log.debug).containsExactly(
-				"cooldown held: client=payments method=POST origin=https://pay.example.com:443 held=1250ms reason=cooldown");
+				"cooldown held: client=payments method=POST origin=https://pay.example.com:443 held=1250ms");
+	}
+
+	@Test
+	void whenHeldThenLineSaysWhatHeldTheRequest() {
+		CooldownKey key = CooldownKey.of(Origin.of("https", "pay.example.com", -1));
+		this.listener.held("payments", "POST", key, Duration.ofMillis(1250), HoldReason.COOLDOWN);
+		this.listener.held("payments", "POST", key, Duration.ofMillis(800), HoldReason.RELEASE_WINDOW);
+		this.listener.held("payments", "POST", key, Duration.ofMillis(2929), HoldReason.PACING);
+		assertThat(this.log.debug).containsExactly(
+				"cooldown held: client=payments method=POST origin=https://pay.example.com:443 held=1250ms reason=cooldown",
+				"cooldown held: client=payments method=POST origin=https://pay.example.com:443 held=800ms reason=release-window",
+				"cooldown held: client=payments method=POST origin=https://pay.example.com:443 held=2929ms reason=pacing");
 	}
 
 	@Test
@@ -93,7 +106,7 @@ class LoggingRetryListenerTests {
 		this.listener.held("default", "GET", new CooldownKey(Origin.of("http", "127.0.0.1", 8080), digest),
 				Duration.ofMillis(40));
 		assertThat(this.log.debug).containsExactly(
-				"cooldown held: client=default method=GET origin=http://127.0.0.1:8080 partition=1a2b3c4d held=40ms reason=cooldown");
+				"cooldown held: client=default method=GET origin=http://127.0.0.1:8080 partition=1a2b3c4d held=40ms");
 		assertThat(this.log.debug.get(0)).doesNotContain(digest);
 	}
 

@@ -76,7 +76,7 @@ class RetryAfterInterceptorQuotaTests {
 		assertThat(this.sleeper.sleeps().get(0)).isEqualTo(Duration.ofMillis(500));
 		assertThat(this.server.requests()).hasSize(4);
 		assertThat(this.listener.events()).filteredOn(RecordingListener.Held.class::isInstance).hasSize(3);
-		assertThat(this.listener.heldReasons()).containsOnly(HoldReason.QUOTA);
+		assertThat(this.listener.holdReasons()).containsOnly(HoldReason.QUOTA);
 	}
 
 	@Test
@@ -90,7 +90,7 @@ class RetryAfterInterceptorQuotaTests {
 
 		// Reset in 3 s, then 10 per second: the first after the reset one interval after it.
 		assertThat(this.sleeper.sleeps().get(0)).isEqualTo(Duration.ofSeconds(3).plus(AFTER_RESET));
-		assertThat(this.listener.heldReasons()).containsOnly(HoldReason.QUOTA);
+		assertThat(this.listener.holdReasons()).containsOnly(HoldReason.QUOTA);
 	}
 
 	@Test
@@ -110,7 +110,7 @@ class RetryAfterInterceptorQuotaTests {
 		// Nothing left for 2 s, and 10 per 2 s (the reset is the only window these fields give).
 		Duration interval = Duration.ofNanos((long) (2e9 / 10 / 0.99));
 		assertThat(this.sleeper.sleeps().get(0)).isEqualTo(Duration.ofSeconds(2).plus(interval));
-		assertThat(this.listener.heldReasons()).containsOnly(HoldReason.QUOTA);
+		assertThat(this.listener.holdReasons()).containsOnly(HoldReason.QUOTA);
 	}
 
 	@Test

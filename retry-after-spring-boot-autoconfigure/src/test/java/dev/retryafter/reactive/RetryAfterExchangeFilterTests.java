@@ -309,7 +309,7 @@ class RetryAfterExchangeFilterTests {
 			.expectNext(ok)
 			.expectComplete()
 			.verify(TIMEOUT);
-		assertThat(this.listener.heldReasons()).containsExactly(HoldReason.QUOTA);
+		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.QUOTA);
 	}
 
 	@Test

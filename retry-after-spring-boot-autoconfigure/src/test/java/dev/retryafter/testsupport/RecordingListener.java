@@ -18,7 +18,7 @@ public final class RecordingListener implements RetryListener {
 
 	private final List<Object> events = new ArrayList<>();
 
-	private final List<HoldReason> heldReasons = new ArrayList<>();
+	private final List<HoldReason> holdReasons = new ArrayList<>();
 
 	@Override
 	public synchronized void attemptCompleted(String client, String method, int attempt, AttemptOutcome outcome,
@@ -44,16 +44,16 @@ public final class RecordingListener implements RetryListener {
 	@Override
 	public synchronized void held(String client, String method, CooldownKey key, Duration heldFor,
 			HoldReason reason) {
-		this.heldReasons.add(reason);
 		held(client, method, key, heldFor);
+		this.holdReasons.add(reason);
 	}
 
 	/**
-	 * Why each hold so far was held, in order.
+	 * What held each request reported held with a reason, in order.
 	 * @return the reasons
 	 */
-	public synchronized List<HoldReason> heldReasons() {
-		return List.copyOf(this.heldReasons);
+	public synchronized List<HoldReason> holdReasons() {
+		return List.copyOf(this.holdReasons);
 	}
 
 	/**
