@@ -1,6 +1,5 @@
 package dev.retryafter.client;
 
-import java.net.URI;
 import java.util.List;
 import java.util.Set;
 
@@ -15,9 +14,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 
 /**
- * Reads a response's quota fields into its cooldown key's quota pacing, for both adapters and
- * for the blocking adapter's first attempts that need nothing else. A response without the
- * fields costs one header look-up per kind of field read, and nothing more.
+ * Reads a response's quota fields into its cooldown key's quota pacing, for both adapters. A
+ * response without the fields costs one header look-up per spelling read, and nothing more;
+ * the blocking adapter hands a first attempt whose response has them to a whole call, which
+ * records them under the request's cooldown key.
  */
 final class QuotaFields {
 
@@ -76,19 +76,6 @@ final class QuotaFields {
 			CooldownStore store = calls.cooldowns;
 			store.cooldowns().quotas().record(key, reading, calls.monotonicClock.nanoTime());
 		}
-	}
-
-	/**
-	 * Records the fields of a response to a request no call object was built for.
-	 * @param calls the adapter's shared collaborators
-	 * @param settings the client's settings
-	 * @param uri the request URI
-	 * @param requestHeaders the request headers, for the partition
-	 * @param headers the response headers
-	 */
-	static void record(RetryCalls calls, RetrySettings settings, URI uri, HttpHeaders requestHeaders,
-			HttpHeaders headers) {
-		record(calls, settings, RetryCall.cooldownKey(settings, uri, requestHeaders), headers);
 	}
 
 	private static boolean has(HttpHeaders headers, String name) {

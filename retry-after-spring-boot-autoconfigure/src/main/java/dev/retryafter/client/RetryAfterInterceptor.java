@@ -226,13 +226,11 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			response.close();
 			throw ex;
 		}
-		RetryDecision.Stop stop = retryAfter ? null : rules.stopWithoutRetryAfter(status);
+		// A response announcing its origin's quota goes on as a call too: the call records the
+		// quota under the request's cooldown key.
+		RetryDecision.Stop stop = (retryAfter || quota) ? null : rules.stopWithoutRetryAfter(status);
 		if (stop != null) {
 			try {
-				if (quota) {
-					QuotaFields.record(calls, rules.settings(), request.getURI(), request.getHeaders(),
-							response.getHeaders());
-				}
 				calls.listener.attemptCompleted(rules.client().name(), method, 1,
 						RetryCall.outcome(status, RetryAfter.ABSENT), stop);
 			}

@@ -83,10 +83,10 @@ public abstract class RetryCall {
 	/** Whether the first attempt has gone out: later admissions are for retries. */
 	private boolean firstSent;
 
-	private final long startNanos;
-
 	// What held the request last, reported when its hold ends.
 	private HoldReason holdReason = HoldReason.COOLDOWN;
+
+	private final long startNanos;
 
 	/**
 	 * Starts a call: its time budget runs from now.
@@ -486,15 +486,8 @@ public abstract class RetryCall {
 	}
 
 	private @Nullable CooldownKey resolveCooldownKey() {
-		return cooldownKey(this.settings, uri(), requestHeaders());
-	}
-
-	/**
-	 * The cooldown key of a request: its origin, split by the client's partition headers;
-	 * {@code null} when the client's cooldown is off (or the URI has no usable origin).
-	 */
-	static @Nullable CooldownKey cooldownKey(RetrySettings settings, URI uri, HttpHeaders headers) {
-		if (!settings.cooldown().enabled() || uri.getScheme() == null || uri.getHost() == null) {
+		URI uri = uri();
+		if (!this.settings.cooldown().enabled() || uri.getScheme() == null || uri.getHost() == null) {
 			return null;
 		}
 		Origin origin;
@@ -504,7 +497,8 @@ public abstract class RetryCall {
 		catch (IllegalArgumentException ex) {
 			return null;
 		}
-		return new CooldownKey(origin, CooldownPartition.of(settings.cooldown().partitionHeaders(), headers::get));
+		HttpHeaders headers = requestHeaders();
+		return new CooldownKey(origin, CooldownPartition.of(this.settings.cooldown().partitionHeaders(), headers::get));
 	}
 
 }

@@ -147,7 +147,7 @@ final class OriginPacer {
 		}
 		this.nextSlot = slot + interval;
 		this.lastActive = slot;
-		return new Admission.Wait(Duration.ofNanos(jittered), HoldReason.PACING);
+		return new Admission.Wait(Duration.ofNanos(jittered));
 	}
 
 	/**

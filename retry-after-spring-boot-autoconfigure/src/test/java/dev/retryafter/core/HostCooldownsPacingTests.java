@@ -92,7 +92,7 @@ class HostCooldownsPacingTests {
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L));
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L + INTERVAL_NANOS));
 		// It has waited out the server's delay for its own request: no slot, only the instant.
-		assertThat(retry()).isEqualTo(cooldownFor(1_000_000_000L));
+		assertThat(retry()).isEqualTo(waitFor(1_000_000_000L));
 		this.clock.advance(Duration.ofSeconds(1));
 		assertThat(retry()).isEqualTo(Admission.PROCEED);
 		// The queue it skipped is still there for first attempts.
@@ -127,7 +127,7 @@ class HostCooldownsPacingTests {
 		// cannot hold; the cooldown's instant (1 s away) fits, so the request waits for it.
 		Admission tight = this.cooldowns.admit(A, now(), Duration.ofMillis(1600), RESERVE, CooldownMode.WAIT, 0.0,
 				new FixedRandom(0.5));
-		assertThat(tight).isEqualTo(cooldownFor(1_000_000_000L));
+		assertThat(tight).isEqualTo(waitFor(1_000_000_000L));
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L + 10 * INTERVAL_NANOS));
 		// When not even the instant fits, the cooldown refuses, as it always did.
 		Admission refused = this.cooldowns.admit(A, now(), Duration.ofMillis(1200), RESERVE, CooldownMode.WAIT, 0.0,
@@ -281,11 +281,7 @@ class HostCooldownsPacingTests {
 	}
 
 	private static Admission waitFor(long nanos) {
-		return new Admission.Wait(Duration.ofNanos(nanos), HoldReason.PACING);
-	}
-
-	private static Admission cooldownFor(long nanos) {
-		return new Admission.Wait(Duration.ofNanos(nanos), HoldReason.COOLDOWN);
+		return new Admission.Wait(Duration.ofNanos(nanos));
 	}
 
 	private long now() {
