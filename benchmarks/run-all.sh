@@ -38,6 +38,7 @@ step happy-path "${REPORT[@]}" --out="$OUT/happy-path.md" HappyPathBenchmark "${
 	-rff "$OUT/jmh-happy-path.csv"
 step happy-path-interleaved java -cp "$JAR" dev.retryafter.benchmarks.HappyPathInterleaved --out="$OUT"
 step happy-path-floor java -cp "$JAR" dev.retryafter.benchmarks.HappyPathFloor --out="$OUT"
+step happy-path-quota-fields java -cp "$JAR" dev.retryafter.benchmarks.HappyPathQuotaFields --out="$OUT"
 step retried-call java -jar "$JAR" RetriedCallBenchmark "${JMH_OPTS[@]}" -rf csv -rff "$OUT/jmh-retried-call.csv"
 step parser "${REPORT[@]}" --out="$OUT/parser.md" ParserBenchmark "${JMH_OPTS[@]}" -rf csv -rff "$OUT/jmh-parser.csv"
 step parser-correctness java -cp "$JAR" dev.retryafter.benchmarks.ParserCorrectness --out="$OUT"
@@ -48,6 +49,11 @@ step herd java -cp "$JAR" dev.retryafter.benchmarks.HerdBenchmark --out="$OUT" -
 step herd-sync java -cp "$JAR" dev.retryafter.benchmarks.HerdBenchmark --name=herd-sync --arrivals=sync \
 	--callers=200 --statuses=503 --repeat=1 --out="$OUT" --png="$OUT/herd-sync.png"
 step rate-limit java -cp "$JAR" dev.retryafter.benchmarks.RateLimitBenchmark --out="$OUT"
+# The same origin announcing its quota (RateLimit, X-RateLimit-*), every client against each.
+step rate-limit-fields java -cp "$JAR" dev.retryafter.benchmarks.RateLimitBenchmark \
+	--fields=none,ietf,x-ratelimit --out="$OUT"
+# Three client contexts sharing it, with local stores and with one Redis (started on loopback).
+step rate-limit-shared java -cp "$JAR" dev.retryafter.benchmarks.SharedQuotaBenchmark --out="$OUT"
 # One run per client: the 5 s Retry-After makes each run take 10-30 s.
 step sick-backend java -cp "$JAR" dev.retryafter.benchmarks.SickBackendBenchmark --repeat=1 --out="$OUT"
 step tenants java -cp "$JAR" dev.retryafter.benchmarks.TenantsBenchmark --out="$OUT"

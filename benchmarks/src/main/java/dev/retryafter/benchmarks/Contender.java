@@ -23,6 +23,7 @@ import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.retry.RetryCallback;
 import org.springframework.retry.backoff.ExponentialRandomBackOffPolicy;
@@ -130,6 +131,17 @@ record Contender(String key, String label, IntFunction<Caller> factory) {
 
 			};
 		});
+	}
+
+	/**
+	 * An interceptor built by the caller, on the same transport as every contender.
+	 * @param interceptor the retrying interceptor
+	 * @param connections the connections to pool
+	 * @return the caller
+	 */
+	static Caller intercepted(ClientHttpRequestInterceptor interceptor, int connections) {
+		CloseableHttpClient httpClient = httpClient5(connections, false);
+		return exchanging(restClient(httpClient).requestInterceptor(interceptor).build(), httpClient);
 	}
 
 	private static Caller httpClient5(int connections) {

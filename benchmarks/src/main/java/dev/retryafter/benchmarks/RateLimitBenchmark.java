@@ -17,6 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Run: {@code java -cp benchmarks/target/benchmarks.jar dev.retryafter.benchmarks.RateLimitBenchmark}
  * with options {@code --requests=500 --threads=50 --rate=50 --burst=50
  * --clients=ours,ours-no-cooldown,hc5,resilience4j,spring-retry --out=benchmarks/results}.
+ * With {@code --fields=none,ietf,x-ratelimit} the same origin also announces its quota
+ * ({@link TokenBucketOrigin.Fields}), every client runs against each kind in turn, and the
+ * table goes to {@code rate-limit-fields.md} instead.
  */
 public final class RateLimitBenchmark {
 
@@ -29,6 +32,7 @@ public final class RateLimitBenchmark {
 	 * What one client did against the limited origin.
 	 *
 	 * @param contender the client
+	 * @param fields the quota fields the origin sent
 	 * @param sent requests the origin received
 	 * @param rejected {@code 429}s the origin sent
 	 * @param succeeded calls that ended in {@code 200}
@@ -38,8 +42,8 @@ public final class RateLimitBenchmark {
 	 * @param callP99 99th percentile call duration, ms
 	 * @param gaveUp why calls gave up, where the client says so
 	 */
-	record Result(Contender contender, int sent, int rejected, int succeeded, int failed, double seconds,
-			double callP50, double callP99, String gaveUp) {
+	record Result(Contender contender, TokenBucketOrigin.Fields fields, int sent, int rejected, int succeeded,
+			int failed, double seconds, double callP50, double callP99, String gaveUp) {
 
 		double sentPerSuccess() {
 			return (this.succeeded > 0) ? (double) this.sent / this.succeeded : Double.NaN;
@@ -61,26 +65,46 @@ public final class RateLimitBenchmark {
 		List<Contender> contenders = Contender
 			.select(options.list("clients", "ours,ours-no-cooldown,hc5,resilience4j,spring-retry"));
 		Path out = Path.of(options.string("out", "benchmarks/results"));
+		List<TokenBucketOrigin.Fields> kinds = options.list("fields", "none")
+			.stream()
+			.map(TokenBucketOrigin.Fields::of)
+			.toList();
+		boolean withFields = !kinds.equals(List.of(TokenBucketOrigin.Fields.NONE));
 		System.out.println(ResultFiles.environment());
 		List<Result> results = new ArrayList<>();
-		for (Contender contender : contenders) {
-			Result r = run(contender, requests, threads, rate, burst);
-			results.add(r);
-			System.out.printf("%-40s sent=%4d 429s=%4d ok=%4d failed=%4d sent/ok=%5s time=%5.1f s call p50=%s p99=%s ms %s%n",
-					contender.label(), r.sent(), r.rejected(), r.succeeded(), r.failed(),
-					Stats.format2(r.sentPerSuccess()), r.seconds(), Stats.format(r.callP50()),
-					Stats.format(r.callP99()), r.gaveUp());
+		for (TokenBucketOrigin.Fields fields : kinds) {
+			for (Contender contender : contenders) {
+				Result r = run(contender, requests, threads, rate, burst, fields);
+				results.add(r);
+				System.out.printf("%-40s %-12s sent=%4d 429s=%4d ok=%4d failed=%4d sent/ok=%5s time=%5.1f s call p50=%s p99=%s ms %s%n",
+						contender.label(), fields.key, r.sent(), r.rejected(), r.succeeded(), r.failed(),
+						Stats.format2(r.sentPerSuccess()), r.seconds(), Stats.format(r.callP50()),
+						Stats.format(r.callP99()), r.gaveUp());
+			}
 		}
 		String setup = requests + " GETs from " + threads + " threads; origin: token bucket of " + rate
 				+ " requests/s, burst " + burst + ", full at start; beyond it `429` with `Retry-After` = seconds "
 				+ "until the next token, rounded up.";
-		ResultFiles.write(out.resolve("rate-limit.md"), markdown(results, setup));
+		if (withFields) {
+			setup += " Where it announces its quota, it does so on every response: policy `q=" + rate
+					+ "` per `w=1` s, `r` = whole tokens left, `t` = whole seconds until it accepts the next "
+					+ "request (rounded down, so 0); `X-RateLimit-*` carry the same numbers.";
+			ResultFiles.write(out.resolve("rate-limit-fields.md"), markdown(results, setup, true));
+			return;
+		}
+		ResultFiles.write(out.resolve("rate-limit.md"), markdown(results, setup, false));
 		ResultFiles.write(out.resolve("rate-limit.csv"), csv(results));
 	}
 
 	static Result run(Contender contender, int requests, int threads, int rate, int burst)
 			throws InterruptedException {
-		try (TokenBucketOrigin origin = new TokenBucketOrigin(rate, burst); Caller caller = contender.open(threads)) {
+		return run(contender, requests, threads, rate, burst, TokenBucketOrigin.Fields.NONE);
+	}
+
+	static Result run(Contender contender, int requests, int threads, int rate, int burst,
+			TokenBucketOrigin.Fields fields) throws InterruptedException {
+		try (TokenBucketOrigin origin = new TokenBucketOrigin(rate, burst, fields);
+				Caller caller = contender.open(threads)) {
 			int[] statuses = new int[requests];
 			double[] durations = new double[requests];
 			AtomicInteger next = new AtomicInteger();
@@ -111,18 +135,25 @@ public final class RateLimitBenchmark {
 			int succeeded = (int) Arrays.stream(statuses).filter((status) -> status == 200).count();
 			double[] sorted = durations.clone();
 			Arrays.sort(sorted);
-			return new Result(contender, origin.requests(), origin.rejected(), succeeded, requests - succeeded,
+			return new Result(contender, fields, origin.requests(), origin.rejected(), succeeded, requests - succeeded,
 					seconds, Stats.percentile(sorted, 50), Stats.percentile(sorted, 99), caller.abandonments());
 		}
 	}
 
 	static String markdown(List<Result> results, String setup) {
+		return markdown(results, setup, false);
+	}
+
+	static String markdown(List<Result> results, String setup, boolean withFields) {
 		StringBuilder md = new StringBuilder();
 		md.append(setup).append(' ').append(ResultFiles.environment()).append(".\n\n");
-		md.append("| client | sent | 429s received | ended 200 | calls failed | sent per success | time to finish s "
+		md.append(withFields ? "| origin sends " : "").append("| client | sent | 429s received | ended 200 | calls failed | sent per success | time to finish s "
 				+ "| call p50 ms | call p99 ms | ours: why calls gave up |\n");
-		md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+		md.append(withFields ? "| --- " : "").append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
 		for (Result r : results) {
+			if (withFields) {
+				md.append("| ").append(r.fields().label).append(' ');
+			}
 			md.append("| ").append(r.contender().label()).append(" | ").append(r.sent()).append(" | ")
 				.append(r.rejected()).append(" | ").append(r.succeeded()).append(" | ").append(r.failed())
 				.append(" | ").append(Stats.format2(r.sentPerSuccess())).append(" | ").append(Stats.format(r.seconds()))

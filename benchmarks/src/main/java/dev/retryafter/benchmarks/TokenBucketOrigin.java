@@ -14,8 +14,48 @@ import com.sun.net.httpserver.HttpExchange;
  * {@code burst}, full at start). A request that finds a token gets {@code 200}; one that does
  * not gets {@code 429} with {@code Retry-After} set to the seconds until the next token, rounded
  * up.
+ * <p>
+ * It may also announce its quota on every response, {@code 200} and {@code 429} alike
+ * ({@link Fields}): the bucket as a policy of {@code q = rate x w} requests per
+ * {@code w = ceil(burst / rate)} seconds, the whole tokens left as {@code r}, and as the reset
+ * {@code t} the whole seconds until the bucket accepts its next request, rounded down (so
+ * {@code 0} whenever that is under a second, as it always is at 50 per second: the fields
+ * carry whole seconds only, and a bucket's allowance comes back continuously rather than at
+ * a reset).
  */
 final class TokenBucketOrigin implements AutoCloseable {
+
+	/** Which quota fields the origin sends. */
+	enum Fields {
+
+		/** None: only {@code Retry-After} on a {@code 429}. */
+		NONE("none", "no quota fields"),
+
+		/** {@code RateLimit-Policy} and {@code RateLimit}. */
+		IETF("ietf", "`RateLimit-Policy` + `RateLimit`"),
+
+		/** {@code X-RateLimit-Limit}, {@code X-RateLimit-Remaining}, {@code X-RateLimit-Reset}. */
+		X_RATELIMIT("x-ratelimit", "`X-RateLimit-*`");
+
+		final String key;
+
+		final String label;
+
+		Fields(String key, String label) {
+			this.key = key;
+			this.label = label;
+		}
+
+		static Fields of(String key) {
+			for (Fields fields : values()) {
+				if (fields.key.equals(key)) {
+					return fields;
+				}
+			}
+			throw new IllegalArgumentException("Unknown fields '" + key + "': none, ietf or x-ratelimit");
+		}
+
+	}
 
 	private static final byte[] OK = "ok".getBytes(StandardCharsets.UTF_8);
 
@@ -33,11 +73,25 @@ final class TokenBucketOrigin implements AutoCloseable {
 
 	private final LoopbackServer server;
 
+	private final Fields fields;
+
+	private final String policy;
+
+	private final int limit;
+
 	TokenBucketOrigin(int ratePerSecond, int burst) {
+		this(ratePerSecond, burst, Fields.NONE);
+	}
+
+	TokenBucketOrigin(int ratePerSecond, int burst, Fields fields) {
 		this.tokensPerNano = ratePerSecond / 1e9;
 		this.burst = burst;
 		this.tokens = burst;
 		this.refilledAt = System.nanoTime();
+		this.fields = fields;
+		int window = Math.max(1, (burst + ratePerSecond - 1) / ratePerSecond);
+		this.limit = ratePerSecond * window;
+		this.policy = "\"bucket\";q=" + this.limit + ";w=" + window;
 		this.server = new LoopbackServer(this::handle);
 	}
 
@@ -47,24 +101,51 @@ final class TokenBucketOrigin implements AutoCloseable {
 
 	/**
 	 * Takes a token if there is one.
+	 * @param quota where the whole tokens left and the nanoseconds until the next request
+	 * would be accepted are written
 	 * @return 0 when a token was taken, else the nanoseconds until the next one
 	 */
-	private synchronized long take() {
+	private synchronized long take(long[] quota) {
 		long now = System.nanoTime();
 		this.tokens = Math.min(this.burst, this.tokens + (now - this.refilledAt) * this.tokensPerNano);
 		this.refilledAt = now;
+		long wait = 0;
 		if (this.tokens >= 1) {
 			this.tokens -= 1;
-			return 0;
 		}
-		return Math.max(1, (long) Math.ceil((1 - this.tokens) / this.tokensPerNano));
+		else {
+			wait = Math.max(1, (long) Math.ceil((1 - this.tokens) / this.tokensPerNano));
+		}
+		quota[0] = (long) Math.floor(this.tokens);
+		quota[1] = (this.tokens >= 1) ? 0 : (long) Math.ceil((1 - this.tokens) / this.tokensPerNano);
+		return wait;
+	}
+
+	private void announce(HttpExchange exchange, long[] quota) {
+		// Whole seconds, rounded down: the next request is accepted within that.
+		long reset = TimeUnit.NANOSECONDS.toSeconds(quota[1]);
+		switch (this.fields) {
+			case IETF -> {
+				exchange.getResponseHeaders().set("RateLimit-Policy", this.policy);
+				exchange.getResponseHeaders().set("RateLimit", "\"bucket\";r=" + quota[0] + ";t=" + reset);
+			}
+			case X_RATELIMIT -> {
+				exchange.getResponseHeaders().set("X-RateLimit-Limit", Integer.toString(this.limit));
+				exchange.getResponseHeaders().set("X-RateLimit-Remaining", Long.toString(quota[0]));
+				exchange.getResponseHeaders().set("X-RateLimit-Reset", Long.toString(reset));
+			}
+			default -> {
+			}
+		}
 	}
 
 	private void handle(HttpExchange exchange) throws IOException {
 		try (exchange) {
 			exchange.getRequestBody().readAllBytes();
 			this.requests.incrementAndGet();
-			long wait = take();
+			long[] quota = new long[2];
+			long wait = take(quota);
+			announce(exchange, quota);
 			if (wait == 0) {
 				exchange.sendResponseHeaders(200, OK.length);
 				try (OutputStream body = exchange.getResponseBody()) {

@@ -14,11 +14,13 @@ import java.util.Set;
 import dev.retryafter.actuate.RetryAfterEndpoint.BudgetDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.CooldownDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.ProtectionDescriptor;
+import dev.retryafter.actuate.RetryAfterEndpoint.QuotaDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.KeyProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.QuotaState;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -105,6 +107,21 @@ final class OriginProtectionState {
 		// Milliseconds are what a log line's timestamp shows, which is what these are read
 		// against.
 		return (fromNow != null) ? wallNow.plus(fromNow).truncatedTo(ChronoUnit.MILLIS).toString() : null;
+	}
+
+	/**
+	 * The last quota each paced key's origin announced, ordered by key.
+	 */
+	List<QuotaDescriptor> quotas() {
+		Map<CooldownKey, QuotaState> quotas = this.cooldowns.cooldowns().quotas().snapshot(this.clock.nanoTime());
+		List<QuotaDescriptor> descriptors = new ArrayList<>(quotas.size());
+		quotas.forEach((key, quota) -> {
+			Origin origin = key.origin();
+			descriptors.add(new QuotaDescriptor(this.clients.resolve(origin.host(), origin.port()).name(),
+					origin.toString(), key.partitionPrefix(), quota.policy(), quota.fields().wireName(),
+					quota.remaining(), DurationFormat.formatMeasured(quota.resetIn())));
+		});
+		return descriptors;
 	}
 
 	/**

@@ -79,7 +79,7 @@ public class RetryAfterEndpoint {
 		// Copied in order: the budgets come in configuration order, default first.
 		return new RetryAfterDescriptor(clients, List.copyOf(this.state.cooldowns()),
 				Collections.unmodifiableMap(new LinkedHashMap<>(this.state.budgets())), this.state.store(),
-				List.copyOf(this.state.protection()));
+				List.copyOf(this.state.protection()), List.copyOf(this.state.quotas()));
 	}
 
 	/**
@@ -130,10 +130,25 @@ public class RetryAfterEndpoint {
 	 * @param store the cooldown store's state
 	 * @param protection what can hold a request under each key now, so that every hold can be
 	 * explained
+	 * @param quotas the last quota each origin, or partition of an origin, announced in its
+	 * responses, ordered by origin
 	 */
 	public record RetryAfterDescriptor(Map<String, ClientDescriptor> clients, List<CooldownDescriptor> cooldowns,
 			Map<String, BudgetDescriptor> budgets, StoreDescriptor store,
-			List<ProtectionDescriptor> protection) implements OperationResponseBody {
+			List<ProtectionDescriptor> protection, List<QuotaDescriptor> quotas) implements OperationResponseBody {
+
+		/**
+		 * A response without protection entries or quotas.
+		 * @param clients each client's hosts and settings, {@code default} first
+		 * @param cooldowns the origins, or partitions of origins, currently cooling down
+		 * @param budgets the retry budget state by client name
+		 * @param store the cooldown store's state
+		 */
+		public RetryAfterDescriptor(Map<String, ClientDescriptor> clients, List<CooldownDescriptor> cooldowns,
+				Map<String, BudgetDescriptor> budgets, StoreDescriptor store) {
+			this(clients, cooldowns, budgets, store, List.of(), List.of());
+		}
+
 	}
 
 	/**
@@ -158,6 +173,22 @@ public class RetryAfterEndpoint {
 	public record ProtectionDescriptor(String client, String origin, @Nullable String partition,
 			@Nullable String notBefore, @Nullable String releaseWindowEnds, int leaving, @Nullable Double pacedRate,
 			@Nullable String nextSlot) {
+	}
+
+	/**
+	 * The last quota an origin, or one partition of an origin, announced in its
+	 * {@code RateLimit} or {@code X-RateLimit-*} fields, by which its first attempts are paced.
+	 *
+	 * @param client the named client the origin belongs to, or {@code default}
+	 * @param origin scheme, host and port, e.g. {@code https://api.example.com:443}
+	 * @param partition the partition digest prefix, or {@code null} for the whole origin
+	 * @param policy the policy's name as the server gave it, empty for the legacy fields
+	 * @param fields {@code ietf} or {@code x-ratelimit}
+	 * @param remaining requests the last response said remain until the reset
+	 * @param resetIn time left until that reset, formatted by {@link DurationFormat}
+	 */
+	public record QuotaDescriptor(String client, String origin, @Nullable String partition, String policy,
+			String fields, long remaining, String resetIn) {
 	}
 
 	/**

@@ -3,9 +3,11 @@ package dev.retryafter.autoconfigure;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
 
+import dev.retryafter.core.RateLimitFields;
 import dev.retryafter.core.RetryAfter;
 import org.jspecify.annotations.Nullable;
 
@@ -82,6 +84,12 @@ final class PropertyChecks {
 
 	static String headerName(String name, @Nullable String value) {
 		return check(name, value, (v) -> v.isEmpty() || isToken(v), "must be empty or a valid HTTP header name");
+	}
+
+	static Set<RateLimitFields> rateLimitFields(String name, @Nullable Set<RateLimitFields> fields) {
+		// An empty list would read nothing while saying pacing is on: enabled=false says that.
+		return check(name, fields, (v) -> !v.isEmpty() && v.stream().allMatch(Objects::nonNull),
+				"must name ietf, x-ratelimit or both (set rate-limit.enabled to false to read neither)");
 	}
 
 	static <T> T required(String name, @Nullable T value) {

@@ -11,6 +11,7 @@ import java.util.Set;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.DateReference;
 import dev.retryafter.core.OnInvalidRetryAfter;
+import dev.retryafter.core.RateLimitFields;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -376,6 +377,42 @@ public class RetryAfterProperties extends RetrySettingsProperties {
 
 		public void setWindow(@Nullable Duration window) {
 			this.window = window;
+		}
+
+	}
+
+	/**
+	 * Pacing inside the quota an origin announces in its responses.
+	 */
+	public static class RateLimit {
+
+		/**
+		 * Whether the quota fields of responses are read and first attempts paced so that they
+		 * stay inside the announced quota.
+		 */
+		private @Nullable Boolean enabled = true;
+
+		/**
+		 * Quota fields read: 'ietf' for RateLimit-Policy and RateLimit, 'x-ratelimit' for
+		 * X-RateLimit-Limit, -Remaining and -Reset (and the X-Rate-Limit- spelling).
+		 */
+		private @Nullable Set<RateLimitFields> fields = new LinkedHashSet<>(
+				List.of(RateLimitFields.IETF, RateLimitFields.X_RATELIMIT));
+
+		public @Nullable Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(@Nullable Boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public @Nullable Set<RateLimitFields> getFields() {
+			return this.fields;
+		}
+
+		public void setFields(@Nullable Set<RateLimitFields> fields) {
+			this.fields = fields;
 		}
 
 	}

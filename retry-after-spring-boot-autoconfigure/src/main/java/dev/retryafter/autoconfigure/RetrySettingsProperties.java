@@ -71,6 +71,8 @@ public class RetrySettingsProperties {
 
 	private final RetryAfterProperties.Budget budget = new RetryAfterProperties.Budget();
 
+	private final RetryAfterProperties.RateLimit rateLimit = new RetryAfterProperties.RateLimit();
+
 	/**
 	 * The one merge and validation pass, one line per setting: each value is this one's own
 	 * when set, else {@code inherited}'s, and is checked under the name it came from.
@@ -108,7 +110,10 @@ public class RetrySettingsProperties {
 						m.get("budget.enabled", (s) -> s.budget.getEnabled(), PropertyChecks::required),
 						m.get("budget.ratio", (s) -> s.budget.getRatio(), PropertyChecks::ratio),
 						m.get("budget.min-per-second", (s) -> s.budget.getMinPerSecond(), PropertyChecks::nonNegative),
-						m.get("budget.window", (s) -> s.budget.getWindow(), PropertyChecks::positive)));
+						m.get("budget.window", (s) -> s.budget.getWindow(), PropertyChecks::positive)),
+				new RetrySettings.RateLimit(
+						m.get("rate-limit.enabled", (s) -> s.rateLimit.getEnabled(), PropertyChecks::required),
+						m.get("rate-limit.fields", (s) -> s.rateLimit.getFields(), PropertyChecks::rateLimitFields)));
 	}
 
 	/**
@@ -141,6 +146,8 @@ public class RetrySettingsProperties {
 		this.budget.setRatio(null);
 		this.budget.setMinPerSecond(null);
 		this.budget.setWindow(null);
+		this.rateLimit.setEnabled(null);
+		this.rateLimit.setFields(null);
 	}
 
 	public @Nullable Integer getMaxAttempts() {
@@ -217,6 +224,10 @@ public class RetrySettingsProperties {
 
 	public RetryAfterProperties.Budget getBudget() {
 		return this.budget;
+	}
+
+	public RetryAfterProperties.RateLimit getRateLimit() {
+		return this.rateLimit;
 	}
 
 	/**

@@ -211,9 +211,11 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		}
 		int status;
 		boolean retryAfter;
+		boolean quota;
 		try {
 			status = response.getStatusCode().value();
 			retryAfter = RetryCall.hasRetryAfter(response.getHeaders());
+			quota = !retryAfter && QuotaFields.present(rules.settings(), response.getHeaders());
 		}
 		catch (IOException ex) {
 			response.close();
@@ -224,7 +226,9 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			response.close();
 			throw ex;
 		}
-		RetryDecision.Stop stop = retryAfter ? null : rules.stopWithoutRetryAfter(status);
+		// A response announcing its origin's quota goes on as a call too: the call records the
+		// quota under the request's cooldown key.
+		RetryDecision.Stop stop = (retryAfter || quota) ? null : rules.stopWithoutRetryAfter(status);
 		if (stop != null) {
 			try {
 				calls.listener.attemptCompleted(rules.client().name(), method, 1,

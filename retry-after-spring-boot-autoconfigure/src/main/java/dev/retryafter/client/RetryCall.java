@@ -228,6 +228,9 @@ public abstract class RetryCall {
 		Admission admission = calls.cooldowns.admit(key, calls.monotonicClock.nanoTime(), timeLeft(),
 				this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(), calls.random,
 				!this.firstSent);
+		if (!this.firstSent && !(admission instanceof Admission.Refuse) && QuotaFields.reads(this.settings)) {
+			admission = quotaSlot(key, admission);
+		}
 		if (admission instanceof Admission.Wait wait) {
 			this.holdReason = wait.reason();
 			return admission;
@@ -237,6 +240,19 @@ public abstract class RetryCall {
 			return admission;
 		}
 		return null;
+	}
+
+	/**
+	 * A first attempt's slot inside the quota its origin announced, when that is later than
+	 * what the cooldown alone gives it: the cooldown's instant is the earliest a slot may be.
+	 * Pacing never refuses, so the cooldown's answer stands when the quota has no say.
+	 */
+	private Admission quotaSlot(CooldownKey key, Admission admission) {
+		Duration cooldownWait = (admission instanceof Admission.Wait wait) ? wait.delay() : Duration.ZERO;
+		Admission.Wait slot = calls().cooldowns.cooldowns()
+			.quotas()
+			.admit(key, calls().monotonicClock.nanoTime(), cooldownWait, timeLeft(), this.settings.attemptReserve());
+		return (slot != null && slot.delay().compareTo(cooldownWait) > 0) ? slot : admission;
 	}
 
 	/**
@@ -297,6 +313,9 @@ public abstract class RetryCall {
 		boolean startsCooldown = this.settings.cooldown().statuses().contains(status);
 		if (!startsCooldown) {
 			accepted();
+		}
+		if (QuotaFields.present(this.settings, headers)) {
+			QuotaFields.record(calls(), this.settings, cooldownKey(), headers);
 		}
 		List<String> fieldLines = headers.get(RETRY_AFTER);
 		// Without the field (most responses) there is nothing to parse, so no instant to

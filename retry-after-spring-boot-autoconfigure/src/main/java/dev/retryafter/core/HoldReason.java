@@ -18,7 +18,10 @@ public enum HoldReason {
 	RELEASE_WINDOW("release-window"),
 
 	/** The request waited for its slot at the rate learned for the key. */
-	PACING("pacing");
+	PACING("pacing"),
+
+	/** The request waited for its slot inside the quota the key's origin announced. */
+	QUOTA("quota");
 
 	private final String tagValue;
 

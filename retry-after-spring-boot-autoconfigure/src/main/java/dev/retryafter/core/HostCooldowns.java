@@ -72,6 +72,8 @@ public final class HostCooldowns {
 
 	private final ConcurrentHashMap<CooldownKey, OriginPacer> pacers = new ConcurrentHashMap<>();
 
+	private final QuotaPacing quotas;
+
 	private final AtomicInteger recordsSincePurge = new AtomicInteger();
 
 	private final AtomicBoolean maintaining = new AtomicBoolean();
@@ -102,6 +104,15 @@ public final class HostCooldowns {
 		}
 		this.maxHosts = maxHosts;
 		this.maxDurationNanos = saturatedNanos(maxDuration, MAX_DELAY_NANOS);
+		this.quotas = new QuotaPacing(maxHosts);
+	}
+
+	/**
+	 * The quotas the origins announce, paced per key beside the cooldowns and bounded alike.
+	 * @return the quota pacing
+	 */
+	public QuotaPacing quotas() {
+		return this.quotas;
 	}
 
 	/**
@@ -409,6 +420,7 @@ public final class HostCooldowns {
 		// What was learned about the origin's rate ends with its cooldowns: an operator who
 		// ends them wants requests to go now.
 		this.pacers.keySet().removeIf((key) -> origin == null || key.origin().equals(origin));
+		this.quotas.forget(origin);
 		return ended;
 	}
 
@@ -471,11 +483,12 @@ public final class HostCooldowns {
 
 	/**
 	 * Whether no entry is held at all, expired ones included: then no origin is cooling
-	 * down. Cheap and lock-free, for a check before every request.
+	 * down, paced, or pacing inside an announced quota. Cheap and lock-free, for a check
+	 * before every request.
 	 * @return {@code true} if the map is empty
 	 */
 	public boolean isEmpty() {
-		return this.notBefore.isEmpty() && this.pacers.isEmpty();
+		return this.notBefore.isEmpty() && this.pacers.isEmpty() && this.quotas.isEmpty();
 	}
 
 	/**

@@ -23,18 +23,20 @@ import java.util.TreeSet;
  * @param ioErrors which I/O failures are retried
  * @param cooldown per-origin cooldown
  * @param budget retry budget
+ * @param rateLimit pacing inside the quota an origin announces
  * @since 0.1.0
  */
 public record RetrySettings(int maxAttempts, Duration totalBudget, Duration attemptReserve,
 		Set<Integer> retryableStatuses, Set<String> retryableMethods, String idempotencyKeyHeader, Backoff backoff,
-		double jitter, Header header, IoErrors ioErrors, Cooldown cooldown, Budget budget) {
+		double jitter, Header header, IoErrors ioErrors, Cooldown cooldown, Budget budget,
+		RateLimit rateLimit) {
 
 	private static final RetrySettings DEFAULTS = new RetrySettings(3, Duration.ofSeconds(10), Duration.ofMillis(500),
 			Set.of(429, 503), Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"), "Idempotency-Key",
 			new Backoff(Duration.ofSeconds(1), 2.0, Duration.ofSeconds(8)), 0.2,
 			new Header(Duration.ofSeconds(60), OnInvalidRetryAfter.BACKOFF, DateReference.SERVER_DATE),
 			new IoErrors(true, true), new Cooldown(true, CooldownMode.WAIT),
-			new Budget(true, 0.2, 10, Duration.ofSeconds(10)));
+			new Budget(true, 0.2, 10, Duration.ofSeconds(10)), RateLimit.DEFAULTS);
 
 	public RetrySettings {
 		Objects.requireNonNull(totalBudget, "totalBudget");
@@ -44,6 +46,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 		Objects.requireNonNull(ioErrors, "ioErrors");
 		Objects.requireNonNull(cooldown, "cooldown");
 		Objects.requireNonNull(budget, "budget");
+		Objects.requireNonNull(rateLimit, "rateLimit");
 		Objects.requireNonNull(idempotencyKeyHeader, "idempotencyKeyHeader");
 		if (maxAttempts < 1) {
 			throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
@@ -59,6 +62,30 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 			methods.add(method.toUpperCase(Locale.ROOT));
 		}
 		retryableMethods = Set.copyOf(methods);
+	}
+
+	/**
+	 * Settings without {@code rateLimit}, which takes its defaults: for callers written before
+	 * it was added.
+	 * @param maxAttempts attempts in total, the first included (at least 1)
+	 * @param totalBudget time for all attempts and waits, from the first attempt
+	 * @param attemptReserve time kept back for the next attempt to complete
+	 * @param retryableStatuses statuses that may be retried
+	 * @param retryableMethods methods repeatable by default, upper case
+	 * @param idempotencyKeyHeader header whose presence makes a request repeatable; empty
+	 * disables
+	 * @param backoff local exponential backoff
+	 * @param jitter added wait, uniform in [0, jitter x base]
+	 * @param header {@code Retry-After} handling
+	 * @param ioErrors which I/O failures are retried
+	 * @param cooldown per-origin cooldown
+	 * @param budget retry budget
+	 */
+	public RetrySettings(int maxAttempts, Duration totalBudget, Duration attemptReserve,
+			Set<Integer> retryableStatuses, Set<String> retryableMethods, String idempotencyKeyHeader,
+			Backoff backoff, double jitter, Header header, IoErrors ioErrors, Cooldown cooldown, Budget budget) {
+		this(maxAttempts, totalBudget, attemptReserve, retryableStatuses, retryableMethods, idempotencyKeyHeader,
+				backoff, jitter, header, ioErrors, cooldown, budget, RateLimit.DEFAULTS);
 	}
 
 	/**
@@ -84,7 +111,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	public RetrySettings withMaxAttempts(int maxAttempts) {
 		return new RetrySettings(maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
 				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header,
-				this.ioErrors, this.cooldown, this.budget);
+				this.ioErrors, this.cooldown, this.budget, this.rateLimit);
 	}
 
 	/**
@@ -95,7 +122,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	public RetrySettings withTotalBudget(Duration totalBudget) {
 		return new RetrySettings(this.maxAttempts, totalBudget, this.attemptReserve, this.retryableStatuses,
 				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header,
-				this.ioErrors, this.cooldown, this.budget);
+				this.ioErrors, this.cooldown, this.budget, this.rateLimit);
 	}
 
 	/**
@@ -106,7 +133,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	public RetrySettings withAttemptReserve(Duration attemptReserve) {
 		return new RetrySettings(this.maxAttempts, this.totalBudget, attemptReserve, this.retryableStatuses,
 				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header,
-				this.ioErrors, this.cooldown, this.budget);
+				this.ioErrors, this.cooldown, this.budget, this.rateLimit);
 	}
 
 	/**
@@ -117,7 +144,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	public RetrySettings withRetryableStatuses(Set<Integer> retryableStatuses) {
 		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, retryableStatuses,
 				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header,
-				this.ioErrors, this.cooldown, this.budget);
+				this.ioErrors, this.cooldown, this.budget, this.rateLimit);
 	}
 
 	/**
@@ -128,7 +155,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	public RetrySettings withRetryableMethods(Set<String> retryableMethods) {
 		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
 				retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header, this.ioErrors,
-				this.cooldown, this.budget);
+				this.cooldown, this.budget, this.rateLimit);
 	}
 
 	/**
@@ -139,7 +166,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	public RetrySettings withIdempotencyKeyHeader(String idempotencyKeyHeader) {
 		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
 				this.retryableMethods, idempotencyKeyHeader, this.backoff, this.jitter, this.header, this.ioErrors,
-				this.cooldown, this.budget);
+				this.cooldown, this.budget, this.rateLimit);
 	}
 
 	/**
@@ -150,7 +177,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	public RetrySettings withBackoff(Backoff backoff) {
 		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
 				this.retryableMethods, this.idempotencyKeyHeader, backoff, this.jitter, this.header, this.ioErrors,
-				this.cooldown, this.budget);
+				this.cooldown, this.budget, this.rateLimit);
 	}
 
 	/**
@@ -161,7 +188,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	public RetrySettings withJitter(double jitter) {
 		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
 				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, jitter, this.header, this.ioErrors,
-				this.cooldown, this.budget);
+				this.cooldown, this.budget, this.rateLimit);
 	}
 
 	/**
@@ -172,7 +199,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	public RetrySettings withHeader(Header header) {
 		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
 				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, header, this.ioErrors,
-				this.cooldown, this.budget);
+				this.cooldown, this.budget, this.rateLimit);
 	}
 
 	/**
@@ -183,7 +210,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	public RetrySettings withIoErrors(IoErrors ioErrors) {
 		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
 				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header, ioErrors,
-				this.cooldown, this.budget);
+				this.cooldown, this.budget, this.rateLimit);
 	}
 
 	/**
@@ -194,7 +221,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	public RetrySettings withCooldown(Cooldown cooldown) {
 		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
 				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header,
-				this.ioErrors, cooldown, this.budget);
+				this.ioErrors, cooldown, this.budget, this.rateLimit);
 	}
 
 	/**
@@ -205,7 +232,18 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	public RetrySettings withBudget(Budget budget) {
 		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
 				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header,
-				this.ioErrors, this.cooldown, budget);
+				this.ioErrors, this.cooldown, budget, this.rateLimit);
+	}
+
+	/**
+	 * Returns a copy with another {@code rateLimit}.
+	 * @param rateLimit the new value
+	 * @return the copy
+	 */
+	public RetrySettings withRateLimit(RateLimit rateLimit) {
+		return new RetrySettings(this.maxAttempts, this.totalBudget, this.attemptReserve, this.retryableStatuses,
+				this.retryableMethods, this.idempotencyKeyHeader, this.backoff, this.jitter, this.header,
+				this.ioErrors, this.cooldown, this.budget, rateLimit);
 	}
 
 	/**
@@ -312,6 +350,32 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 			if (window.isNegative() || window.isZero()) {
 				throw new IllegalArgumentException("budget.window must be positive: " + window);
 			}
+		}
+
+	}
+
+	/**
+	 * Pacing inside the quota an origin announces in its responses.
+	 *
+	 * @param enabled whether the quota fields are read and first attempts paced inside them
+	 * @param fields which fields are read
+	 */
+	public record RateLimit(boolean enabled, Set<RateLimitFields> fields) {
+
+		/** Both kinds of field read, pacing on. */
+		public static final RateLimit DEFAULTS = new RateLimit(true,
+				Set.of(RateLimitFields.IETF, RateLimitFields.X_RATELIMIT));
+
+		public RateLimit {
+			fields = Set.copyOf(fields);
+		}
+
+		/**
+		 * Whether a response's fields are read at all.
+		 * @return whether pacing is on and some field is read
+		 */
+		public boolean active() {
+			return this.enabled && !this.fields.isEmpty();
 		}
 
 	}

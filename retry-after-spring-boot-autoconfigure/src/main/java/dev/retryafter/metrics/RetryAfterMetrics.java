@@ -9,6 +9,7 @@ import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.DelaySource;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.StopReason;
@@ -29,8 +30,11 @@ import org.jspecify.annotations.Nullable;
  * waited, on the monotonic clock.</li>
  * <li>{@code http.client.retry.abandoned} (counter; {@code client}, {@code reason}): each time
  * retrying was given up.</li>
- * <li>{@code http.client.retry.cooldown.held} (timer; {@code client}): the time a request was
- * held by a cooldown (or for its paced slot) before it was sent, at most once per attempt.</li>
+ * <li>{@code http.client.retry.cooldown.held} (timer; {@code client}, {@code reason}): the time
+ * a request was held before it was sent, at most once per attempt: by a cooldown
+ * ({@code cooldown}), behind the requests a cooldown held that were still leaving
+ * ({@code release-window}), for its slot at the rate the origin was seen to accept
+ * ({@code pacing}), or for its slot inside the quota the origin announced ({@code quota}).</li>
  * </ul>
  * <p>
  * Every tag value comes from a bounded set: {@code client} is the configured client name or
@@ -102,6 +106,8 @@ public class RetryAfterMetrics implements RetryListener {
 
 	private static final StopReason[] REASONS = StopReason.values();
 
+	private static final HoldReason[] HOLD_REASONS = HoldReason.values();
+
 	static {
 		for (int status = 0; status < STATUS_TAGS.length; status++) {
 			STATUS_TAGS[status] = Integer.toString(status);
@@ -143,7 +149,7 @@ public class RetryAfterMetrics implements RetryListener {
 			.description("Requests whose retrying was given up, by reason")
 			.withRegistry(registry);
 		this.held = Timer.builder(COOLDOWN_HELD)
-			.description("Time a request was held by a cooldown, or for its paced slot, before it was sent")
+			.description("Time a request was held before it was sent, by why it was held: a cooldown, its release window, a paced slot or a quota slot")
 			.withRegistry(registry);
 	}
 
@@ -178,8 +184,14 @@ public class RetryAfterMetrics implements RetryListener {
 
 	@Override
 	public void held(String client, String method, CooldownKey key, Duration heldFor) {
-		// Tagged by client only: the origin and partition are unbounded, the endpoint shows them.
-		meters(client).held().record(heldFor);
+		held(client, method, key, heldFor, HoldReason.COOLDOWN);
+	}
+
+	@Override
+	public void held(String client, String method, CooldownKey key, Duration heldFor, HoldReason reason) {
+		// Tagged by client and reason only: the origin and partition are unbounded, the
+		// endpoint shows them.
+		meters(client).held(reason).record(heldFor);
 	}
 
 	@Override
@@ -272,7 +284,7 @@ public class RetryAfterMetrics implements RetryListener {
 
 		private volatile @Nullable Timer actual;
 
-		private volatile @Nullable Timer held;
+		private final AtomicReferenceArray<Timer> held = new AtomicReferenceArray<>(HOLD_REASONS.length);
 
 		/**
 		 * The client's first success recorded, found again by the identity of its inputs: the
@@ -333,11 +345,11 @@ public class RetryAfterMetrics implements RetryListener {
 			return timer;
 		}
 
-		Timer held() {
-			Timer timer = this.held;
+		Timer held(HoldReason reason) {
+			Timer timer = this.held.get(reason.ordinal());
 			if (timer == null) {
-				timer = RetryAfterMetrics.this.held.withTags("client", this.client);
-				this.held = timer;
+				timer = RetryAfterMetrics.this.held.withTags("client", this.client, "reason", reason.tagValue());
+				this.held.set(reason.ordinal(), timer);
 			}
 			return timer;
 		}

@@ -12,6 +12,7 @@ import dev.retryafter.actuate.RetryAfterEndpoint.BudgetDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.ClientDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.CooldownDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.EndedDescriptor;
+import dev.retryafter.actuate.RetryAfterEndpoint.QuotaDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.RetryAfterDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.SettingsDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
@@ -21,6 +22,8 @@ import dev.retryafter.core.DateReference;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.OnInvalidRetryAfter;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.RateLimitFields;
+import dev.retryafter.core.RateLimitReading;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;
@@ -116,6 +119,28 @@ class RetryAfterEndpointTests {
 		assertThat(endpoint(RetryClients.of(RetrySettings.defaults())).retryAfter().cooldowns())
 			.extracting(CooldownDescriptor::remaining)
 			.containsExactly("1706ms", "4s");
+	}
+
+	@Test
+	void shouldShowTheLastQuotaEachOriginAnnouncedWithoutItsPartitionKey() {
+		RetryClients clients = RetryClients.of(RetrySettings.defaults());
+		this.store.cooldowns()
+			.quotas()
+			.record(CooldownKey.of(Origin.of("https", "api.example.com", -1)), new RateLimitReading("burst", 7,
+					Duration.ofSeconds(30), 10, Duration.ofSeconds(60), RateLimitFields.IETF), this.clock.nanoTime());
+		this.store.cooldowns()
+			.quotas()
+			.record(new CooldownKey(Origin.of("http", "127.0.0.1", 8080), "0123abcd0123abcd0123abcd0123abcd"),
+					new RateLimitReading("", 0, Duration.ofSeconds(2), 60, Duration.ofSeconds(2),
+							RateLimitFields.X_RATELIMIT),
+					this.clock.nanoTime());
+		this.clock.advance(Duration.ofMillis(500));
+
+		RetryAfterDescriptor descriptor = endpoint(clients).retryAfter();
+
+		assertThat(descriptor.quotas()).containsExactly(
+				new QuotaDescriptor("default", "http://127.0.0.1:8080", "0123abcd", "", "x-ratelimit", 0, "1500ms"),
+				new QuotaDescriptor("default", "https://api.example.com:443", null, "burst", "ietf", 7, "29500ms"));
 	}
 
 	@Test

@@ -63,7 +63,8 @@ class RetryAfterPropertiesMetadataTests {
 				arguments("retry-after.cooldown.partition-secret", null),
 				arguments("retry-after.budget.enabled", "true"),
 				arguments("retry-after.budget.ratio", "0.2"), arguments("retry-after.budget.min-per-second", "10"),
-				arguments("retry-after.budget.window", "10s"), arguments("retry-after.store", "local"),
+				arguments("retry-after.budget.window", "10s"), arguments("retry-after.rate-limit.enabled", "true"),
+				arguments("retry-after.rate-limit.fields", "ietf,x-ratelimit"), arguments("retry-after.store", "local"),
 				// Derived from spring.application.name: published as the README's table writes it.
 				arguments("retry-after.redis.key-prefix", "retry-after:<spring.application.name>:"));
 	}
@@ -105,7 +106,7 @@ class RetryAfterPropertiesMetadataTests {
 	void booleanDescriptionsShouldStartWithWhether() {
 		assertThat(generated.values()).filteredOn((property) -> "java.lang.Boolean".equals(property.get("type")))
 			.extracting((property) -> (String) property.get("description"))
-			.hasSize(5)
+			.hasSize(6)
 			.allMatch((description) -> description.startsWith("Whether "));
 	}
 
@@ -117,6 +118,8 @@ class RetryAfterPropertiesMetadataTests {
 		assertThat(normalized(additional.get("retry-after.cooldown.statuses").get("defaultValue"))).isEqualTo("429");
 		assertThat(normalized(additional.get("retry-after.cooldown.partition-headers").get("defaultValue")))
 			.isEqualTo("");
+		assertThat(normalized(additional.get("retry-after.rate-limit.fields").get("defaultValue")))
+			.isEqualTo("ietf,x-ratelimit");
 	}
 
 	static Stream<Arguments> enumKeys() {

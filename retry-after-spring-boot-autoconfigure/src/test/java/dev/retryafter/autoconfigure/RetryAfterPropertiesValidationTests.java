@@ -1,10 +1,14 @@
 package dev.retryafter.autoconfigure;
 
+import java.util.Set;
 import java.util.stream.Stream;
 
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.DateReference;
 import dev.retryafter.core.OnInvalidRetryAfter;
+import dev.retryafter.core.RateLimitFields;
+import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.RetrySettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -206,6 +210,60 @@ class RetryAfterPropertiesValidationTests {
 					.isInstanceOf(ConversionFailedException.class)
 					.hasMessage("Failed to convert from type [java.lang.String] to type [%s] for value [%s]",
 							type.getName(), value);
+			});
+	}
+
+	@Test
+	void whenRateLimitFieldsAreEmptyShouldFailSayingWhatIsAllowed() {
+		this.contextRunner.withPropertyValues("retry-after.rate-limit.fields=")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessage("Property retry-after.rate-limit.fields with value '[]' is invalid: must name ietf, "
+						+ "x-ratelimit or both (set rate-limit.enabled to false to read neither)"));
+	}
+
+	@Test
+	void whenAClientsRateLimitFieldsAreEmptyShouldFailNamingTheClientsProperty() {
+		this.contextRunner
+			.withPropertyValues("retry-after.clients.payments.hosts=pay.example.com",
+					"retry-after.clients.payments.rate-limit.fields=")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageStartingWith("Property retry-after.clients.payments.rate-limit.fields with value '[]'"));
+	}
+
+	@Test
+	void whenARateLimitFieldIsUnknownShouldFailBindingNamingPropertyAndValue() {
+		this.contextRunner.withPropertyValues("retry-after.rate-limit.fields=ietf,draft-07")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				BindException bindFailure = findCause(context.getStartupFailure(), BindException.class);
+				assertThat(bindFailure.getProperty().getName().toString()).isEqualTo("retry-after.rate-limit.fields");
+				assertThat(findCause(bindFailure, ConversionFailedException.class).getValue())
+					.asString()
+					.contains("draft-07");
+			});
+	}
+
+	@Test
+	void whenRateLimitIsSetPerClientThenEachClientGetsItsOwn() {
+		this.contextRunner
+			.withPropertyValues("retry-after.rate-limit.fields=x-ratelimit",
+					"retry-after.clients.payments.hosts=pay.example.com",
+					"retry-after.clients.payments.rate-limit.enabled=false",
+					"retry-after.clients.search.hosts=search.example.com",
+					"retry-after.clients.search.rate-limit.fields=ietf,x-ratelimit")
+			.run((context) -> {
+				RetryClients clients = context.getBean(RetryClients.class);
+				assertThat(clients.defaults().settings().rateLimit())
+					.isEqualTo(new RetrySettings.RateLimit(true, Set.of(RateLimitFields.X_RATELIMIT)));
+				assertThat(clients.resolve("pay.example.com", 443).settings().rateLimit())
+					.isEqualTo(new RetrySettings.RateLimit(false, Set.of(RateLimitFields.X_RATELIMIT)));
+				assertThat(clients.resolve("search.example.com", 443).settings().rateLimit()).isEqualTo(
+						new RetrySettings.RateLimit(true, Set.of(RateLimitFields.IETF, RateLimitFields.X_RATELIMIT)));
 			});
 	}
 

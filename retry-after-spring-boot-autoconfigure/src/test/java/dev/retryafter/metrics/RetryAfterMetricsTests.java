@@ -8,6 +8,7 @@ import java.util.stream.Stream;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.DelaySource;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryAfter;
@@ -164,11 +165,32 @@ class RetryAfterMetricsTests {
 		Timer paymentsHeld = this.registry.get("http.client.retry.cooldown.held").tags("client", "payments").timer();
 		assertThat(paymentsHeld.count()).isEqualTo(1);
 		assertThat(paymentsHeld.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(40.0);
-		assertThat(tagKeys("http.client.retry.cooldown.held")).containsExactly("client");
+		assertThat(tagKeys("http.client.retry.cooldown.held")).containsExactly("client", "reason");
 		assertThat(this.registry.find("http.client.retry.cooldown.held").timers()).hasSize(2);
+		assertThat(paymentsHeld.getId().getTag("reason")).isEqualTo("cooldown");
 		assertThat(paymentsHeld.getId().getDescription())
-			.isEqualTo("Time a request was held by a cooldown, or for its paced slot, before it was sent");
+			.isEqualTo("Time a request was held before it was sent, by why it was held: a cooldown, its release window, a paced slot or a quota slot");
 		assertThat(paymentsHeld.getId().getType()).isEqualTo(Meter.Type.TIMER);
+	}
+
+	@Test
+	void whenHeldForAQuotaOrAPaceThenTheReasonTagSaysWhich() {
+		CooldownKey key = CooldownKey.of(Origin.of("https", "api.example.com", -1));
+		this.metrics.held("default", "GET", key, Duration.ofMillis(20), HoldReason.QUOTA);
+		this.metrics.held("default", "GET", key, Duration.ofMillis(30), HoldReason.QUOTA);
+		this.metrics.held("default", "GET", key, Duration.ofMillis(50), HoldReason.PACING);
+		this.metrics.held("default", "GET", key, Duration.ofMillis(70), HoldReason.COOLDOWN);
+
+		assertThat(this.registry.get("http.client.retry.cooldown.held").tags("client", "default", "reason", "quota")
+			.timer()
+			.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(50.0);
+		assertThat(this.registry.get("http.client.retry.cooldown.held").tags("client", "default", "reason", "pacing")
+			.timer()
+			.count()).isEqualTo(1);
+		assertThat(this.registry.get("http.client.retry.cooldown.held")
+			.tags("client", "default", "reason", "cooldown")
+			.timer()
+			.count()).isEqualTo(1);
 	}
 
 	@Test

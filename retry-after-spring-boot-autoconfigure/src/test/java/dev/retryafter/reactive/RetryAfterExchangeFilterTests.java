@@ -590,4 +590,26 @@ class RetryAfterExchangeFilterTests {
 			.just(DefaultDataBufferFactory.sharedInstance.wrap(text.getBytes(StandardCharsets.UTF_8))));
 	}
 
+	@Test
+	void whenTheOriginAnnouncesNothingIsLeftThenTheNextFirstAttemptIsHeldOnATimerForItsSlot() {
+		ClientResponse limited = response(200, "RateLimit-Policy", "\"burst\";q=10;w=1", "RateLimit",
+				"\"burst\";r=0;t=2");
+		ClientResponse ok = response(200);
+		this.exchange.respond(limited, ok);
+		RetryAfterExchangeFilter filter = filter(NO_JITTER);
+		// Nothing to wait for: no timer is asked for, so the virtual scheduler is kept for the next.
+		assertThat(filter.filter(get(), this.exchange).block(TIMEOUT)).isSameAs(limited);
+		// Nothing left for 2 s, then 10 per second a little under the quota: one interval past it.
+		Duration slot = Duration.ofSeconds(2).plusNanos((long) (1e9 / 10 / 0.99));
+		StepVerifier.withVirtualTime(() -> filter.filter(get(), this.exchange), () -> this.scheduler, Long.MAX_VALUE)
+			.expectSubscription()
+			.expectNoEvent(slot.minusNanos(1))
+			.then(() -> assertThat(this.exchange.sent()).hasSize(1))
+			.thenAwait(Duration.ofNanos(1))
+			.expectNext(ok)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.QUOTA);
+	}
+
 }

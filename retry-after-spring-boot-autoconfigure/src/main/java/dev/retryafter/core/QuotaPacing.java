@@ -1,0 +1,186 @@
+package dev.retryafter.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Pacing inside the quota an origin announces (the {@code RateLimit} and
+ * {@code X-RateLimit-*} fields), per cooldown key: each first attempt gets the next free slot,
+ * so that no more requests go out before the reset than the origin said remain, and after it
+ * no more than its policy allows. The slot is the request's one hold. Pacing never refuses: a
+ * slot that does not fit the request's budget is not taken, and the request is admitted as it
+ * would be without the fields. Retries are not paced: they follow {@code Retry-After}.
+ * <p>
+ * The server named its quota, so slots are not jittered: they are already an interval apart.
+ * <p>
+ * Bounded by {@code maxKeys}: once more keys are paced, the quiet schedules are forgotten
+ * first, then those whose last response is the oldest. Thread-safe; a key's schedule locks only itself.
+ *
+ * @since 0.2.0
+ */
+public final class QuotaPacing {
+
+	// Budget and reserve are clamped to about 146 years, so budget - wait stays a long.
+	private static final long DURATION_LIMIT_NANOS = 1L << 62;
+
+	private final int maxKeys;
+
+	private final ConcurrentHashMap<CooldownKey, QuotaSchedule> schedules = new ConcurrentHashMap<>();
+
+	/**
+	 * Creates an empty pacing.
+	 * @param maxKeys how many keys to pace at most, at least 1
+	 * @throws IllegalArgumentException if {@code maxKeys} is below 1
+	 */
+	public QuotaPacing(int maxKeys) {
+		if (maxKeys < 1) {
+			throw new IllegalArgumentException("maxKeys must be at least 1: " + maxKeys);
+		}
+		this.maxKeys = maxKeys;
+	}
+
+	/**
+	 * Records what a response under {@code key} said about its origin's quota.
+	 * @param key the origin, or partition of an origin
+	 * @param reading the reading
+	 * @param nowNanos the current monotonic reading
+	 */
+	public void record(CooldownKey key, RateLimitReading reading, long nowNanos) {
+		Objects.requireNonNull(key, "key");
+		Objects.requireNonNull(reading, "reading");
+		QuotaSchedule schedule = this.schedules.get(key);
+		if (schedule != null) {
+			schedule.update(reading, nowNanos);
+			return;
+		}
+		QuotaSchedule raced = this.schedules.putIfAbsent(key, new QuotaSchedule(reading, nowNanos));
+		if (raced != null) {
+			raced.update(reading, nowNanos);
+		}
+		if (this.schedules.size() > this.maxKeys) {
+			forgetQuietest(key, nowNanos);
+		}
+	}
+
+	/**
+	 * The slot of a first attempt under {@code key}.
+	 * @param key the request's cooldown key
+	 * @param nowNanos the current monotonic reading
+	 * @param cooldownLeft the time left of the key's cooldown: no slot comes earlier
+	 * @param remainingBudget the request's remaining total budget (may be negative)
+	 * @param attemptReserve the time kept back for the attempt itself
+	 * @return a {@link Admission.Wait} for the slot (reason {@link HoldReason#QUOTA}), or
+	 * {@code null} when the quota does not hold the request: its slot is now, the key has no
+	 * quota, or the slot does not fit the budget
+	 */
+	public Admission.@Nullable Wait admit(CooldownKey key, long nowNanos, Duration cooldownLeft,
+			Duration remainingBudget, Duration attemptReserve) {
+		QuotaSchedule schedule = this.schedules.get(key);
+		if (schedule == null) {
+			return null;
+		}
+		if (schedule.quiet(nowNanos)) {
+			this.schedules.remove(key, schedule);
+			return null;
+		}
+		long notBefore = nowNanos + Math.max(0, clamp(cooldownLeft));
+		long wait = schedule.take(nowNanos, notBefore, clamp(remainingBudget), Math.max(0, clamp(attemptReserve)));
+		return (wait > 0) ? new Admission.Wait(Duration.ofNanos(wait), HoldReason.QUOTA) : null;
+	}
+
+	/**
+	 * Whether no key is paced: then {@link #admit} never holds a request.
+	 * @return {@code true} if no quota is known
+	 */
+	public boolean isEmpty() {
+		return this.schedules.isEmpty();
+	}
+
+	/**
+	 * The last quota each paced key's origin announced, ordered by key text (for the actuator
+	 * endpoint). Forgets the quiet ones it passes.
+	 * @param nowNanos the current monotonic reading
+	 * @return an unmodifiable map from key to its last quota
+	 */
+	public Map<CooldownKey, QuotaState> snapshot(long nowNanos) {
+		List<Map.Entry<CooldownKey, QuotaState>> entries = new ArrayList<>();
+		this.schedules.forEach((key, schedule) -> {
+			if (schedule.quiet(nowNanos)) {
+				this.schedules.remove(key, schedule);
+			}
+			else {
+				entries.add(Map.entry(key, schedule.state(nowNanos)));
+			}
+		});
+		entries.sort(Comparator.comparing((Map.Entry<CooldownKey, QuotaState> entry) -> entry.getKey().toString()));
+		Map<CooldownKey, QuotaState> snapshot = new LinkedHashMap<>();
+		for (Map.Entry<CooldownKey, QuotaState> entry : entries) {
+			snapshot.put(entry.getKey(), entry.getValue());
+		}
+		return Collections.unmodifiableMap(snapshot);
+	}
+
+	/**
+	 * Forgets what the origins announced, as an operator who ends cooldowns asks.
+	 * @param origin the origin whose keys (every partition of it) are forgotten, or
+	 * {@code null} for every key
+	 */
+	public void forget(@Nullable Origin origin) {
+		this.schedules.keySet().removeIf((key) -> origin == null || key.origin().equals(origin));
+	}
+
+	/**
+	 * Forgets what one key's origin announced.
+	 * @param key the key
+	 */
+	public void forget(CooldownKey key) {
+		this.schedules.remove(key);
+	}
+
+	/**
+	 * How many keys are paced, for tests of the bound.
+	 */
+	int size() {
+		return this.schedules.size();
+	}
+
+	private void forgetQuietest(CooldownKey justRecorded, long nowNanos) {
+		this.schedules.entrySet().removeIf((entry) -> entry.getValue().quiet(nowNanos));
+		int excess = this.schedules.size() - this.maxKeys;
+		if (excess <= 0) {
+			return;
+		}
+		List<Map.Entry<CooldownKey, QuotaState>> candidates = new ArrayList<>();
+		this.schedules.forEach((key, schedule) -> {
+			if (!key.equals(justRecorded)) {
+				candidates.add(Map.entry(key, schedule.state(nowNanos)));
+			}
+		});
+		// The longest since the last response goes first: it is the least likely to be used.
+		candidates.sort(Comparator.comparing((Map.Entry<CooldownKey, QuotaState> entry) -> entry.getValue().age())
+			.reversed());
+		for (int i = 0; i < excess && i < candidates.size(); i++) {
+			this.schedules.remove(candidates.get(i).getKey());
+		}
+	}
+
+	private static long clamp(Duration duration) {
+		if (duration.compareTo(Duration.ofNanos(DURATION_LIMIT_NANOS)) >= 0) {
+			return DURATION_LIMIT_NANOS;
+		}
+		if (duration.compareTo(Duration.ofNanos(-DURATION_LIMIT_NANOS)) <= 0) {
+			return -DURATION_LIMIT_NANOS;
+		}
+		return duration.toNanos();
+	}
+
+}

@@ -1,0 +1,228 @@
+package dev.retryafter.core;
+
+import java.time.Duration;
+
+/**
+ * The slots of one cooldown key whose origin announces its quota: what the last response
+ * said, and the next free slot.
+ * <p>
+ * How:
+ * <ul>
+ * <li>Before the reset, at most the {@code r} requests the origin said remain go out, one
+ * every {@code t / r}. After it, requests follow the policy's {@code q} per {@code w}, one
+ * every {@code w / q} divided by {@value #SHARE}: a little under the quota, so that a late
+ * slot never meets an allowance the previous one has not given back yet. Without a policy,
+ * requests beyond {@code r} wait for the reset and then go, until the next response says
+ * more.</li>
+ * <li>A schedule starts one interval after the response that created it, not at once: the
+ * requests sent before any response had said anything are still arriving at the origin and
+ * using up what that response said was left. From then on slots are handed out in order and
+ * never move earlier.</li>
+ * <li>A later response within a second of the same reset (the grain of the field) can only
+ * lower the count left before it, since the requests sent meanwhile may not be in it yet;
+ * one with another reset starts a new window, whose first slot is again one interval after
+ * that response.</li>
+ * <li>Paced a little under the quota, an origin that refills as it goes saves some
+ * allowance, and one that started full has saved what it refilled before the first response.
+ * Once the schedule is a window old (by then no request sent before it can still be
+ * arriving), a response after the reset that says at least {@value #SPARE_MARGIN} requests
+ * remain, plus one for each request let go this way in the last second (those may not be in
+ * the count yet), lets one more request go at once, outside the slots; at most one an
+ * interval.</li>
+ * <li>A slot that does not fit the request's budget is not taken.</li>
+ * </ul>
+ * It is forgotten once the reset has passed and neither a response nor a slot has come for
+ * 10 s, or for two windows if longer.
+ * <p>
+ * Times are monotonic nanosecond readings, compared only as differences. Thread-safe: every
+ * method locks the schedule, which only requests to one key contend for.
+ */
+final class QuotaSchedule {
+
+	/** The share of the announced quota that requests are paced at after a reset. */
+	static final double SHARE = 0.99;
+
+	private static final long SECOND_NANOS = 1_000_000_000L;
+
+	private static final long QUIET_NANOS = 10 * SECOND_NANOS;
+
+	/**
+	 * The fewest requests a response must say remain to let one go outside the slots: one for
+	 * the request let go, and room for a request of each kind still on its way.
+	 */
+	static final long SPARE_MARGIN = 3;
+
+	private final long createdAt;
+
+	/** Whether the last response lets one request go at once, outside the slots. */
+	private boolean spare;
+
+	/** When the last request went outside the slots. */
+	private long lastSpare;
+
+	/** The second in which requests went outside the slots, and how many did. */
+	private long spareSecond;
+
+	private long sparesInSecond;
+
+	private RateLimitReading reading;
+
+	private long readAt;
+
+	private long resetAt;
+
+	private long left;
+
+	private long intervalBefore;
+
+	private long intervalAfter;
+
+	private long nextSlot;
+
+	private long lastActive;
+
+	QuotaSchedule(RateLimitReading reading, long nowNanos) {
+		this.createdAt = nowNanos;
+		this.reading = reading;
+		this.readAt = nowNanos;
+		this.resetAt = nowNanos + reading.resetIn().toNanos();
+		this.left = reading.remaining();
+		this.intervalAfter = intervalAfter(reading);
+		this.intervalBefore = intervalBefore(this.left, this.resetAt - nowNanos);
+		this.nextSlot = firstSlot(nowNanos);
+		this.lastActive = nowNanos;
+	}
+
+	/**
+	 * A newer response's reading.
+	 */
+	synchronized void update(RateLimitReading reading, long nowNanos) {
+		long resetAt = nowNanos + reading.resetIn().toNanos();
+		long shift = resetAt - this.resetAt;
+		boolean sameWindow = shift > -SECOND_NANOS && shift < SECOND_NANOS;
+		this.left = sameWindow ? Math.min(this.left, reading.remaining()) : reading.remaining();
+		this.reading = reading;
+		this.readAt = nowNanos;
+		this.resetAt = resetAt;
+		this.intervalAfter = intervalAfter(reading);
+		this.intervalBefore = intervalBefore(this.left, resetAt - nowNanos);
+		this.spare = this.intervalAfter > 0 && resetAt - nowNanos <= 0
+				&& reading.remaining() >= SPARE_MARGIN + sparesInLastSecond(nowNanos)
+				&& nowNanos - this.createdAt >= Math.max(SECOND_NANOS, reading.window().toNanos())
+				&& (this.sparesInSecond == 0 || nowNanos - this.lastSpare >= this.intervalAfter);
+		if (!sameWindow) {
+			// A new window starts as a new schedule does: one interval after this response.
+			long first = firstSlot(nowNanos);
+			if (first - this.nextSlot > 0) {
+				this.nextSlot = first;
+			}
+		}
+		else if (this.left == 0) {
+			// Nothing left before the reset: the first request after it waits one interval,
+			// since an origin that refills as it goes (a token bucket) has only begun to.
+			long afterReset = ((resetAt - nowNanos > 0) ? resetAt : nowNanos) + this.intervalAfter;
+			if (afterReset - this.nextSlot > 0) {
+				this.nextSlot = afterReset;
+			}
+		}
+		this.lastActive = nowNanos;
+	}
+
+	/**
+	 * The request's slot as a wait from now: 0 when its slot is now, -1 when the quota has no
+	 * say (no rate is known after the reset) or the slot does not fit the budget, and the
+	 * slot is then not taken.
+	 * @param nowNanos the current monotonic reading
+	 * @param notBefore the earliest instant the request may go (a cooldown's), or now
+	 * @param budgetNanos the request's remaining budget
+	 * @param reserveNanos the time kept back for the attempt
+	 * @return the wait in nanoseconds, or -1
+	 */
+	synchronized long take(long nowNanos, long notBefore, long budgetNanos, long reserveNanos) {
+		if (this.spare && notBefore - nowNanos <= 0) {
+			this.spare = false;
+			this.sparesInSecond = sparesInLastSecond(nowNanos) + 1;
+			this.lastSpare = nowNanos;
+			this.lastActive = latest(this.lastActive, nowNanos);
+			return 0;
+		}
+		long slot = latest(nowNanos, latest(notBefore, this.nextSlot));
+		boolean beforeReset = slot - this.resetAt < 0 && this.left > 0;
+		long next;
+		if (beforeReset) {
+			next = slot + this.intervalBefore;
+		}
+		else {
+			slot = latest(slot, this.resetAt);
+			if (this.intervalAfter == 0) {
+				// No rate is known after the reset: the quota only holds requests until it.
+				if (slot - nowNanos <= 0) {
+					return -1;
+				}
+				next = this.nextSlot;
+			}
+			else {
+				next = slot + this.intervalAfter;
+			}
+		}
+		long wait = slot - nowNanos;
+		if (wait > 0 && budgetNanos - wait < reserveNanos) {
+			return -1;
+		}
+		this.nextSlot = next;
+		if (beforeReset) {
+			this.left--;
+		}
+		this.lastActive = latest(this.lastActive, slot);
+		return Math.max(0, wait);
+	}
+
+	/**
+	 * Whether the schedule has had nothing to do for long enough to be forgotten.
+	 */
+	synchronized boolean quiet(long nowNanos) {
+		long quiet = Math.max(QUIET_NANOS, 2 * this.reading.window().toNanos());
+		return nowNanos - this.resetAt > 0 && nowNanos - this.lastActive > quiet;
+	}
+
+	/**
+	 * The last reading, and the time left until its reset, for the endpoint.
+	 */
+	synchronized QuotaState state(long nowNanos) {
+		long resetIn = this.resetAt - nowNanos;
+		return new QuotaState(this.reading.policy(), this.reading.remaining(), Duration.ofNanos(Math.max(0, resetIn)),
+				Duration.ofNanos(Math.max(0, nowNanos - this.readAt)), this.reading.fields());
+	}
+
+	private long sparesInLastSecond(long nowNanos) {
+		if (this.sparesInSecond > 0 && nowNanos - this.spareSecond >= SECOND_NANOS) {
+			this.sparesInSecond = 0;
+		}
+		if (this.sparesInSecond == 0) {
+			this.spareSecond = nowNanos;
+		}
+		return this.sparesInSecond;
+	}
+
+	private long firstSlot(long nowNanos) {
+		return (this.left > 0 && this.resetAt - nowNanos > 0) ? nowNanos + this.intervalBefore
+				: latest(nowNanos, this.resetAt) + this.intervalAfter;
+	}
+
+	private static long intervalAfter(RateLimitReading reading) {
+		if (!reading.hasRate()) {
+			return 0;
+		}
+		return Math.max(1, (long) (reading.window().toNanos() / (double) reading.quota() / SHARE));
+	}
+
+	private static long intervalBefore(long left, long resetInNanos) {
+		return (left > 0 && resetInNanos > 0) ? Math.max(1, resetInNanos / left) : 0;
+	}
+
+	// The later of two monotonic readings.
+	private static long latest(long a, long b) {
+		return (b - a > 0) ? b : a;
+	}
+
+}

@@ -1,0 +1,16 @@
+package dev.retryafter.core;
+
+import java.time.Duration;
+
+/**
+ * The last quota a cooldown key's origin announced, as the actuator endpoint shows it.
+ *
+ * @param policy the policy's name, empty for the legacy fields
+ * @param remaining requests the response said remain until the reset
+ * @param resetIn time left until that reset, zero once it has passed
+ * @param age time since the response was received
+ * @param fields which fields it was read from
+ * @since 0.2.0
+ */
+public record QuotaState(String policy, long remaining, Duration resetIn, Duration age, RateLimitFields fields) {
+}

@@ -1,0 +1,277 @@
+package dev.retryafter.core;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads a response's quota fields into a {@link RateLimitReading}. A pure function: no clock
+ * reads, no I/O, linear time in the input, never throws on any field value; a field that is
+ * malformed, or says something impossible, is ignored whole.
+ * <p>
+ * {@code RateLimit-Policy} and {@code RateLimit} (draft-ietf-httpapi-ratelimit-headers-11)
+ * are Structured Field Lists. A policy item names the policy and carries {@code q} (the
+ * quota, a positive Integer, required), {@code qu} (its unit, a String, {@code "requests"} by
+ * default), {@code w} (the window in seconds, a positive Integer) and {@code pk} (a partition
+ * key, a Byte Sequence). A {@code RateLimit} item names its policy and carries {@code r} (the
+ * remaining quota, a non-negative Integer, required), {@code t} (seconds until it resets, a
+ * non-negative Integer) and {@code pk}. Other parameters are ignored. An item without
+ * {@code t} resets after its policy's window, or is ignored when that is not known. An item
+ * whose policy counts anything but requests (bytes, concurrent requests) is ignored. Of the
+ * items left, the one with the fewest requests remaining is read (the tightest quota), the
+ * later reset on a tie. The partition key is checked for syntax and never kept: it may be
+ * derived from a credential.
+ * <p>
+ * The legacy fields are {@code X-RateLimit-Limit}, {@code X-RateLimit-Remaining} and
+ * {@code X-RateLimit-Reset}, or the same three spelled {@code X-Rate-Limit-}: each one line of
+ * ASCII digits (after OWS), {@code Remaining} and {@code Reset} required, {@code Remaining}
+ * not above {@code Limit}. {@code Reset} is sent by some servers as seconds from now and by
+ * others (GitHub, for one) as a Unix time; the rule here: a value of at least
+ * {@value #EPOCH_THRESHOLD} (September 2001 as a Unix time, over 31 years as a delay) is a Unix
+ * time, measured from {@code receivedAt} (one in the past is a reset now); anything smaller is
+ * seconds from now. A reset more than {@link #MAX_RESET} away either way is nonsense (a Unix
+ * time in milliseconds, say) and the fields are ignored. These fields carry no window: the
+ * limit is taken to renew over the time to the reset, or over one second if that is sooner.
+ * <p>
+ * When a response has both, the IETF fields are read. As the draft asks of clients, a
+ * response with a {@code Retry-After} field gives no reading (that field decides), and
+ * neither does one with an {@code Age} field (a cached response tells an old quota).
+ *
+ * @since 0.2.0
+ */
+public final class RateLimitParser {
+
+	/** The smallest {@code X-RateLimit-Reset} read as a Unix time rather than a delay. */
+	public static final long EPOCH_THRESHOLD = 1_000_000_000L;
+
+	/**
+	 * The furthest reset read: quotas reset within a day (GitHub's hourly, most APIs' per
+	 * second or minute), and a longer one is more likely a unit mistake than a quota.
+	 */
+	public static final Duration MAX_RESET = Duration.ofDays(1);
+
+	private static final long MAX_RESET_SECONDS = MAX_RESET.getSeconds();
+
+	private static final String POLICY = "ratelimit-policy";
+
+	private static final String RATE_LIMIT = "ratelimit";
+
+	private static final String[] LEGACY_PREFIXES = { "x-ratelimit-", "x-rate-limit-" };
+
+	private static final String REQUESTS = "requests";
+
+	private static final int MAX_NAME_LENGTH = 64;
+
+	private static final String RETRY_AFTER = "retry-after";
+
+	private static final String AGE = "age";
+
+	private RateLimitParser() {
+	}
+
+	/**
+	 * Reads the quota fields of one response.
+	 * @param fieldLines every line of a field by its lower-case name, an empty list or
+	 * {@code null} when the response has none
+	 * @param fields which fields to read
+	 * @param receivedAt the wall-clock instant the response was received, for a reset sent as
+	 * a Unix time
+	 * @return the reading, or {@code null} when the fields read say nothing usable
+	 */
+	public static @Nullable RateLimitReading parse(Function<String, @Nullable List<String>> fieldLines,
+			Set<RateLimitFields> fields, Instant receivedAt) {
+		Objects.requireNonNull(fieldLines, "fieldLines");
+		Objects.requireNonNull(fields, "fields");
+		Objects.requireNonNull(receivedAt, "receivedAt");
+		// The draft's client rules: Retry-After takes precedence over the quota fields, and
+		// fields from a cache (a response with Age) describe the quota of some earlier time.
+		if (!lines(fieldLines, RETRY_AFTER).isEmpty() || !lines(fieldLines, AGE).isEmpty()) {
+			return null;
+		}
+		if (fields.contains(RateLimitFields.IETF)) {
+			RateLimitReading reading = ietf(lines(fieldLines, RATE_LIMIT), lines(fieldLines, POLICY));
+			if (reading != null) {
+				return reading;
+			}
+		}
+		if (fields.contains(RateLimitFields.X_RATELIMIT)) {
+			for (String prefix : LEGACY_PREFIXES) {
+				List<String> remaining = lines(fieldLines, prefix + "remaining");
+				if (!remaining.isEmpty()) {
+					return legacy(remaining, lines(fieldLines, prefix + "reset"), lines(fieldLines, prefix + "limit"),
+							receivedAt);
+				}
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Reads {@code RateLimit} with the policies of {@code RateLimit-Policy}.
+	 * @param rateLimit the {@code RateLimit} field lines
+	 * @param policy the {@code RateLimit-Policy} field lines
+	 * @return the tightest quota, or {@code null}
+	 */
+	static @Nullable RateLimitReading ietf(List<String> rateLimit, List<String> policy) {
+		List<StructuredFieldList.Item> items = StructuredFieldList.parse(rateLimit);
+		if (items == null) {
+			return null;
+		}
+		List<StructuredFieldList.Item> policies = StructuredFieldList.parse(policy);
+		RateLimitReading tightest = null;
+		for (StructuredFieldList.Item item : items) {
+			RateLimitReading reading = reading(item, policies);
+			if (reading != null && (tightest == null || tighter(reading, tightest))) {
+				tightest = reading;
+			}
+		}
+		return tightest;
+	}
+
+	private static @Nullable RateLimitReading reading(StructuredFieldList.Item item,
+			@Nullable List<StructuredFieldList.Item> policies) {
+		String name = item.value().name();
+		long remaining = item.nonNegative("r");
+		if (name == null || remaining < 0 || !validPartitionKey(item)) {
+			return null;
+		}
+		long quota = 0;
+		long window = 0;
+		StructuredFieldList.Item policy = policy(name, policies);
+		if (policy != null) {
+			StructuredFieldList.Value unit = policy.parameters().get("qu");
+			if (unit != null && !REQUESTS.equals(unit.name())) {
+				// A quota of bytes or of concurrent requests says nothing about request rates.
+				return null;
+			}
+			quota = Math.max(0, policy.nonNegative("q"));
+			window = Math.max(0, Math.min(policy.nonNegative("w"), MAX_RESET_SECONDS));
+			if (quota > 0 && remaining > quota) {
+				return null;
+			}
+		}
+		long reset = item.nonNegative("t");
+		if (reset < 0) {
+			// Without its own reset, a quota resets at the latest after its window.
+			if (window == 0) {
+				return null;
+			}
+			reset = window;
+		}
+		if (reset > MAX_RESET_SECONDS) {
+			return null;
+		}
+		// The name is shown by the endpoint: a server cannot make it longer than a name needs.
+		String shown = (name.length() > MAX_NAME_LENGTH) ? name.substring(0, MAX_NAME_LENGTH) : name;
+		return new RateLimitReading(shown, remaining, Duration.ofSeconds(reset), (window > 0) ? quota : 0,
+				Duration.ofSeconds((quota > 0) ? window : 0), RateLimitFields.IETF);
+	}
+
+	// The policy named like the item, if it is well formed: a positive q and a valid pk.
+	private static StructuredFieldList.@Nullable Item policy(String name,
+			@Nullable List<StructuredFieldList.Item> policies) {
+		if (policies == null) {
+			return null;
+		}
+		for (StructuredFieldList.Item policy : policies) {
+			if (name.equals(policy.value().name()) && policy.nonNegative("q") > 0 && validPartitionKey(policy)) {
+				return policy;
+			}
+		}
+		return null;
+	}
+
+	private static boolean validPartitionKey(StructuredFieldList.Item item) {
+		StructuredFieldList.Value key = item.parameters().get("pk");
+		return key == null || key.kind() == StructuredFieldList.Kind.BYTES;
+	}
+
+	private static boolean tighter(RateLimitReading candidate, RateLimitReading current) {
+		if (candidate.remaining() != current.remaining()) {
+			return candidate.remaining() < current.remaining();
+		}
+		return candidate.resetIn().compareTo(current.resetIn()) > 0;
+	}
+
+	/**
+	 * Reads the legacy fields of one spelling.
+	 */
+	static @Nullable RateLimitReading legacy(List<String> remainingLines, List<String> resetLines,
+			List<String> limitLines, Instant receivedAt) {
+		long remaining = digits(remainingLines);
+		long reset = digits(resetLines);
+		if (remaining < 0 || reset < 0) {
+			return null;
+		}
+		long limit = 0;
+		if (!limitLines.isEmpty()) {
+			limit = digits(limitLines);
+			if (limit < 0 || remaining > limit) {
+				return null;
+			}
+		}
+		long resetIn;
+		if (reset >= EPOCH_THRESHOLD) {
+			// Whole seconds: the field has no finer grain, and rounding the received instant
+			// down keeps the reset from moving earlier than the server meant.
+			resetIn = Math.max(0, reset - receivedAt.getEpochSecond());
+		}
+		else {
+			resetIn = reset;
+		}
+		if (resetIn > MAX_RESET_SECONDS) {
+			return null;
+		}
+		long window = (limit > 0) ? Math.max(1, resetIn) : 0;
+		return new RateLimitReading("", remaining, Duration.ofSeconds(resetIn), limit, Duration.ofSeconds(window),
+				RateLimitFields.X_RATELIMIT);
+	}
+
+	/**
+	 * One field line of ASCII digits after OWS, as a number; -1 when absent, repeated,
+	 * empty, not all digits, or too long to be a count or a time.
+	 */
+	private static long digits(List<String> lines) {
+		if (lines.size() != 1 || lines.get(0) == null) {
+			return -1;
+		}
+		String value = lines.get(0);
+		int start = 0;
+		int end = value.length();
+		while (start < end && isOws(value.charAt(start))) {
+			start++;
+		}
+		while (end > start && isOws(value.charAt(end - 1))) {
+			end--;
+		}
+		// 18 digits fit a long; more is no count or time of any server.
+		if (start == end || end - start > 18) {
+			return -1;
+		}
+		long number = 0;
+		for (int i = start; i < end; i++) {
+			char c = value.charAt(i);
+			if (c < '0' || c > '9') {
+				return -1;
+			}
+			number = number * 10 + (c - '0');
+		}
+		return number;
+	}
+
+	private static List<String> lines(Function<String, @Nullable List<String>> fieldLines, String name) {
+		List<String> lines = fieldLines.apply(name);
+		return (lines != null) ? lines : List.of();
+	}
+
+	// OWS = *( SP / HTAB ), RFC 9110 section 5.6.3.
+	private static boolean isOws(char c) {
+		return c == ' ' || c == '\t';
+	}
+
+}

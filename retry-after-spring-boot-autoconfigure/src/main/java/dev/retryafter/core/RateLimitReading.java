@@ -1,0 +1,40 @@
+package dev.retryafter.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What one response said about its origin's quota: how many requests remain until the quota
+ * resets, when it resets, and (when the server said) how many requests each window allows.
+ *
+ * @param policy the policy's name as the server gave it, empty when it gave none (the legacy
+ * fields); never a partition key
+ * @param remaining requests left until the reset, at least 0
+ * @param resetIn time from the response until the quota resets, not negative
+ * @param quota requests the quota allows per window, or 0 when not known
+ * @param window the quota's window, or {@link Duration#ZERO} when not known
+ * @param fields which fields it was read from
+ * @since 0.2.0
+ */
+public record RateLimitReading(String policy, long remaining, Duration resetIn, long quota, Duration window,
+		RateLimitFields fields) {
+
+	public RateLimitReading {
+		Objects.requireNonNull(policy, "policy");
+		Objects.requireNonNull(resetIn, "resetIn");
+		Objects.requireNonNull(window, "window");
+		Objects.requireNonNull(fields, "fields");
+		if (remaining < 0 || quota < 0 || resetIn.isNegative() || window.isNegative()) {
+			throw new IllegalArgumentException("negative quota values");
+		}
+	}
+
+	/**
+	 * Whether the reading says how many requests each window allows.
+	 * @return whether both the quota and its window are known
+	 */
+	public boolean hasRate() {
+		return this.quota > 0 && !this.window.isZero();
+	}
+
+}

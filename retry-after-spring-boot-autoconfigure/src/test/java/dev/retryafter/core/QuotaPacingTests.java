@@ -1,0 +1,224 @@
+package dev.retryafter.core;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link QuotaPacing}: slots inside an announced quota, on explicit monotonic
+ * readings.
+ */
+class QuotaPacingTests {
+
+	private static final CooldownKey KEY = CooldownKey.of(Origin.of("https", "api.example.com", 443));
+
+	private static final CooldownKey OTHER = CooldownKey.of(Origin.of("https", "other.example.com", 443));
+
+	private static final Duration BUDGET = Duration.ofSeconds(10);
+
+	private static final Duration RESERVE = Duration.ofMillis(500);
+
+	private static final long SECOND = 1_000_000_000L;
+
+	// Near the end of the long range, so that any comparison that is not a difference fails.
+	private static final long T0 = Long.MAX_VALUE - 5 * SECOND;
+
+	private final QuotaPacing pacing = new QuotaPacing(100);
+
+	@Test
+	void whenNoQuotaIsKnownThenNothingIsHeld() {
+		assertThat(this.pacing.admit(KEY, T0, Duration.ZERO, BUDGET, RESERVE)).isNull();
+		assertThat(this.pacing.isEmpty()).isTrue();
+	}
+
+	@Test
+	void whenRequestsRemainBeforeTheResetThenTheyAreSpreadOverIt() {
+		this.pacing.record(KEY, reading(4, 2, 0, 0), T0);
+
+		// The last one at the reset, and without a policy the ones beyond wait for it too.
+		assertThat(waits(T0, 5)).containsExactly(ms(500), ms(1000), ms(1500), ms(2000), ms(2000));
+	}
+
+	@Test
+	void whenTheResetHasPassedThenRequestsFollowThePolicyALittleUnderIt() {
+		this.pacing.record(KEY, reading(2, 1, 10, 1), T0);
+		long interval = (long) (1e8 / QuotaSchedule.SHARE);
+
+		Duration[] waits = waits(T0, 4);
+
+		// Spread over the second left, the last at the reset; then one every tenth of a second, a
+		// little under 10 per second.
+		assertThat(waits).containsExactly(ms(500), ms(1000), Duration.ofNanos(SECOND + interval),
+				Duration.ofNanos(SECOND + 2 * interval));
+	}
+
+	@Test
+	void whenNothingRemainsThenTheFirstRequestWaitsOneIntervalPastTheReset() {
+		this.pacing.record(KEY, reading(0, 0, 50, 1), T0);
+		long interval = (long) (2e7 / QuotaSchedule.SHARE);
+
+		assertThat(waits(T0, 2)).containsExactly(Duration.ofNanos(interval), Duration.ofNanos(2 * interval));
+	}
+
+	@Test
+	void whenALaterResponseInTheSameWindowSaysLessRemainsThenTheLowerCountHolds() {
+		this.pacing.record(KEY, reading(10, 10, 0, 0), T0);
+		this.pacing.record(KEY, reading(0, 10, 0, 0), T0 + SECOND / 10);
+		this.pacing.record(KEY, reading(8, 10, 0, 0), T0 + SECOND / 5);
+
+		// Nothing left since the second response, so the request waits for the reset.
+		assertThat(this.pacing.admit(KEY, T0 + SECOND / 5, Duration.ZERO, Duration.ofSeconds(60), RESERVE))
+			.isEqualTo(new Admission.Wait(Duration.ofSeconds(10), HoldReason.QUOTA));
+	}
+
+	@Test
+	void whenAResponseStartsANewWindowThenItsCountHolds() {
+		this.pacing.record(KEY, reading(0, 1, 0, 0), T0);
+		this.pacing.record(KEY, reading(4, 3, 0, 0), T0 + 2 * SECOND);
+
+		Admission.Wait wait = this.pacing.admit(KEY, T0 + 2 * SECOND, Duration.ZERO, BUDGET, RESERVE);
+
+		assertThat(wait).isEqualTo(new Admission.Wait(ms(750), HoldReason.QUOTA));
+	}
+
+	@Test
+	void whenAResponseAfterTheResetSaysSomeRemainThenOneRequestGoesAtOnceOutsideTheSlots() {
+		long interval = (long) (2e7 / QuotaSchedule.SHARE);
+		this.pacing.record(KEY, reading(0, 0, 50, 1), T0);
+		long later = T0 + 2 * SECOND;
+		assertThat(this.pacing.admit(KEY, later, Duration.ZERO, BUDGET, RESERVE)).isNull();
+		this.pacing.record(KEY, reading(3, 0, 50, 1), later);
+
+		// One at once, then the slots again, one interval apart.
+		assertThat(waits(later, 3)).containsExactly(null, Duration.ofNanos(interval), Duration.ofNanos(2 * interval));
+	}
+
+	@Test
+	void whenRequestsWentOutsideTheSlotsThenTheNextNeedsAnIntervalAndOneMoreRemainingPerRequestInTheLastSecond() {
+		long interval = (long) (2e7 / QuotaSchedule.SHARE);
+		this.pacing.record(KEY, reading(0, 0, 50, 1), T0);
+		long later = T0 + 2 * SECOND;
+		this.pacing.record(KEY, reading(3, 0, 50, 1), later);
+		assertThat(this.pacing.admit(KEY, later, Duration.ZERO, BUDGET, RESERVE)).isNull();
+
+		// Within the interval: no second one, whatever the count.
+		this.pacing.record(KEY, reading(40, 0, 50, 1), later + interval / 2);
+		assertThat(this.pacing.admit(KEY, later + interval / 2, Duration.ZERO, BUDGET, RESERVE)).isNotNull();
+		// An interval on, one went out in the last second: 3 + 1 must remain.
+		long next = later + interval;
+		this.pacing.record(KEY, reading(3, 0, 50, 1), next);
+		assertThat(this.pacing.admit(KEY, next, Duration.ZERO, BUDGET, RESERVE)).isNotNull();
+		this.pacing.record(KEY, reading(4, 0, 50, 1), next);
+		assertThat(this.pacing.admit(KEY, next, Duration.ZERO, BUDGET, RESERVE)).isNull();
+	}
+
+	@Test
+	void whenTheScheduleIsYoungerThanAWindowThenWhatRemainsIsNotSpentOutsideTheSlots() {
+		long interval = (long) (2e7 / QuotaSchedule.SHARE);
+		// The first responses of a burst: the requests still arriving are not in their count.
+		this.pacing.record(KEY, reading(49, 0, 50, 1), T0);
+		this.pacing.record(KEY, reading(48, 0, 50, 1), T0 + 1000);
+
+		assertThat(waits(T0 + 1000, 1)).containsExactly(Duration.ofNanos(interval - 1000));
+	}
+
+	@Test
+	void whenFewerThanTheMarginRemainThenNoRequestGoesOutsideTheSlots() {
+		this.pacing.record(KEY, reading(0, 0, 50, 1), T0);
+		long later = T0 + 2 * SECOND;
+		this.pacing.record(KEY, reading(2, 0, 50, 1), later);
+
+		assertThat(waits(later, 1)).containsExactly(Duration.ofNanos((long) (2e7 / QuotaSchedule.SHARE)));
+	}
+
+	@Test
+	void whenACooldownHoldsTheKeyThenNoSlotComesBeforeItsEnd() {
+		this.pacing.record(KEY, reading(4, 2, 0, 0), T0);
+
+		Admission.Wait wait = this.pacing.admit(KEY, T0, Duration.ofMillis(1200), BUDGET, RESERVE);
+
+		assertThat(wait.delay()).isEqualTo(ms(1200));
+	}
+
+	@Test
+	void whenASlotDoesNotFitTheBudgetThenItIsNotTaken() {
+		this.pacing.record(KEY, reading(0, 30, 10, 60), T0);
+
+		assertThat(this.pacing.admit(KEY, T0, Duration.ZERO, BUDGET, RESERVE)).isNull();
+		// Not taken: a request with the budget for it gets the very same slot.
+		Duration first = this.pacing.admit(KEY, T0, Duration.ZERO, Duration.ofSeconds(60), RESERVE).delay();
+		assertThat(first).isEqualTo(Duration.ofSeconds(30).plusNanos((long) (6e9 / QuotaSchedule.SHARE)));
+	}
+
+	@Test
+	void whenKeysDifferThenTheirSlotsAreIndependent() {
+		this.pacing.record(KEY, reading(0, 5, 0, 0), T0);
+
+		assertThat(this.pacing.admit(OTHER, T0, Duration.ZERO, BUDGET, RESERVE)).isNull();
+	}
+
+	@Test
+	void whenTheResetPassedLongAgoAndNothingHappenedThenTheQuotaIsForgotten() {
+		this.pacing.record(KEY, reading(0, 1, 10, 1), T0);
+
+		assertThat(this.pacing.admit(KEY, T0 + 12 * SECOND, Duration.ZERO, BUDGET, RESERVE)).isNull();
+		assertThat(this.pacing.isEmpty()).isTrue();
+	}
+
+	@Test
+	void whenMoreKeysArePacedThanTheBoundThenTheLongestUnheardAreForgotten() {
+		QuotaPacing small = new QuotaPacing(2);
+		for (int i = 0; i < 5; i++) {
+			small.record(CooldownKey.of(Origin.of("https", "h" + i + ".example.com", 443)), reading(1, 60, 0, 0),
+					T0 + i * SECOND);
+		}
+
+		assertThat(small.size()).isEqualTo(2);
+		assertThat(small.snapshot(T0 + 5 * SECOND).keySet()).extracting((key) -> key.origin().host())
+			.containsExactly("h3.example.com", "h4.example.com");
+	}
+
+	@Test
+	void whenTheEndpointAsksThenTheLastQuotaIsShown() {
+		this.pacing.record(KEY, new RateLimitReading("burst", 7, Duration.ofSeconds(30), 10, Duration.ofSeconds(60),
+				RateLimitFields.IETF), T0);
+
+		assertThat(this.pacing.snapshot(T0 + SECOND)).containsEntry(KEY,
+				new QuotaState("burst", 7, Duration.ofSeconds(29), Duration.ofSeconds(1), RateLimitFields.IETF));
+	}
+
+	@Test
+	void whenAnOperatorEndsAnOriginsCooldownsThenItsQuotaIsForgottenToo() {
+		HostCooldowns cooldowns = new HostCooldowns(10);
+		cooldowns.quotas().record(KEY, reading(0, 30, 0, 0), T0);
+		assertThat(cooldowns.isEmpty()).isFalse();
+
+		cooldowns.endAll(KEY.origin());
+
+		assertThat(cooldowns.isEmpty()).isTrue();
+	}
+
+	private Duration[] waits(long now, int count) {
+		Duration[] waits = new Duration[count];
+		for (int i = 0; i < count; i++) {
+			Admission.Wait wait = this.pacing.admit(KEY, now, Duration.ZERO, BUDGET, RESERVE);
+			if (wait != null) {
+				assertThat(wait.reason()).isEqualTo(HoldReason.QUOTA);
+			}
+			waits[i] = (wait != null) ? wait.delay() : null;
+		}
+		return waits;
+	}
+
+	private static RateLimitReading reading(long remaining, long resetSeconds, long quota, long windowSeconds) {
+		return new RateLimitReading("p", remaining, Duration.ofSeconds(resetSeconds), quota,
+				Duration.ofSeconds(windowSeconds), RateLimitFields.IETF);
+	}
+
+	private static Duration ms(long millis) {
+		return Duration.ofMillis(millis);
+	}
+
+}
