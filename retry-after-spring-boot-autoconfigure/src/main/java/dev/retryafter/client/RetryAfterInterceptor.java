@@ -173,9 +173,10 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
 		FirstAttemptRules rules = this.calls.rules(request.getURI());
-		if (this.calls.mayHold(rules.settings())) {
+		if (this.calls.mayHold(rules.settings()) || this.calls.watched) {
 			// An origin is cooling down, so this request may be held or refused before it is
-			// sent: the whole call from the start.
+			// sent, or a tracer follows every attempt from its start: the whole call from the
+			// start.
 			RequestFacts facts = this.calls.factsResolver().resolve(request, rules.settings());
 			return new Exchange(rules.client(), facts, request, body, execution).run();
 		}
@@ -317,12 +318,19 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		}
 
 		ClientHttpResponse run() throws IOException {
-			Admission.Refuse refused = admit();
-			if (refused != null) {
-				throw new RetryRefusedException(origin(), StopReason.COOLDOWN, refused.timeLeft());
+			watch(null);
+			try {
+				Admission.Refuse refused = admit();
+				if (refused != null) {
+					throw new RetryRefusedException(origin(), StopReason.COOLDOWN, refused.timeLeft());
+				}
+				firstAttemptSent();
+				return continueWith(send());
 			}
-			firstAttemptSent();
-			return continueWith(send());
+			catch (IOException | RuntimeException | Error ex) {
+				failed(ex);
+				throw ex;
+			}
 		}
 
 		/**
@@ -384,7 +392,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		private Admission.@Nullable Refuse admit() throws InterruptedIOException {
 			Admission admission = admission();
 			if (admission instanceof Admission.Wait wait) {
-				long since = nanoTime();
+				long since = waitStarts(wait.delay(), true);
 				sleep(wait.delay(), true);
 				held(since);
 				return null;
@@ -445,7 +453,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		}
 
 		private void pause(Duration planned) throws InterruptedIOException {
-			long before = nanoTime();
+			long before = waitStarts(planned, false);
 			sleep(planned, false);
 			waited(planned, before);
 		}

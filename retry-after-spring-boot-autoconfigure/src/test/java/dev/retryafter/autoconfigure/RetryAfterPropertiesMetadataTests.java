@@ -58,7 +58,8 @@ class RetryAfterPropertiesMetadataTests {
 				arguments("retry-after.budget.ratio", "0.2"), arguments("retry-after.budget.min-per-second", "10"),
 				arguments("retry-after.budget.window", "10s"), arguments("retry-after.store", "local"),
 				// Derived from spring.application.name, so there is no static default to publish.
-				arguments("retry-after.redis.key-prefix", null));
+				arguments("retry-after.redis.key-prefix", null),
+				arguments("retry-after.observations.enabled", "true"));
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -97,7 +98,7 @@ class RetryAfterPropertiesMetadataTests {
 	void booleanDescriptionsShouldStartWithWhether() {
 		assertThat(generated.values()).filteredOn((property) -> "java.lang.Boolean".equals(property.get("type")))
 			.extracting((property) -> (String) property.get("description"))
-			.hasSize(5)
+			.hasSize(6)
 			.allMatch((description) -> description.startsWith("Whether "));
 	}
 
