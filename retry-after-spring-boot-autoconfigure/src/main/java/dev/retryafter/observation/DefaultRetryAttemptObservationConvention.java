@@ -22,7 +22,7 @@ import io.micrometer.common.KeyValues;
  * <p>
  * High cardinality: {@code http.request.resend_count} (from the second attempt on, as
  * OpenTelemetry's HTTP conventions define it: 1 on the first resend), {@code retry.after}
- * (the response's {@code Retry-After} as a delay in ISO-8601, or {@code invalid}; only when
+ * (the response's {@code Retry-After} as a delay in ISO-8601 to the millisecond, or {@code invalid}; only when
  * the response had one), {@code retry.delay.planned} (the wait planned before the next
  * attempt, when the decision is {@code retry}) and {@code io.failure} (the kind of I/O
  * failure). The actual wait is on the {@code http.client.retry.wait} observation that
@@ -76,7 +76,7 @@ public class DefaultRetryAttemptObservationConvention implements RetryAttemptObs
 		if (outcome instanceof AttemptOutcome.Response response) {
 			RetryAfter retryAfter = response.retryAfter();
 			if (retryAfter instanceof RetryAfter.Delay delay) {
-				values = values.and("retry.after", delay.delay().toString());
+				values = values.and("retry.after", Durations.text(delay.delay()));
 			}
 			else if (retryAfter instanceof RetryAfter.Invalid) {
 				values = values.and("retry.after", "invalid");
@@ -86,7 +86,7 @@ public class DefaultRetryAttemptObservationConvention implements RetryAttemptObs
 			values = values.and("io.failure", failure.kind().tagValue());
 		}
 		if (context.getDecision() instanceof RetryDecision.Retry retry) {
-			values = values.and("retry.delay.planned", retry.delay().toString());
+			values = values.and("retry.delay.planned", Durations.text(retry.delay()));
 		}
 		return values;
 	}

@@ -18,7 +18,7 @@ import io.micrometer.common.KeyValues;
  * <p>
  * High cardinality: {@code retry.delay.planned} and, once the wait ran its course,
  * {@code retry.delay.actual} (the time actually waited on the monotonic clock), both in
- * ISO-8601.
+ * ISO-8601 to the millisecond.
  *
  * @since 0.2.0
  */
@@ -53,9 +53,9 @@ public class DefaultRetryWaitObservationConvention implements RetryWaitObservati
 
 	@Override
 	public KeyValues getHighCardinalityKeyValues(RetryWaitContext context) {
-		KeyValues values = KeyValues.of("retry.delay.planned", context.getPlanned().toString());
+		KeyValues values = KeyValues.of("retry.delay.planned", Durations.text(context.getPlanned()));
 		Duration actual = context.getActual();
-		return (actual != null) ? values.and("retry.delay.actual", actual.toString()) : values;
+		return (actual != null) ? values.and("retry.delay.actual", Durations.text(actual)) : values;
 	}
 
 	private static String outcome(RetryWaitContext context) {
