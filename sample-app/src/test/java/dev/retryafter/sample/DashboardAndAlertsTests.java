@@ -66,7 +66,8 @@ class DashboardAndAlertsTests {
 
 	private static final Pattern GROUPING = Pattern.compile("\\b(?:by|without)\\s*\\(([^)]*)\\)");
 
-	private static final Pattern LABEL_VALUES = Pattern.compile("label_values\\(\\s*(http_client_retry_[a-z_]+)\\s*,\\s*([a-z_]+)\\s*\\)");
+	private static final Pattern LABEL_VALUES = Pattern
+		.compile("label_values\\(\\s*(http_client_retry_[a-z_]+)\\s*,\\s*([a-z_]+)\\s*\\)");
 
 	private static final ScriptedUpstream upstream = ScriptedUpstream.start();
 
