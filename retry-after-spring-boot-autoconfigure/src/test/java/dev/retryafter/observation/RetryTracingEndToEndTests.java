@@ -2,9 +2,13 @@ package dev.retryafter.observation;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
-import brave.handler.MutableSpan;
+import brave.handler.SpanHandler;
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
 import dev.retryafter.autoconfigure.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.metrics.RetryAfterMetricsAutoConfiguration;
@@ -12,11 +16,16 @@ import dev.retryafter.testsupport.InMemorySpans;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
@@ -28,6 +37,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.S
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration;
 import org.springframework.boot.micrometer.tracing.brave.autoconfigure.BraveAutoConfiguration;
+import org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure.OpenTelemetryTracingAutoConfiguration;
+import org.springframework.boot.opentelemetry.autoconfigure.OpenTelemetrySdkAutoConfiguration;
 import org.springframework.boot.restclient.RestTemplateBuilder;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.restclient.autoconfigure.RestClientObservationAutoConfiguration;
@@ -43,8 +54,8 @@ import org.springframework.web.reactive.function.client.WebClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A real tracer (Micrometer Tracing on Brave, wired by Spring Boot's own auto-configuration,
- * every trace sampled) against a loopback origin that answers {@code 429}, {@code 429},
+ * A real tracer (Micrometer Tracing on Brave, and on OpenTelemetry, each wired by Spring
+ * Boot's own auto-configuration, every trace sampled) against a loopback origin that answers {@code 429}, {@code 429},
  * {@code 200}: one client span, and under it three attempt spans and two wait spans, in the
  * order they happened. The first 429 asks for one second; the second has no
  * {@code Retry-After}, so the local backoff paces it (50 ms doubled for the second retry).
@@ -67,8 +78,7 @@ class RetryTracingEndToEndTests {
 				WebClientAutoConfiguration.class, WebClientObservationAutoConfiguration.class,
 				MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
 				SimpleMetricsExportAutoConfiguration.class, ObservationAutoConfiguration.class,
-				MicrometerTracingAutoConfiguration.class, BraveAutoConfiguration.class))
-		.withBean(InMemorySpans.class)
+				MicrometerTracingAutoConfiguration.class))
 		.withPropertyValues("retry-after.jitter=0", "retry-after.backoff.initial=50ms",
 				"management.tracing.sampling.probability=1.0");
 
@@ -87,9 +97,11 @@ class RetryTracingEndToEndTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "RestClient", "RestTemplate" })
-	void whenABlockingCallIsAnswered429Then429Then200ThenItsSpanHasThreeAttemptsAndTwoWaits(String client) {
-		this.contextRunner.run((context) -> {
+	@CsvSource({ "RestClient, BRAVE", "RestTemplate, BRAVE", "RestClient, OPENTELEMETRY",
+			"RestTemplate, OPENTELEMETRY" })
+	void whenABlockingCallIsAnswered429Then429Then200ThenItsSpanHasThreeAttemptsAndTwoWaits(String client,
+			Tracer tracer) {
+		tracer.configure(this.contextRunner).run((context) -> {
 			String body = client.equals("RestClient")
 					? context.getBean(RestClient.Builder.class)
 						.build()
@@ -101,13 +113,14 @@ class RetryTracingEndToEndTests {
 						.build()
 						.getForObject(this.origin.uri("/report"), String.class);
 			assertThat(body).isEqualTo("ready");
-			assertTrace(context);
+			assertTrace(context, tracer.finished(context));
 		});
 	}
 
-	@Test
-	void whenAWebClientCallIsAnswered429Then429Then200ThenItsSpanHasThreeAttemptsAndTwoWaits() {
-		this.contextRunner.run((context) -> {
+	@ParameterizedTest
+	@EnumSource(Tracer.class)
+	void whenAWebClientCallIsAnswered429Then429Then200ThenItsSpanHasThreeAttemptsAndTwoWaits(Tracer tracer) {
+		tracer.configure(this.contextRunner).run((context) -> {
 			String body = context.getBean(WebClient.Builder.class)
 				.build()
 				.get()
@@ -116,13 +129,15 @@ class RetryTracingEndToEndTests {
 				.bodyToMono(String.class)
 				.block(Duration.ofSeconds(10));
 			assertThat(body).isEqualTo("ready");
-			assertTrace(context);
+			assertTrace(context, tracer.finished(context));
 		});
 	}
 
 	@Test
 	void whenObservationsAreSwitchedOffThenTheClientSpanIsAlone() {
-		this.contextRunner.withPropertyValues("retry-after.observations.enabled=false").run((context) -> {
+		Tracer.BRAVE.configure(this.contextRunner)
+			.withPropertyValues("retry-after.observations.enabled=false")
+			.run((context) -> {
 			assertThat(context).doesNotHaveBean(RetryAfterObservations.class);
 			String body = context.getBean(RestClient.Builder.class)
 				.build()
@@ -131,21 +146,19 @@ class RetryTracingEndToEndTests {
 				.retrieve()
 				.body(String.class);
 			assertThat(body).isEqualTo("ready");
-			InMemorySpans spans = context.getBean(InMemorySpans.class);
-			assertThat(spans.all()).extracting(MutableSpan::name).containsExactly(CLIENT_SPAN);
+			assertThat(Tracer.BRAVE.finished(context)).extracting(Span::name).containsExactly(CLIENT_SPAN);
 		});
 	}
 
-	private void assertTrace(AssertableApplicationContext context) {
-		InMemorySpans spans = context.getBean(InMemorySpans.class);
-		List<MutableSpan> clientSpans = spans.named(CLIENT_SPAN);
+	private void assertTrace(AssertableApplicationContext context, List<Span> spans) {
+		List<Span> clientSpans = named(spans, CLIENT_SPAN);
 		assertThat(clientSpans).hasSize(1);
-		MutableSpan call = clientSpans.get(0);
+		Span call = clientSpans.get(0);
 		// Spring's own span keeps its name and its tags: the final status only.
 		assertThat(call.tags()).containsEntry("status", "200").containsEntry("outcome", "SUCCESS");
-		List<MutableSpan> attempts = spans.named(ATTEMPT_SPAN);
-		List<MutableSpan> waits = spans.named(WAIT_SPAN);
-		assertThat(spans.all()).hasSize(1 + 3 + 2);
+		List<Span> attempts = named(spans, ATTEMPT_SPAN);
+		List<Span> waits = named(spans, WAIT_SPAN);
+		assertThat(spans).hasSize(1 + 3 + 2);
 		assertThat(attempts).hasSize(3).allSatisfy((attempt) -> {
 			assertThat(attempt.traceId()).isEqualTo(call.traceId());
 			assertThat(attempt.parentId()).isEqualTo(call.id());
@@ -168,13 +181,12 @@ class RetryTracingEndToEndTests {
 		});
 		assertThat(waits).extracting((span) -> span.tag("retry.delay.planned")).containsExactly("PT1S", "PT0.1S");
 		// In the order they happened: attempt, wait, attempt, wait, attempt, all within the call.
-		List<MutableSpan> timeline = List.of(attempts.get(0), waits.get(0), attempts.get(1), waits.get(1),
-				attempts.get(2));
+		List<Span> timeline = List.of(attempts.get(0), waits.get(0), attempts.get(1), waits.get(1), attempts.get(2));
 		for (int i = 1; i < timeline.size(); i++) {
-			assertThat(timeline.get(i).startTimestamp()).isGreaterThanOrEqualTo(timeline.get(i - 1).finishTimestamp());
+			assertThat(timeline.get(i).startMicros()).isGreaterThanOrEqualTo(timeline.get(i - 1).endMicros());
 		}
-		assertThat(attempts.get(0).startTimestamp()).isGreaterThanOrEqualTo(call.startTimestamp());
-		assertThat(attempts.get(2).finishTimestamp()).isLessThanOrEqualTo(call.finishTimestamp());
+		assertThat(attempts.get(0).startMicros()).isGreaterThanOrEqualTo(call.startMicros());
+		assertThat(attempts.get(2).endMicros()).isLessThanOrEqualTo(call.endMicros());
 		// The meters keep their names and values.
 		MeterRegistry registry = context.getBean(MeterRegistry.class);
 		assertThat(registry.get("http.client.retry.attempts").tags("status", "429", "outcome", "retried").counter().count())
@@ -184,6 +196,98 @@ class RetryTracingEndToEndTests {
 		assertThat(registry.get("http.client.retry.attempt").tags("status", "429", "decision", "retry").timer().count())
 			.isEqualTo(2L);
 		assertThat(registry.get("http.client.retry.wait").tags("kind", "retry").timer().count()).isEqualTo(2L);
+	}
+
+	private static List<Span> named(List<Span> spans, String name) {
+		return spans.stream()
+			.filter((span) -> span.name().equals(name))
+			.sorted(Comparator.comparingLong(Span::startMicros))
+			.toList();
+	}
+
+	/**
+	 * A finished span as either tracer exports it.
+	 *
+	 * @param name the span name
+	 * @param id the span id
+	 * @param parentId the parent span id, or {@code null} for a root
+	 * @param traceId the trace id
+	 * @param tags the tags (attributes)
+	 * @param startMicros the start, in microseconds since the epoch
+	 * @param endMicros the end, in microseconds since the epoch
+	 */
+	record Span(String name, String id, @Nullable String parentId, String traceId, Map<String, String> tags,
+			long startMicros, long endMicros) {
+
+		@Nullable String tag(String key) {
+			return this.tags.get(key);
+		}
+
+	}
+
+	/**
+	 * The two tracers Spring Boot wires for Micrometer Tracing, each with an in-memory
+	 * reporter: Brave with a {@link SpanHandler} that keeps every span, OpenTelemetry with the
+	 * SDK's {@link InMemorySpanExporter}.
+	 */
+	enum Tracer {
+
+		BRAVE {
+
+			@Override
+			ApplicationContextRunner configure(ApplicationContextRunner runner) {
+				return runner.withConfiguration(AutoConfigurations.of(BraveAutoConfiguration.class))
+					.withBean(InMemorySpans.class);
+			}
+
+			@Override
+			List<Span> finished(AssertableApplicationContext context) {
+				return context.getBean(InMemorySpans.class)
+					.all()
+					.stream()
+					.map((span) -> new Span(span.name(), span.id(), span.parentId(), span.traceId(),
+							Map.copyOf(span.tags()), span.startTimestamp(), span.finishTimestamp()))
+					.toList();
+			}
+
+		},
+
+		OPENTELEMETRY {
+
+			@Override
+			ApplicationContextRunner configure(ApplicationContextRunner runner) {
+				return runner
+					.withConfiguration(AutoConfigurations.of(OpenTelemetrySdkAutoConfiguration.class,
+							OpenTelemetryTracingAutoConfiguration.class))
+					.withBean(InMemorySpanExporter.class, InMemorySpanExporter::create);
+			}
+
+			@Override
+			List<Span> finished(AssertableApplicationContext context) {
+				// Spans are exported in batches: flush what has finished.
+				context.getBean(SdkTracerProvider.class).forceFlush().join(10, TimeUnit.SECONDS);
+				return context.getBean(InMemorySpanExporter.class)
+					.getFinishedSpanItems()
+					.stream()
+					.map((span) -> new Span(span.getName(), span.getSpanId(),
+							span.getParentSpanContext().isValid() ? span.getParentSpanId() : null, span.getTraceId(),
+							attributes(span), TimeUnit.NANOSECONDS.toMicros(span.getStartEpochNanos()),
+							TimeUnit.NANOSECONDS.toMicros(span.getEndEpochNanos())))
+					.toList();
+			}
+
+			private static Map<String, String> attributes(SpanData span) {
+				Map<String, String> tags = new HashMap<>();
+				span.getAttributes().forEach((key, value) -> tags.put(key.getKey(), String.valueOf(value)));
+				return tags;
+			}
+
+		};
+
+		abstract ApplicationContextRunner configure(ApplicationContextRunner runner);
+
+		abstract List<Span> finished(AssertableApplicationContext context);
+
 	}
 
 }
