@@ -87,4 +87,24 @@ public class TracedCallBenchmark {
 		return HappyPathClients.get(this.clients.retriedWithAttempts());
 	}
 
+	/**
+	 * (e) a call answered at once on a registry with Micrometer's meter handler only, as
+	 * Actuator sets it up without a tracer: Spring's timer only.
+	 * @return the body, consumed by JMH
+	 */
+	@Benchmark
+	public String e_happyMetered() {
+		return HappyPathClients.get(this.clients.happyMetered());
+	}
+
+	/**
+	 * (f) the same with the starter's observations listening: they follow only traced calls,
+	 * so none is made.
+	 * @return the body, consumed by JMH
+	 */
+	@Benchmark
+	public String f_happyMeteredWithAttempts() {
+		return HappyPathClients.get(this.clients.happyMeteredWithAttempts());
+	}
+
 }

@@ -14,6 +14,8 @@ import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.Sleeper;
 import dev.retryafter.observation.RetryAfterObservations;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.brave.bridge.BraveBaggageManager;
@@ -28,7 +30,7 @@ import org.springframework.web.client.RestClient;
 
 /**
  * The four traced {@link RestClient}s of {@link TracedCallBenchmark} and
- * {@link TracedCallInterleaved}: an {@link ObservationRegistry} wired to Micrometer Tracing on
+ * {@link TracedCallInterleaved}, (a) to (d): an {@link ObservationRegistry} wired to Micrometer Tracing on
  * Brave as Spring Boot wires it (every trace sampled, finished spans counted and dropped), so
  * each call has Spring's {@code http.client.requests} span; each pair differs only in whether
  * {@link RetryAfterObservations} listens. The retried pair runs on
@@ -39,13 +41,18 @@ import org.springframework.web.client.RestClient;
  * @param happyWithAttempts the same with the attempt observation
  * @param retried retried once, Spring's span only
  * @param retriedWithAttempts the same with the attempt and wait observations
+ * @param happyMetered answered {@code 200} at once, on a registry with Micrometer's meter
+ * handler only (what Actuator sets up without a tracer): Spring's timer only
+ * @param happyMeteredWithAttempts the same with the starter's observations listening, which
+ * follow only traced calls: none here
  * @param tracing the tracer, closed by {@link #close()}
  */
 record TracedClients(RestClient happy, RestClient happyWithAttempts, RestClient retried,
-		RestClient retriedWithAttempts, Tracing tracing) implements AutoCloseable {
+		RestClient retriedWithAttempts, RestClient happyMetered, RestClient happyMeteredWithAttempts,
+		Tracing tracing) implements AutoCloseable {
 
 	static final List<String> NAMES = List.of("a_happyTraced", "b_happyTracedWithAttempts", "c_retriedOnceTraced",
-			"d_retriedOnceTracedWithAttempts");
+			"d_retriedOnceTracedWithAttempts", "e_happyMetered", "f_happyMeteredWithAttempts");
 
 	private static final Sleeper NO_WAIT = (duration) -> {
 	};
@@ -79,10 +86,14 @@ record TracedClients(RestClient happy, RestClient happyWithAttempts, RestClient 
 					cooldown.partitionHeaders())));
 		RetryAfterObservations observations = new RetryAfterObservations(registry);
 		InMemoryRequestFactory transport = new InMemoryRequestFactory();
+		ObservationRegistry metered = ObservationRegistry.create();
+		metered.observationConfig().observationHandler(new DefaultMeterObservationHandler(new SimpleMeterRegistry()));
 		TracedClients clients = new TracedClients(client(registry, transport, defaults, RetryListener.NONE),
 				client(registry, transport, defaults, observations),
 				client(registry, new ThrottlingRequestFactory(), cooldownOff, RetryListener.NONE),
-				client(registry, new ThrottlingRequestFactory(), cooldownOff, observations), tracing);
+				client(registry, new ThrottlingRequestFactory(), cooldownOff, observations),
+				client(metered, transport, defaults, RetryListener.NONE),
+				client(metered, transport, defaults, new RetryAfterObservations(metered)), tracing);
 		check(clients.happy(), spans, 1);
 		check(clients.happyWithAttempts(), spans, 1 + 1);
 		check(clients.retried(), spans, 1);
@@ -112,7 +123,8 @@ record TracedClients(RestClient happy, RestClient happyWithAttempts, RestClient 
 	}
 
 	List<RestClient> all() {
-		return List.of(this.happy, this.happyWithAttempts, this.retried, this.retriedWithAttempts);
+		return List.of(this.happy, this.happyWithAttempts, this.retried, this.retriedWithAttempts, this.happyMetered,
+				this.happyMeteredWithAttempts);
 	}
 
 	@Override

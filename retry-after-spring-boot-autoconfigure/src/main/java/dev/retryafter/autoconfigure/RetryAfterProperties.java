@@ -398,8 +398,8 @@ public class RetryAfterProperties extends RetrySettingsProperties {
 
 		/**
 		 * Whether to observe each attempt (http.client.retry.attempt) and each wait or hold
-		 * (http.client.retry.wait) as children of the call's observation, so a tracer shows
-		 * every attempt.
+		 * (http.client.retry.wait) of a traced call as children of the call's observation, so
+		 * the tracer shows every attempt.
 		 */
 		private boolean enabled = true;
 

@@ -11,7 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Observes each attempt and each wait of the retrying clients when an
+ * Observes each attempt and each wait of the calls a tracer follows when an
  * {@link ObservationRegistry} bean exists (Spring Boot's actuator makes one), unless
  * {@code retry-after.observations.enabled} is {@code false}. The main auto-configuration hands
  * every {@link dev.retryafter.core.RetryListener} bean to the interceptor and the

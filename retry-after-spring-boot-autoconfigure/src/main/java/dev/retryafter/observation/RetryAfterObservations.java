@@ -17,10 +17,13 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * A call is followed only when it has a parent observation: the current one on the calling
  * thread ({@code RestClient}, {@code RestTemplate}), or the one in the subscriber context
- * ({@code WebClient}). Without one, and with a no-op registry, nothing is created. With a
- * parent, every call gets an attempt observation for its first attempt, retried or not: it
- * cannot know before sending that it will be retried, and OpenTelemetry's HTTP conventions
- * want one span per attempt on the wire.
+ * ({@code WebClient}). Without one, and with a no-op registry, nothing is created. By default
+ * only a parent that a tracer follows (Micrometer Tracing's handler has started a span for it)
+ * is given children: without a tracer the observations would only add timers next to the
+ * {@code http.client.retry.*} meters, at the cost of one more observation per call. A followed
+ * call gets an attempt observation for its first attempt, retried or not: it cannot know before
+ * sending that it will be retried, and OpenTelemetry's HTTP conventions want one span per
+ * attempt on the wire.
  * <p>
  * The attempt observations do not open a scope: the request sent by each attempt carries the
  * trace context that Spring's observation propagated, so the server's span is a child of the
@@ -35,6 +38,8 @@ public class RetryAfterObservations implements RetryListener {
 	private final @Nullable RetryAttemptObservationConvention attemptConvention;
 
 	private final @Nullable RetryWaitObservationConvention waitConvention;
+
+	private final boolean tracedOnly;
 
 	/**
 	 * Creates the observations on the default conventions.
@@ -55,9 +60,28 @@ public class RetryAfterObservations implements RetryListener {
 	public RetryAfterObservations(ObservationRegistry registry,
 			@Nullable RetryAttemptObservationConvention attemptConvention,
 			@Nullable RetryWaitObservationConvention waitConvention) {
+		this(registry, attemptConvention, waitConvention, true);
+	}
+
+	/**
+	 * Creates the observations with conventions of the application's own, choosing which
+	 * calls to follow.
+	 * @param registry the registry the observations are made in
+	 * @param attemptConvention replaces {@link DefaultRetryAttemptObservationConvention}, or
+	 * {@code null}
+	 * @param waitConvention replaces {@link DefaultRetryWaitObservationConvention}, or
+	 * {@code null}
+	 * @param tracedOnly {@code true} to follow only calls whose observation a tracer follows;
+	 * {@code false} to follow every call that has a parent observation (for handlers other
+	 * than a tracer's)
+	 */
+	public RetryAfterObservations(ObservationRegistry registry,
+			@Nullable RetryAttemptObservationConvention attemptConvention,
+			@Nullable RetryWaitObservationConvention waitConvention, boolean tracedOnly) {
 		this.registry = Objects.requireNonNull(registry, "registry");
 		this.attemptConvention = attemptConvention;
 		this.waitConvention = waitConvention;
+		this.tracedOnly = tracedOnly;
 	}
 
 	@Override
@@ -68,7 +92,7 @@ public class RetryAfterObservations implements RetryListener {
 	@Override
 	public Call callStarted(String client, String method, @Nullable Object parent) {
 		Observation observation = (parent != null) ? asObservation(parent) : this.registry.getCurrentObservation();
-		if (observation == null || observation.isNoop()) {
+		if (observation == null || observation.isNoop() || (this.tracedOnly && !Tracing.follows(observation))) {
 			return Call.NONE;
 		}
 		return new ObservedCall(this, client, method, observation);

@@ -64,6 +64,11 @@ class RetryAfterInterceptorObservationTests {
 		this.server.close();
 	}
 
+	/** The test registry has no tracer: follow every call that has a parent observation. */
+	private RetryAfterObservations everyCall() {
+		return new RetryAfterObservations(this.registry, null, null, false);
+	}
+
 	private RetryAfterInterceptor interceptor(RetrySettings settings, RetryListener listener, Sleeper sleeper) {
 		RetryClients clients = RetryClients.of(settings);
 		return new RetryAfterInterceptor(clients, listener, new LocalCooldownStore(new HostCooldowns(100)),
@@ -94,7 +99,7 @@ class RetryAfterInterceptorObservationTests {
 	@Test
 	void whenACooldownHoldsTheNextRequestThenItsHoldIsACooldownWaitBetweenTheTwoAttempts() {
 		this.server.on("/report", Reply.status(429).header("Retry-After", "3"), Reply.status(200).body("ready"));
-		RestClient client = observed(interceptor(SINGLE_ATTEMPT, new RetryAfterObservations(this.registry),
+		RestClient client = observed(interceptor(SINGLE_ATTEMPT, everyCall(),
 				new RecordingSleeper(this.clock)));
 
 		assertThat(get(client)).isEqualTo(429);
@@ -127,7 +132,7 @@ class RetryAfterInterceptorObservationTests {
 			throw new InterruptedException("stop");
 		};
 		RestClient client = observed(interceptor(RetrySettings.defaults().withJitter(0),
-				new RetryAfterObservations(this.registry), interrupted));
+				everyCall(), interrupted));
 		try {
 			assertThatExceptionOfType(RuntimeException.class).isThrownBy(() -> get(client));
 		}
@@ -155,7 +160,7 @@ class RetryAfterInterceptorObservationTests {
 		ClientHttpRequestInterceptor throwing = (request, body, execution) -> {
 			throw failure;
 		};
-		RestClient client = observed(interceptor(SINGLE_ATTEMPT, new RetryAfterObservations(this.registry),
+		RestClient client = observed(interceptor(SINGLE_ATTEMPT, everyCall(),
 				new RecordingSleeper(this.clock)), throwing);
 
 		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> get(client));
@@ -171,11 +176,24 @@ class RetryAfterInterceptorObservationTests {
 	void whenTheClientIsNotObservedThenNothingIsObserved() {
 		this.server.on("/report", Reply.status(429).header("Retry-After", "1"), Reply.status(200));
 		HttpCaller caller = Kind.REST_TEMPLATE_JDK.create(interceptor(RetrySettings.defaults().withJitter(0),
-				new RetryAfterObservations(this.registry), new RecordingSleeper(this.clock)));
+				everyCall(), new RecordingSleeper(this.clock)));
 
 		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
 
 		assertThat(this.registry).doesNotHaveAnyObservation();
+	}
+
+	@Test
+	void whenNoTracerFollowsTheCallThenTheStartersObservationsMakeNone() {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "1"), Reply.status(200));
+		RestClient client = observed(interceptor(RetrySettings.defaults().withJitter(0),
+				new RetryAfterObservations(this.registry), new RecordingSleeper(this.clock)));
+
+		assertThat(get(client)).isEqualTo(200);
+
+		assertThat(this.registry).hasNumberOfObservationsWithNameEqualTo("http.client.requests", 1)
+			.hasNumberOfObservationsWithNameEqualTo(ATTEMPT, 0)
+			.hasNumberOfObservationsWithNameEqualTo(WAIT, 0);
 	}
 
 	@Test
@@ -189,7 +207,7 @@ class RetryAfterInterceptorObservationTests {
 			}
 
 		};
-		RestClient client = observed(interceptor(SINGLE_ATTEMPT, new RetryAfterObservations(this.registry, custom, null),
+		RestClient client = observed(interceptor(SINGLE_ATTEMPT, new RetryAfterObservations(this.registry, custom, null, false),
 				new RecordingSleeper(this.clock)));
 
 		assertThat(get(client)).isEqualTo(200);
@@ -208,7 +226,7 @@ class RetryAfterInterceptorObservationTests {
 				new RetryBudgets(clients, this.clock), OuterRetryDetector.NEVER, this.clock, this.clock, MIDDLE).watched)
 			.isFalse();
 		assertThat(new RetryCalls(clients, RetryListener.composite(java.util.List.of(RetryListener.NONE,
-				new RetryAfterObservations(this.registry))), new LocalCooldownStore(new HostCooldowns(100)),
+				everyCall())), new LocalCooldownStore(new HostCooldowns(100)),
 				new RetryBudgets(clients, this.clock), OuterRetryDetector.NEVER, this.clock, this.clock, MIDDLE).watched)
 			.isTrue();
 	}

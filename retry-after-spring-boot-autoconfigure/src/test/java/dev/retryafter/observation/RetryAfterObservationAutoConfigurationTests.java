@@ -12,6 +12,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
+import io.micrometer.tracing.handler.TracingObservationHandler;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -84,6 +85,9 @@ class RetryAfterObservationAutoConfigurationTests {
 			})
 			.run((context) -> {
 				Observation parent = Observation.start("call", registry);
+				// As Micrometer Tracing's handler leaves it: a tracer follows the call.
+				parent.getContext()
+					.put(TracingObservationHandler.TracingContext.class, new TracingObservationHandler.TracingContext());
 				try (Observation.Scope scope = parent.openScope()) {
 					RetryListener.Call call = context.getBean(RetryAfterObservations.class)
 						.callStarted("default", "GET", null);
