@@ -173,12 +173,14 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
 		FirstAttemptRules rules = this.calls.rules(request.getURI());
-		if (this.calls.mayHold(rules.settings()) || this.calls.watched) {
+		RetryListener.Call watch = this.calls.watched ? this.calls.listener.callStarted(rules.client().name(),
+				FirstAttemptRules.methodName(request.getMethod()), null) : RetryListener.Call.NONE;
+		if (this.calls.mayHold(rules.settings()) || watch != RetryListener.Call.NONE) {
 			// An origin is cooling down, so this request may be held or refused before it is
 			// sent, or a tracer follows every attempt from its start: the whole call from the
 			// start.
 			RequestFacts facts = this.calls.factsResolver().resolve(request, rules.settings());
-			return new Exchange(rules.client(), facts, request, body, execution).run();
+			return new Exchange(rules.client(), facts, request, body, execution).run(watch);
 		}
 		return sendFirst(rules, request, body, execution);
 	}
@@ -317,8 +319,8 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			return this.request.getHeaders();
 		}
 
-		ClientHttpResponse run() throws IOException {
-			watch(null);
+		ClientHttpResponse run(RetryListener.Call watch) throws IOException {
+			watching(watch);
 			try {
 				Admission.Refuse refused = admit();
 				if (refused != null) {

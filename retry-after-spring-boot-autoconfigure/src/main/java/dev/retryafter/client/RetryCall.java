@@ -199,6 +199,15 @@ public abstract class RetryCall {
 	}
 
 	/**
+	 * Lets a call the listener already started following be followed from here on: for an
+	 * adapter that asked {@link RetryListener#callStarted} itself, to choose its path.
+	 * @param call what the listener returned
+	 */
+	final void watching(RetryListener.Call call) {
+		this.watch = call;
+	}
+
+	/**
 	 * Reports that the call ended by an error that is no attempt's outcome, or that its caller
 	 * went away ({@code null}), so a watcher ends the attempt or wait under way.
 	 * @param error the error, or {@code null}

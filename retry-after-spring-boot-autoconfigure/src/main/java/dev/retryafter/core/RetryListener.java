@@ -186,11 +186,17 @@ public interface RetryListener {
 				if (watchers.length == 1) {
 					return watchers[0].callStarted(client, method, parent);
 				}
-				Call[] calls = new Call[watchers.length];
-				for (int i = 0; i < calls.length; i++) {
-					calls[i] = watchers[i].callStarted(client, method, parent);
+				List<Call> calls = new ArrayList<>(watchers.length);
+				for (RetryListener watcher : watchers) {
+					Call call = watcher.callStarted(client, method, parent);
+					if (call != Call.NONE) {
+						calls.add(call);
+					}
 				}
-				return new CompositeCall(calls);
+				if (calls.isEmpty()) {
+					return Call.NONE;
+				}
+				return (calls.size() == 1) ? calls.get(0) : new CompositeCall(calls.toArray(new Call[0]));
 			}
 
 			@Override
