@@ -173,16 +173,27 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
 		FirstAttemptRules rules = this.calls.rules(request.getURI());
-		RetryListener.Call watch = this.calls.watched ? this.calls.listener.callStarted(rules.client().name(),
-				FirstAttemptRules.methodName(request.getMethod()), null) : RetryListener.Call.NONE;
-		if (this.calls.mayHold(rules.settings()) || watch != RetryListener.Call.NONE) {
-			// An origin is cooling down, so this request may be held or refused before it is
-			// sent, or a tracer follows every attempt from its start: the whole call from the
-			// start.
-			RequestFacts facts = this.calls.factsResolver().resolve(request, rules.settings());
-			return new Exchange(rules.client(), facts, request, body, execution).run(watch);
+		if (this.calls.mayHold(rules.settings()) || this.calls.watched) {
+			return whole(rules, request, body, execution);
 		}
 		return sendFirst(rules, request, body, execution);
+	}
+
+	/**
+	 * Runs the whole call as an {@link Exchange} from the start when an origin is cooling down
+	 * (this request may be held or refused before it is sent) or the listener follows this
+	 * call's attempts from their start (a tracer); otherwise the first attempt goes out
+	 * through {@link #sendFirst} after all.
+	 */
+	private ClientHttpResponse whole(FirstAttemptRules rules, HttpRequest request, byte[] body,
+			ClientHttpRequestExecution execution) throws IOException {
+		RetryListener.Call watch = this.calls.watched ? this.calls.listener.callStarted(rules.client().name(),
+				FirstAttemptRules.methodName(request.getMethod()), null) : RetryListener.Call.NONE;
+		if (watch == RetryListener.Call.NONE && !this.calls.mayHold(rules.settings())) {
+			return sendFirst(rules, request, body, execution);
+		}
+		RequestFacts facts = this.calls.factsResolver().resolve(request, rules.settings());
+		return new Exchange(rules.client(), facts, request, body, execution).run(watch);
 	}
 
 	/**
