@@ -38,6 +38,8 @@ public class RetryAfterProperties extends RetrySettingsProperties {
 
 	private final Redis redis = new Redis();
 
+	private final Observations observations = new Observations();
+
 	/**
 	 * Named clients, each applying its overrides to the hosts it lists: under
 	 * retry-after.clients.<name>, "hosts" and any per-request key of retry-after.
@@ -62,6 +64,10 @@ public class RetryAfterProperties extends RetrySettingsProperties {
 
 	public Redis getRedis() {
 		return this.redis;
+	}
+
+	public Observations getObservations() {
+		return this.observations;
 	}
 
 	public Map<String, Client> getClients() {
@@ -435,6 +441,29 @@ public class RetryAfterProperties extends RetrySettingsProperties {
 
 		public void setKeyPrefix(@Nullable String keyPrefix) {
 			this.keyPrefix = keyPrefix;
+		}
+
+	}
+
+	/**
+	 * Micrometer observations of each attempt and each wait, made when an
+	 * {@code ObservationRegistry} bean exists.
+	 */
+	public static class Observations {
+
+		/**
+		 * Whether to observe each attempt (http.client.retry.attempt) and each wait or hold
+		 * (http.client.retry.wait) of a traced call as children of the call's observation, so
+		 * the tracer shows every attempt.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}

@@ -173,13 +173,27 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
 		FirstAttemptRules rules = this.calls.rules(request.getURI());
-		if (this.calls.mayHold(rules.settings())) {
-			// An origin is cooling down, so this request may be held or refused before it is
-			// sent: the whole call from the start.
-			RequestFacts facts = this.calls.factsResolver().resolve(request, rules.settings());
-			return new Exchange(rules.client(), facts, request, body, execution).run();
+		if (this.calls.mayHold(rules.settings()) || this.calls.watched) {
+			return whole(rules, request, body, execution);
 		}
 		return sendFirst(rules, request, body, execution);
+	}
+
+	/**
+	 * Runs the whole call as an {@link Exchange} from the start when an origin is cooling down
+	 * (this request may be held or refused before it is sent) or the listener follows this
+	 * call's attempts from their start (a tracer); otherwise the first attempt goes out
+	 * through {@link #sendFirst} after all.
+	 */
+	private ClientHttpResponse whole(FirstAttemptRules rules, HttpRequest request, byte[] body,
+			ClientHttpRequestExecution execution) throws IOException {
+		RetryListener.Call watch = this.calls.watched ? this.calls.listener.callStarted(rules.client().name(),
+				FirstAttemptRules.methodName(request.getMethod()), null) : RetryListener.Call.NONE;
+		if (watch == RetryListener.Call.NONE && !this.calls.mayHold(rules.settings())) {
+			return sendFirst(rules, request, body, execution);
+		}
+		RequestFacts facts = this.calls.factsResolver().resolve(request, rules.settings());
+		return new Exchange(rules.client(), facts, request, body, execution).run(watch);
 	}
 
 	/**
@@ -320,13 +334,20 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			return this.request.getHeaders();
 		}
 
-		ClientHttpResponse run() throws IOException {
-			Admission.Refuse refused = admit();
-			if (refused != null) {
-				throw new RetryRefusedException(origin(), StopReason.COOLDOWN, refused.timeLeft());
+		ClientHttpResponse run(RetryListener.Call watch) throws IOException {
+			watching(watch);
+			try {
+				Admission.Refuse refused = admit();
+				if (refused != null) {
+					throw new RetryRefusedException(origin(), StopReason.COOLDOWN, refused.timeLeft());
+				}
+				firstAttemptSent();
+				return continueWith(send());
 			}
-			firstAttemptSent();
-			return continueWith(send());
+			catch (IOException | RuntimeException | Error ex) {
+				failed(ex);
+				throw ex;
+			}
 		}
 
 		/**
@@ -388,7 +409,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		private Admission.@Nullable Refuse admit() throws InterruptedIOException {
 			Admission admission = admission();
 			if (admission instanceof Admission.Wait wait) {
-				long since = nanoTime();
+				long since = waitStarts(wait.delay(), true);
 				sleep(wait.delay(), true);
 				held(since);
 				return null;
@@ -449,7 +470,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		}
 
 		private void pause(Duration planned) throws InterruptedIOException {
-			long before = nanoTime();
+			long before = waitStarts(planned, false);
 			sleep(planned, false);
 			waited(planned, before);
 		}

@@ -18,6 +18,7 @@ import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryAfterParser;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryDecision;
+import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetryPermits;
 import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.RetrySettings;
@@ -87,6 +88,12 @@ public abstract class RetryCall {
 	private HoldReason holdReason = HoldReason.COOLDOWN;
 
 	private final long startNanos;
+
+	/** Follows this call's attempts and waits as they happen; nothing unless {@link #watch} found a watcher. */
+	private RetryListener.Call watch = RetryListener.Call.NONE;
+
+	/** Attempts sent so far, for the watcher. */
+	private int sent;
 
 	/**
 	 * Starts a call: its time budget runs from now.
@@ -181,6 +188,52 @@ public abstract class RetryCall {
 	}
 
 	/**
+	 * Lets a listener that watches calls (a tracer) follow this one from its start: the
+	 * adapter calls this once, before the first admission. Nothing happens unless the
+	 * listener {@link RetryListener#watchesCalls() watches calls}.
+	 * @param parent what the adapter found of the context the call runs in, or {@code null}
+	 * when it runs on the calling thread
+	 * @since 0.2.0
+	 */
+	protected final void watch(@Nullable Object parent) {
+		if (!calls().watched) {
+			return;
+		}
+		this.watch = calls().listener.callStarted(this.client.name(), this.facts.method(), parent);
+	}
+
+	/**
+	 * Lets a call the listener already started following be followed from here on: for an
+	 * adapter that asked {@link RetryListener#callStarted} itself, to choose its path.
+	 * @param call what the listener returned
+	 */
+	final void watching(RetryListener.Call call) {
+		this.watch = call;
+	}
+
+	/**
+	 * Reports that the call ended by an error that is no attempt's outcome, or that its caller
+	 * went away ({@code null}), so a watcher ends the attempt or wait under way.
+	 * @param error the error, or {@code null}
+	 * @since 0.2.0
+	 */
+	protected final void failed(@Nullable Throwable error) {
+		this.watch.failed(error);
+	}
+
+	/**
+	 * Reads the clock as a wait begins: a retry's planned wait, or a cooldown hold.
+	 * @param planned how long the wait is planned to last
+	 * @param hold whether it is a cooldown hold
+	 * @return the reading to hand to {@link #waited} or {@link #held} when it ends
+	 * @since 0.2.0
+	 */
+	protected final long waitStarts(Duration planned, boolean hold) {
+		this.watch.waitStarted(planned, hold);
+		return nanoTime();
+	}
+
+	/**
 	 * The request method, as the planner and the listener see it.
 	 * @return the upper-case method
 	 */
@@ -261,9 +314,10 @@ public abstract class RetryCall {
 	 */
 	protected final void held(long sinceNanos) {
 		CooldownKey key = cooldownKey();
+		Duration heldFor = Duration.ofNanos(calls().monotonicClock.nanoTime() - sinceNanos);
+		this.watch.waitEnded(heldFor);
 		if (key != null) {
-			calls().listener.held(this.client.name(), this.facts.method(), key,
-					Duration.ofNanos(calls().monotonicClock.nanoTime() - sinceNanos), this.holdReason);
+			calls().listener.held(this.client.name(), this.facts.method(), key, heldFor, this.holdReason);
 		}
 	}
 
@@ -273,6 +327,8 @@ public abstract class RetryCall {
 	 */
 	protected final void firstAttemptSent() {
 		this.firstSent = true;
+		this.sent = 1;
+		this.watch.attemptStarted(1);
 		if (this.budget != null) {
 			this.budget.recordRequest();
 		}
@@ -284,6 +340,7 @@ public abstract class RetryCall {
 	 * @param retry the retry being sent
 	 */
 	protected final void retrySent(RetryDecision.Retry retry) {
+		this.watch.attemptStarted(++this.sent);
 		if (retry.isServerPaced() && this.budget != null) {
 			this.budget.recordRequest();
 		}
@@ -374,6 +431,7 @@ public abstract class RetryCall {
 			}
 		}
 		calls.listener.attemptCompleted(this.client.name(), this.facts.method(), attempt, outcome, decision);
+		this.watch.attemptEnded(attempt, outcome, decision);
 		return decision;
 	}
 
@@ -430,6 +488,7 @@ public abstract class RetryCall {
 	 */
 	protected final void stopped(StopReason reason) {
 		calls().listener.stoppedWithoutAttempt(this.client.name(), this.facts.method(), reason);
+		this.watch.stopped(reason);
 	}
 
 	/**
@@ -438,8 +497,9 @@ public abstract class RetryCall {
 	 * @param sinceNanos when the wait began, from {@link #nanoTime()}
 	 */
 	protected final void waited(Duration planned, long sinceNanos) {
-		calls().listener.waited(this.client.name(), planned,
-				Duration.ofNanos(calls().monotonicClock.nanoTime() - sinceNanos));
+		Duration actual = Duration.ofNanos(calls().monotonicClock.nanoTime() - sinceNanos);
+		calls().listener.waited(this.client.name(), planned, actual);
+		this.watch.waitEnded(actual);
 	}
 
 	/**

@@ -49,6 +49,9 @@ public final class RetryCalls {
 
 	final RandomGenerator random;
 
+	/** Whether the listener follows calls as they happen: then no call takes the first-attempt shortcut. */
+	final boolean watched;
+
 	private final RequestFactsResolver factsResolver = new RequestFactsResolver();
 
 	/** The default client's first-attempt rules: most requests, and all without named clients. */
@@ -78,6 +81,7 @@ public final class RetryCalls {
 		this.monotonicClock = Objects.requireNonNull(monotonicClock, "monotonicClock");
 		this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
 		this.random = Objects.requireNonNull(random, "random");
+		this.watched = listener.watchesCalls();
 		this.defaultRules = rules(clients.defaults());
 		Map<String, FirstAttemptRules> named = new HashMap<>();
 		for (ClientSettings client : clients.all()) {

@@ -80,6 +80,13 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 
 	private static final byte[] NO_BYTES = {};
 
+	/**
+	 * Micrometer's key for the current observation in a Reactor context (the value of
+	 * {@code ObservationThreadLocalAccessor.KEY}, spelled out so this class needs no
+	 * context-propagation library).
+	 */
+	private static final String OBSERVATION_KEY = "micrometer.observation";
+
 	private final RetryCalls calls;
 
 	private final Scheduler scheduler;
@@ -161,7 +168,11 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			RetriedInvocation invocation = context.getOrDefault(RetriedInvocation.class, null);
 			Call call = new Call(client, facts, request, next,
 					(invocation != null) ? invocation : this.outerRetry.invocation());
-			return call.start().doOnCancel(call::cancelled);
+			// WebClient runs its filters under its http.client.requests observation, put in the
+			// subscriber context under this key: a tracer's attempts become its children.
+			return call.start(context.getOrDefault(OBSERVATION_KEY, null))
+				.doOnError(call::errored)
+				.doOnCancel(call::cancelled);
 		});
 	}
 
@@ -222,7 +233,8 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			return this.request.headers();
 		}
 
-		Mono<ClientResponse> start() {
+		Mono<ClientResponse> start(@Nullable Object parent) {
+			watch(parent);
 			RetryDecision before = (this.invocation != null)
 					? this.invocation.beforeNextAttempt(this.client.settings(), nanoTime()) : null;
 			if (before instanceof RetryDecision.Stop stop) {
@@ -312,7 +324,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 
 		private Mono<Void> pause(Duration planned) {
 			return Mono.defer(() -> {
-				long before = nanoTime();
+				long before = waitStarts(planned, false);
 				return Mono.delay(planned, RetryAfterExchangeFilter.this.scheduler)
 					.doOnNext((tick) -> waited(planned, before))
 					.then();
@@ -321,7 +333,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 
 		private Mono<Void> hold(Admission.Wait wait) {
 			return Mono.defer(() -> {
-				long since = nanoTime();
+				long since = waitStarts(wait.delay(), true);
 				return Mono.delay(wait.delay(), RetryAfterExchangeFilter.this.scheduler)
 					.doOnNext((tick) -> held(since))
 					.then();
@@ -358,6 +370,11 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			retryCalledOff(retry);
 		}
 
+		/** The call ends with an error, which a watcher hears of if an attempt or wait is under way. */
+		void errored(Throwable error) {
+			failed(error);
+		}
+
 		/**
 		 * The subscriber went away. During a wait or a hold that abandons the call: the timer
 		 * is already cancelled, the retry's permit goes back and the reason is reported. During
@@ -366,6 +383,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		synchronized void cancelled() {
 			this.cancelled = true;
 			if (!this.waiting) {
+				failed(null);
 				return;
 			}
 			this.waiting = false;

@@ -66,7 +66,8 @@ class RetryAfterPropertiesMetadataTests {
 				arguments("retry-after.budget.window", "10s"), arguments("retry-after.rate-limit.enabled", "true"),
 				arguments("retry-after.rate-limit.fields", "ietf,x-ratelimit"), arguments("retry-after.store", "local"),
 				// Derived from spring.application.name: published as the README's table writes it.
-				arguments("retry-after.redis.key-prefix", "retry-after:<spring.application.name>:"));
+				arguments("retry-after.redis.key-prefix", "retry-after:<spring.application.name>:"),
+				arguments("retry-after.observations.enabled", "true"));
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -106,7 +107,7 @@ class RetryAfterPropertiesMetadataTests {
 	void booleanDescriptionsShouldStartWithWhether() {
 		assertThat(generated.values()).filteredOn((property) -> "java.lang.Boolean".equals(property.get("type")))
 			.extracting((property) -> (String) property.get("description"))
-			.hasSize(6)
+			.hasSize(7)
 			.allMatch((description) -> description.startsWith("Whether "));
 	}
 
