@@ -40,13 +40,13 @@ public final class HostCooldowns {
 
 	/**
 	 * How many keys a map remembers unless told otherwise: the default of
-	 * {@code retry-after.cooldown.max-hosts}, for callers without Spring.
+	 * {@code retry-after.cooldown.max-hosts}, with or without Spring.
 	 */
 	public static final int DEFAULT_MAX_HOSTS = 10_000;
 
 	/**
 	 * The longest cooldown unless told otherwise: the default of
-	 * {@code retry-after.cooldown.max-duration}, for callers without Spring.
+	 * {@code retry-after.cooldown.max-duration}, with or without Spring.
 	 */
 	public static final Duration DEFAULT_MAX_DURATION = Duration.ofSeconds(60);
 
