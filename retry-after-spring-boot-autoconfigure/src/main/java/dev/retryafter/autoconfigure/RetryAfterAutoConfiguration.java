@@ -7,7 +7,6 @@ import dev.retryafter.client.RetriedInvocation;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.client.RetryAfterRestClientCustomizer;
 import dev.retryafter.client.RetryAfterRestTemplateCustomizer;
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -84,8 +83,8 @@ public final class RetryAfterAutoConfiguration {
 			logger.warn("retry-after.store is 'redis' but Spring Data Redis or a RedisConnectionFactory bean is "
 					+ "missing: host cooldowns are kept in this instance only");
 		}
-		return new LocalCooldownStore(new HostCooldowns(properties.getCooldown().getMaxHosts(),
-				properties.getCooldown().getMaxDuration()), PartitionSecrets.forLocalStore(properties));
+		return new LocalCooldownStore(new RetryAfterSettingsMapper(properties).hostCooldowns(),
+				PartitionSecrets.forLocalStore(properties));
 	}
 
 	@Bean

@@ -2,7 +2,6 @@ package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
 
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.RedisCooldownStore;
@@ -58,7 +57,7 @@ public final class RetryAfterRedisAutoConfiguration {
 		}
 		// Errors are counted by the store itself; the metrics read them from there.
 		RedisCooldownStore store = new RedisCooldownStore(redisConnectionFactory,
-				new HostCooldowns(properties.getCooldown().getMaxHosts(), properties.getCooldown().getMaxDuration()),
+				new RetryAfterSettingsMapper(properties).hostCooldowns(),
 				keyPrefix, PartitionSecrets.forSharedStore(properties, retryClients));
 		store.start();
 		return store;

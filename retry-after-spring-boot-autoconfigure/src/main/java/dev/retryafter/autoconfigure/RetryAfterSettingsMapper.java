@@ -1,12 +1,15 @@
 package dev.retryafter.autoconfigure;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
+import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryClients.NamedClient;
 import dev.retryafter.core.RetrySettings;
@@ -20,6 +23,10 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  * {@link InvalidConfigurationPropertyValueException} naming the full property (for a named
  * client, {@code retry-after.clients.<name>.<key>}), so start-up stops with a message that says
  * what to fix.
+ * <p>
+ * The properties carry no defaults: each value is a named client's own when set, else the top
+ * level's, else the one of {@link RetrySettings#defaults()} (or of {@link HostCooldowns} for
+ * the shared cooldown store), so the core owns every default.
  *
  * @since 0.1.0
  */
@@ -41,27 +48,125 @@ final class RetryAfterSettingsMapper {
 	 */
 	RetryClients map() {
 		validateSharedSettings();
-		RetrySettings defaults = this.properties.settings(PREFIX, this.properties);
+		RetrySettings defaults = settings(PREFIX, this.properties);
 		Map<String, NamedClient> named = new LinkedHashMap<>();
 		Map<String, String> hostOwners = new HashMap<>();
 		this.properties.getClients().forEach((name, client) -> {
 			String prefix = PREFIX + ".clients." + name;
+			rejectSharedSettings(prefix + ".cooldown", client.getCooldown());
 			Set<String> hosts = hosts(prefix + ".hosts", name, client.getHosts(), hostOwners);
-			named.put(name, new NamedClient(hosts, client.settings(prefix, this.properties)));
+			named.put(name, new NamedClient(hosts, settings(prefix, client)));
 		});
 		return new RetryClients(defaults, named);
 	}
 
+	/**
+	 * The instance's one cooldown map, sized by the top-level properties.
+	 * @return an empty map
+	 */
+	HostCooldowns hostCooldowns() {
+		CooldownProperties cooldown = this.properties.getCooldown();
+		Integer maxHosts = cooldown.getMaxHosts();
+		Duration maxDuration = cooldown.getMaxDuration();
+		return new HostCooldowns((maxHosts != null) ? maxHosts : HostCooldowns.DEFAULT_MAX_HOSTS,
+				(maxDuration != null) ? maxDuration : HostCooldowns.DEFAULT_MAX_DURATION);
+	}
+
+	/**
+	 * The one mapping pass, one line per setting: each value is checked under the name it
+	 * came from.
+	 * @param prefix {@code retry-after}, or {@code retry-after.clients.<name>}
+	 * @param own the properties under {@code prefix}
+	 * @return the settings the core runs on
+	 */
+	private RetrySettings settings(String prefix, RetrySettingsProperties own) {
+		Merge m = new Merge(prefix, own, this.properties);
+		RetrySettings d = RetrySettings.defaults();
+		return new RetrySettings(m.get("max-attempts", (s) -> s.getMaxAttempts(), PropertyChecks::atLeastOne, d.maxAttempts()),
+				m.get("total-budget", (s) -> s.getTotalBudget(), PropertyChecks::nonNegative, d.totalBudget()),
+				m.get("attempt-reserve", (s) -> s.getAttemptReserve(), PropertyChecks::nonNegative, d.attemptReserve()),
+				m.get("retryable-statuses", (s) -> s.getRetryableStatuses(), PropertyChecks::statuses,
+						d.retryableStatuses()),
+				m.get("retryable-methods", (s) -> s.getRetryableMethods(), PropertyChecks::methods,
+						d.retryableMethods()),
+				m.get("idempotency-key-header", (s) -> s.getIdempotencyKeyHeader(), PropertyChecks::headerName,
+						d.idempotencyKeyHeader()),
+				new RetrySettings.Backoff(
+						m.get("backoff.initial", (s) -> s.getBackoff().getInitial(), PropertyChecks::nonNegative,
+								d.backoff().initial()),
+						m.get("backoff.multiplier", (s) -> s.getBackoff().getMultiplier(), PropertyChecks::multiplier,
+								d.backoff().multiplier()),
+						m.get("backoff.max", (s) -> s.getBackoff().getMax(), PropertyChecks::nonNegative,
+								d.backoff().max())),
+				m.get("jitter", (s) -> s.getJitter(), PropertyChecks::jitter, d.jitter()),
+				new RetrySettings.Header(
+						m.get("header.max-wait", (s) -> s.getHeader().getMaxWait(), PropertyChecks::maxWait,
+								d.header().maxWait()),
+						m.get("header.on-invalid", (s) -> s.getHeader().getOnInvalid(), PropertyChecks::required,
+								d.header().onInvalid()),
+						m.get("header.date-reference", (s) -> s.getHeader().getDateReference(),
+								PropertyChecks::required, d.header().dateReference())),
+				new RetrySettings.IoErrors(
+						m.get("io-errors.connect", (s) -> s.getIoErrors().getConnect(), PropertyChecks::required,
+								d.ioErrors().connect()),
+						m.get("io-errors.read", (s) -> s.getIoErrors().getRead(), PropertyChecks::required,
+								d.ioErrors().read())),
+				new RetrySettings.Cooldown(
+						m.get("cooldown.enabled", (s) -> s.getCooldown().getEnabled(), PropertyChecks::required,
+								d.cooldown().enabled()),
+						m.get("cooldown.mode", (s) -> s.getCooldown().getMode(), PropertyChecks::required,
+								d.cooldown().mode()),
+						m.get("cooldown.statuses", (s) -> s.getCooldown().getStatuses(), PropertyChecks::statuses,
+								d.cooldown().statuses()),
+						m.get("cooldown.partition-headers", (s) -> s.getCooldown().getPartitionHeaders(),
+								PropertyChecks::headerNames, d.cooldown().partitionHeaders())),
+				new RetrySettings.Budget(
+						m.get("budget.enabled", (s) -> s.getBudget().getEnabled(), PropertyChecks::required,
+								d.budget().enabled()),
+						m.get("budget.ratio", (s) -> s.getBudget().getRatio(), PropertyChecks::ratio, d.budget().ratio()),
+						m.get("budget.min-per-second", (s) -> s.getBudget().getMinPerSecond(),
+								PropertyChecks::nonNegative, d.budget().minPerSecond()),
+						m.get("budget.window", (s) -> s.getBudget().getWindow(), PropertyChecks::positive,
+								d.budget().window())),
+				new RetrySettings.RateLimit(
+						m.get("rate-limit.enabled", (s) -> s.getRateLimit().getEnabled(), PropertyChecks::required,
+								d.rateLimit().enabled()),
+						m.get("rate-limit.fields", (s) -> s.getRateLimit().getFields(), PropertyChecks::rateLimitFields,
+								d.rateLimit().fields())));
+	}
+
 	private void validateSharedSettings() {
-		RetryAfterProperties.Cooldown cooldown = this.properties.getCooldown();
-		PropertyChecks.atLeastOne(PREFIX + ".cooldown.max-hosts", cooldown.getMaxHosts());
-		PropertyChecks.positive(PREFIX + ".cooldown.max-duration", cooldown.getMaxDuration());
+		CooldownProperties cooldown = this.properties.getCooldown();
+		if (cooldown.getMaxHosts() != null) {
+			PropertyChecks.atLeastOne(PREFIX + ".cooldown.max-hosts", cooldown.getMaxHosts());
+		}
+		if (cooldown.getMaxDuration() != null) {
+			PropertyChecks.positive(PREFIX + ".cooldown.max-duration", cooldown.getMaxDuration());
+		}
 		PropertyChecks.required(PREFIX + ".store", this.properties.getStore());
 		String keyPrefix = this.properties.getRedis().getKeyPrefix();
 		if (keyPrefix != null && keyPrefix.isBlank()) {
 			// Unset means the default; a blank prefix would make every key in Redis look shared.
 			throw new InvalidConfigurationPropertyValueException(PREFIX + ".redis.key-prefix", keyPrefix,
 					"must not be blank (leave it unset for the default)");
+		}
+	}
+
+	/**
+	 * A named client shares the instance's one cooldown store, so a value it sets for the
+	 * store would be ignored: it fails start-up instead of being believed.
+	 */
+	private static void rejectSharedSettings(String prefix, CooldownProperties cooldown) {
+		rejectShared(prefix + ".max-duration", cooldown.getMaxDuration());
+		rejectShared(prefix + ".max-hosts", cooldown.getMaxHosts());
+		// The secret itself never reaches the message.
+		rejectShared(prefix + ".partition-secret", (cooldown.getPartitionSecret() != null) ? "******" : null);
+	}
+
+	private static void rejectShared(String name, @Nullable Object value) {
+		if (value != null) {
+			throw new InvalidConfigurationPropertyValueException(name, value, "is read at the top level only; set "
+					+ PREFIX + name.substring(name.indexOf(".cooldown.")) + " instead");
 		}
 	}
 
@@ -89,6 +194,24 @@ final class RetryAfterSettingsMapper {
 
 	private static boolean containsWhitespace(String value) {
 		return value.chars().anyMatch(Character::isWhitespace);
+	}
+
+	/**
+	 * Where one value comes from: the properties under the prefix, else the top level's, else
+	 * the core's default.
+	 */
+	private record Merge(String prefix, RetrySettingsProperties own, RetrySettingsProperties topLevel) {
+
+		<T, R> R get(String key, Function<RetrySettingsProperties, @Nullable T> property,
+				PropertyChecks.Check<T, R> check, R fallback) {
+			T value = property.apply(this.own);
+			if (value != null) {
+				return check.apply(this.prefix + "." + key, value);
+			}
+			T inherited = property.apply(this.topLevel);
+			return (inherited != null) ? check.apply(PREFIX + "." + key, inherited) : fallback;
+		}
+
 	}
 
 }

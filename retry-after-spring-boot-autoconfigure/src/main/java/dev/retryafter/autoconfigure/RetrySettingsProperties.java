@@ -1,24 +1,21 @@
 package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
-import java.util.function.Function;
 
-import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * The per-request retry settings, one shape for the top level ({@code retry-after.*}) and for
  * each named client ({@code retry-after.clients.<name>.*}).
  * <p>
- * The field initializers are the defaults: the configuration processor publishes them and the
- * top level starts with them (tests keep the core's defaults for callers without Spring equal
- * to them). The groups are nested in {@link RetryAfterProperties}, where they have always been.
- * A named client starts with every value unset ({@code null}), so each one it does not set is
- * inherited from the top level. {@link #settings} merges and validates them, one line per
- * setting.
+ * Every value is {@code null} until it is bound: the core's {@link dev.retryafter.core.RetrySettings}
+ * owns the defaults, and {@link RetryAfterSettingsMapper} maps each value onto them, a named
+ * client's unset values falling back to the top level's and then to the core's. The
+ * configuration metadata publishes the defaults through
+ * {@code additional-spring-configuration-metadata.json}.
  *
  * @since 0.1.0
  */
@@ -27,128 +24,56 @@ public class RetrySettingsProperties {
 	/**
 	 * Maximum number of attempts for one request, the first attempt included.
 	 */
-	private @Nullable Integer maxAttempts = 3;
+	private @Nullable Integer maxAttempts;
 
 	/**
 	 * Time allowed for all attempts and waits of one request, measured from its first attempt.
 	 */
-	private @Nullable Duration totalBudget = Duration.ofSeconds(10);
+	private @Nullable Duration totalBudget;
 
 	/**
 	 * Time kept back from the total budget for the next attempt to complete.
 	 */
-	private @Nullable Duration attemptReserve = Duration.ofMillis(500);
+	private @Nullable Duration attemptReserve;
 
 	/**
 	 * HTTP status codes whose responses may be retried.
 	 */
-	private @Nullable Set<Integer> retryableStatuses = new LinkedHashSet<>(List.of(429, 503));
+	private @Nullable Set<Integer> retryableStatuses;
 
 	/**
 	 * HTTP methods whose requests are repeatable without any mark from the caller.
 	 */
-	private @Nullable Set<String> retryableMethods = new LinkedHashSet<>(
-			List.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"));
+	private @Nullable Set<String> retryableMethods;
 
 	/**
 	 * Name of the request header that makes a request repeatable when present; empty disables
 	 * this check.
 	 */
-	private @Nullable String idempotencyKeyHeader = "Idempotency-Key";
+	private @Nullable String idempotencyKeyHeader;
 
 	/**
 	 * Random wait added to each planned wait, as a fraction of it, between 0 and 1.
 	 */
-	private @Nullable Double jitter = 0.2;
+	private @Nullable Double jitter;
 
-	private final RetryAfterProperties.Backoff backoff = new RetryAfterProperties.Backoff();
+	@NestedConfigurationProperty
+	private final BackoffProperties backoff = new BackoffProperties();
 
-	private final RetryAfterProperties.Header header = new RetryAfterProperties.Header();
+	@NestedConfigurationProperty
+	private final HeaderProperties header = new HeaderProperties();
 
-	private final RetryAfterProperties.IoErrors ioErrors = new RetryAfterProperties.IoErrors();
+	@NestedConfigurationProperty
+	private final IoErrorsProperties ioErrors = new IoErrorsProperties();
 
-	private final RetryAfterProperties.Cooldown cooldown = new RetryAfterProperties.Cooldown();
+	@NestedConfigurationProperty
+	private final CooldownProperties cooldown = new CooldownProperties();
 
-	private final RetryAfterProperties.Budget budget = new RetryAfterProperties.Budget();
+	@NestedConfigurationProperty
+	private final BudgetProperties budget = new BudgetProperties();
 
-	private final RetryAfterProperties.RateLimit rateLimit = new RetryAfterProperties.RateLimit();
-
-	/**
-	 * The one merge and validation pass, one line per setting: each value is this one's own
-	 * when set, else {@code inherited}'s, and is checked under the name it came from.
-	 * @param prefix {@code retry-after}, or {@code retry-after.clients.<name>}
-	 * @param inherited the top level; mapped first, so every value it gives is valid
-	 * @return the settings the core runs on
-	 */
-	RetrySettings settings(String prefix, RetrySettingsProperties inherited) {
-		Merge m = new Merge(prefix, this, inherited);
-		return new RetrySettings(m.get("max-attempts", (s) -> s.maxAttempts, PropertyChecks::atLeastOne),
-				m.get("total-budget", (s) -> s.totalBudget, PropertyChecks::nonNegative),
-				m.get("attempt-reserve", (s) -> s.attemptReserve, PropertyChecks::nonNegative),
-				m.get("retryable-statuses", (s) -> s.retryableStatuses, PropertyChecks::statuses),
-				m.get("retryable-methods", (s) -> s.retryableMethods, PropertyChecks::methods),
-				m.get("idempotency-key-header", (s) -> s.idempotencyKeyHeader, PropertyChecks::headerName),
-				new RetrySettings.Backoff(
-						m.get("backoff.initial", (s) -> s.backoff.getInitial(), PropertyChecks::nonNegative),
-						m.get("backoff.multiplier", (s) -> s.backoff.getMultiplier(), PropertyChecks::multiplier),
-						m.get("backoff.max", (s) -> s.backoff.getMax(), PropertyChecks::nonNegative)),
-				m.get("jitter", (s) -> s.jitter, PropertyChecks::jitter),
-				new RetrySettings.Header(
-						m.get("header.max-wait", (s) -> s.header.getMaxWait(), PropertyChecks::maxWait),
-						m.get("header.on-invalid", (s) -> s.header.getOnInvalid(), PropertyChecks::required),
-						m.get("header.date-reference", (s) -> s.header.getDateReference(), PropertyChecks::required)),
-				new RetrySettings.IoErrors(
-						m.get("io-errors.connect", (s) -> s.ioErrors.getConnect(), PropertyChecks::required),
-						m.get("io-errors.read", (s) -> s.ioErrors.getRead(), PropertyChecks::required)),
-				new RetrySettings.Cooldown(
-						m.get("cooldown.enabled", (s) -> s.cooldown.getEnabled(), PropertyChecks::required),
-						m.get("cooldown.mode", (s) -> s.cooldown.getMode(), PropertyChecks::required),
-						m.get("cooldown.statuses", (s) -> s.cooldown.getStatuses(), PropertyChecks::statuses),
-						m.get("cooldown.partition-headers", (s) -> s.cooldown.getPartitionHeaders(),
-								PropertyChecks::headerNames)),
-				new RetrySettings.Budget(
-						m.get("budget.enabled", (s) -> s.budget.getEnabled(), PropertyChecks::required),
-						m.get("budget.ratio", (s) -> s.budget.getRatio(), PropertyChecks::ratio),
-						m.get("budget.min-per-second", (s) -> s.budget.getMinPerSecond(), PropertyChecks::nonNegative),
-						m.get("budget.window", (s) -> s.budget.getWindow(), PropertyChecks::positive)),
-				new RetrySettings.RateLimit(
-						m.get("rate-limit.enabled", (s) -> s.rateLimit.getEnabled(), PropertyChecks::required),
-						m.get("rate-limit.fields", (s) -> s.rateLimit.getFields(), PropertyChecks::rateLimitFields)));
-	}
-
-	/**
-	 * Leaves every value unset, so that each one is inherited: what a named client starts
-	 * with.
-	 */
-	void unsetAll() {
-		this.maxAttempts = null;
-		this.totalBudget = null;
-		this.attemptReserve = null;
-		this.retryableStatuses = null;
-		this.retryableMethods = null;
-		this.idempotencyKeyHeader = null;
-		this.jitter = null;
-		this.backoff.setInitial(null);
-		this.backoff.setMultiplier(null);
-		this.backoff.setMax(null);
-		this.header.setMaxWait(null);
-		this.header.setOnInvalid(null);
-		this.header.setDateReference(null);
-		this.ioErrors.setConnect(null);
-		this.ioErrors.setRead(null);
-		this.cooldown.setEnabled(null);
-		this.cooldown.setMode(null);
-		this.cooldown.setStatuses(null);
-		this.cooldown.setMaxDuration(null);
-		this.cooldown.setPartitionHeaders(null);
-		this.cooldown.setMaxHosts(null);
-		this.budget.setEnabled(null);
-		this.budget.setRatio(null);
-		this.budget.setMinPerSecond(null);
-		this.budget.setWindow(null);
-		this.rateLimit.setEnabled(null);
-		this.rateLimit.setFields(null);
-	}
+	@NestedConfigurationProperty
+	private final RateLimitProperties rateLimit = new RateLimitProperties();
 
 	public @Nullable Integer getMaxAttempts() {
 		return this.maxAttempts;
@@ -206,44 +131,28 @@ public class RetrySettingsProperties {
 		this.jitter = jitter;
 	}
 
-	public RetryAfterProperties.Backoff getBackoff() {
+	public BackoffProperties getBackoff() {
 		return this.backoff;
 	}
 
-	public RetryAfterProperties.Header getHeader() {
+	public HeaderProperties getHeader() {
 		return this.header;
 	}
 
-	public RetryAfterProperties.IoErrors getIoErrors() {
+	public IoErrorsProperties getIoErrors() {
 		return this.ioErrors;
 	}
 
-	public RetryAfterProperties.Cooldown getCooldown() {
+	public CooldownProperties getCooldown() {
 		return this.cooldown;
 	}
 
-	public RetryAfterProperties.Budget getBudget() {
+	public BudgetProperties getBudget() {
 		return this.budget;
 	}
 
-	public RetryAfterProperties.RateLimit getRateLimit() {
+	public RateLimitProperties getRateLimit() {
 		return this.rateLimit;
-	}
-
-	/**
-	 * Where one client's values come from: its own properties, else the top level's.
-	 */
-	private record Merge(String prefix, RetrySettingsProperties own, RetrySettingsProperties inherited) {
-
-		<T, R> R get(String key, Function<RetrySettingsProperties, @Nullable T> property,
-				PropertyChecks.Check<T, R> check) {
-			T value = property.apply(this.own);
-			if (value != null) {
-				return check.apply(this.prefix + "." + key, value);
-			}
-			return check.apply(RetryAfterSettingsMapper.PREFIX + "." + key, property.apply(this.inherited));
-		}
-
 	}
 
 }

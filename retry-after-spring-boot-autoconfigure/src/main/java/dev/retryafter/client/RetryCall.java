@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 
 import dev.retryafter.core.Admission;
+import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownKey;
@@ -278,9 +279,8 @@ public abstract class RetryCall {
 		}
 		// A retry already waited out the server's delay: only a first attempt queues behind
 		// requests still leaving in a cooldown's release window.
-		Admission admission = calls.cooldowns.admit(key, calls.monotonicClock.nanoTime(), timeLeft(),
-				this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(), calls.random,
-				!this.firstSent);
+		Admission admission = calls.cooldowns.admit(AdmissionRequest.of(key, calls.monotonicClock.nanoTime(),
+				timeLeft(), this.settings, calls.random, !this.firstSent));
 		if (!this.firstSent && !(admission instanceof Admission.Refuse) && QuotaFields.reads(this.settings)) {
 			admission = quotaSlot(key, admission);
 		}

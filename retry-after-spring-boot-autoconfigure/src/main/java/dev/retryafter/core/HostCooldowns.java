@@ -1,7 +1,6 @@
 package dev.retryafter.core;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -12,9 +11,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.random.RandomGenerator;
 
 import org.jspecify.annotations.Nullable;
 
@@ -44,13 +40,13 @@ public final class HostCooldowns {
 
 	/**
 	 * How many keys a map remembers unless told otherwise: the default of
-	 * {@code retry-after.cooldown.max-hosts}, for callers without Spring.
+	 * {@code retry-after.cooldown.max-hosts}, with or without Spring.
 	 */
 	public static final int DEFAULT_MAX_HOSTS = 10_000;
 
 	/**
 	 * The longest cooldown unless told otherwise: the default of
-	 * {@code retry-after.cooldown.max-duration}, for callers without Spring.
+	 * {@code retry-after.cooldown.max-duration}, with or without Spring.
 	 */
 	public static final Duration DEFAULT_MAX_DURATION = Duration.ofSeconds(60);
 
@@ -60,23 +56,17 @@ public final class HostCooldowns {
 	// budget - wait then stays inside the range of a long.
 	private static final long DURATION_LIMIT_NANOS = 1L << 62;
 
-	// Expired entries are purged every this many records even while the map is small, so a
-	// map that never reaches its bound does not keep dead entries for ever.
-	private static final int PURGE_EVERY = 256;
-
 	private final int maxHosts;
 
 	private final long maxDurationNanos;
 
-	private final ConcurrentHashMap<CooldownKey, Hold> notBefore = new ConcurrentHashMap<>();
+	private final ConcurrentHashMap<CooldownKey, CooldownHold> notBefore = new ConcurrentHashMap<>();
 
 	private final ConcurrentHashMap<CooldownKey, OriginPacer> pacers = new ConcurrentHashMap<>();
 
 	private final QuotaPacing quotas;
 
-	private final AtomicInteger recordsSincePurge = new AtomicInteger();
-
-	private final AtomicBoolean maintaining = new AtomicBoolean();
+	private final CooldownBound bound;
 
 	/**
 	 * Creates an empty map whose cooldowns last at most {@link #DEFAULT_MAX_DURATION}.
@@ -105,6 +95,7 @@ public final class HostCooldowns {
 		this.maxHosts = maxHosts;
 		this.maxDurationNanos = saturatedNanos(maxDuration, MAX_DELAY_NANOS);
 		this.quotas = new QuotaPacing(maxHosts);
+		this.bound = new CooldownBound(maxHosts, this.notBefore, this.pacers);
 	}
 
 	/**
@@ -132,8 +123,8 @@ public final class HostCooldowns {
 		}
 		// May wrap, as nanoTime readings do; only differences are ever compared.
 		long until = nowNanos + delayNanos;
-		Hold candidate = new Hold(until, delayNanos);
-		Hold held = this.notBefore.merge(key, candidate, HostCooldowns::later);
+		CooldownHold candidate = new CooldownHold(until, delayNanos);
+		CooldownHold held = this.notBefore.merge(key, candidate, CooldownHold::later);
 		OriginPacer pacer = this.pacers.get(key);
 		if (pacer == null) {
 			pacer = this.pacers.putIfAbsent(key, new OriginPacer(nowNanos, delayNanos));
@@ -141,31 +132,8 @@ public final class HostCooldowns {
 		if (pacer != null) {
 			pacer.rejected(nowNanos, delayNanos);
 		}
-		if (this.notBefore.size() > this.maxHosts || this.pacers.size() > this.maxHosts || this.recordsSincePurge.incrementAndGet() >= PURGE_EVERY) {
-			maintain(key, nowNanos);
-		}
+		this.bound.recorded(key, nowNanos);
 		return held == candidate;
-	}
-
-	/**
-	 * Records an absolute wall-clock not-before instant, e.g. one learned from another
-	 * instance through a shared store. It is turned into a monotonic instant with a pair of
-	 * readings taken together, after which the wall clock plays no part. It is cut to the
-	 * longest cooldown like any other.
-	 * @param key the origin, or partition of an origin
-	 * @param notBefore the wall-clock instant before which no request should be sent
-	 * @param wallNow the current wall-clock instant
-	 * @param nowNanos the monotonic reading taken with {@code wallNow}
-	 * @return whether the origin's not-before instant is now the one this call asked for
-	 * (false too when {@code notBefore} is not after {@code wallNow})
-	 */
-	public boolean recordUntil(CooldownKey key, Instant notBefore, Instant wallNow, long nowNanos) {
-		Objects.requireNonNull(notBefore, "notBefore");
-		Objects.requireNonNull(wallNow, "wallNow");
-		if (!notBefore.isAfter(wallNow)) {
-			return false;
-		}
-		return record(key, nowNanos, Duration.between(wallNow, notBefore));
 	}
 
 	/**
@@ -183,44 +151,27 @@ public final class HostCooldowns {
 	}
 
 	/**
-	 * Decides whether a request under {@code key} may be sent now. A cooling origin makes the
-	 * request wait until its not-before instant plus jitter uniform in
+	 * Decides whether a request may be sent now. A cooling origin makes the request wait until
+	 * its not-before instant plus jitter uniform in
 	 * {@code [0, jitter x the delay that set the cooldown]}, the jitter trimmed so that the
 	 * wait plus the reserve fits the budget; if even the bare wait does not fit, or in
-	 * fail-fast mode, it is refused. Once the instant has passed nothing is refused.
+	 * fail-fast mode, it is refused.
 	 * <p>
 	 * The jitter is scaled by the server's whole delay, not by the time left: requests held
 	 * just before the instant would otherwise all get a tiny jitter and leave together, a
 	 * spike that the origin's own retries (each jittered by the whole delay) do
 	 * not make. Scaled this way, held requests spread over the same window as those retries.
-	 * @param key the request's cooldown key
-	 * @param nowNanos the current monotonic reading
-	 * @param remainingBudget the request's remaining total budget (may be negative)
-	 * @param attemptReserve the time kept back for the attempt itself
-	 * @param mode what a held request does
-	 * @param jitter the jitter factor, between 0 and 1
-	 * @param random the random source for jitter
-	 * @return the admission
-	 * @throws IllegalArgumentException if {@code jitter} is not between 0 and 1
-	 */
-	public Admission admit(CooldownKey key, long nowNanos, Duration remainingBudget, Duration attemptReserve,
-			CooldownMode mode, double jitter, RandomGenerator random) {
-		return admit(key, nowNanos, remainingBudget, attemptReserve, mode, jitter, random, true);
-	}
-
-	/**
-	 * Decides whether a request under {@code key} may be sent now, as
-	 * {@link #admit(CooldownKey, long, Duration, Duration, CooldownMode, double, RandomGenerator)}
-	 * does for a first attempt. After the cooldown's instant nothing is ever refused, and a
-	 * first attempt is held only behind requests the cooldown really held that are still
-	 * leaving (the release window): it waits until the last of them has left, plus jitter of
-	 * its own, so that it does not cut in ahead of them (on a rate-limited origin that turned
-	 * released requests into fresh 429s and calls that failed). When the origin has turned
-	 * away more than one request, that jitter spans the whole delay rather than
-	 * {@code jitter x} it: the first attempt belongs to the next wave, which must not land at
-	 * once on an origin the released requests have just used up. When no held request is
-	 * still leaving, or that queue does not fit the budget, it is sent at once. A retry does
-	 * not queue: it has already waited out the server's delay.
+	 * <p>
+	 * After the cooldown's instant nothing is ever refused, and a first attempt is held only
+	 * behind requests the cooldown really held that are still leaving (the release window): it
+	 * waits until the last of them has left, plus jitter of its own, so that it does not cut in
+	 * ahead of them (on a rate-limited origin that turned released requests into fresh 429s
+	 * and calls that failed). When the origin has turned away more than one request, that
+	 * jitter spans the whole delay rather than {@code jitter x} it: the first attempt belongs
+	 * to the next wave, which must not land at once on an origin the released requests have
+	 * just used up. When no held request is still leaving, or that queue does not fit the
+	 * budget, it is sent at once. A retry does not queue: it has already waited out the
+	 * server's delay.
 	 * <p>
 	 * Once the origin has turned requests away twice, far enough apart to tell, the key is
 	 * paced in mode {@code wait}: while it cools down, and after its instant for as long as
@@ -232,28 +183,15 @@ public final class HostCooldowns {
 	 * <p>
 	 * Each {@link Admission.Wait} names what held the request; {@link #protection} shows the
 	 * state behind each reason.
-	 * @param key the request's cooldown key
-	 * @param nowNanos the current monotonic reading
-	 * @param remainingBudget the request's remaining total budget (may be negative)
-	 * @param attemptReserve the time kept back for the attempt itself
-	 * @param mode what a held request does
-	 * @param jitter the jitter factor, between 0 and 1
-	 * @param random the random source for jitter
-	 * @param firstAttempt whether the request has not been sent yet
+	 * @param request the request, its budget and its cooldown settings
 	 * @return the admission
-	 * @throws IllegalArgumentException if {@code jitter} is not between 0 and 1
 	 */
-	public Admission admit(CooldownKey key, long nowNanos, Duration remainingBudget, Duration attemptReserve,
-			CooldownMode mode, double jitter, RandomGenerator random, boolean firstAttempt) {
-		Objects.requireNonNull(mode, "mode");
-		Objects.requireNonNull(random, "random");
-		if (!(jitter >= 0 && jitter <= 1)) {
-			throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
-		}
-		Hold hold = this.notBefore.get(key);
+	public Admission admit(AdmissionRequest request) {
+		long nowNanos = request.nowNanos();
+		CooldownHold hold = this.notBefore.get(request.key());
 		// A retry is not paced: it has waited out the server's delay for its own request.
-		if (mode == CooldownMode.WAIT && firstAttempt) {
-			Admission paced = paced(key, hold, nowNanos, remainingBudget, attemptReserve, jitter, random);
+		if (request.mode() == CooldownMode.WAIT && request.firstAttempt()) {
+			Admission paced = paced(request, hold);
 			if (paced != null) {
 				return paced;
 			}
@@ -263,21 +201,21 @@ public final class HostCooldowns {
 		}
 		long left = hold.until - nowNanos;
 		if (left <= 0) {
-			return afterInstant(key, hold, nowNanos, remainingBudget, attemptReserve, mode, jitter, random,
-					firstAttempt);
+			return afterInstant(request, hold);
 		}
 		Duration timeLeft = Duration.ofNanos(left);
-		if (mode == CooldownMode.FAIL_FAST) {
+		if (request.mode() == CooldownMode.FAIL_FAST) {
 			return new Admission.Refuse(timeLeft);
 		}
-		long budget = saturatedNanos(remainingBudget, DURATION_LIMIT_NANOS);
-		long reserve = Math.max(0, saturatedNanos(attemptReserve, DURATION_LIMIT_NANOS));
+		long budget = saturatedNanos(request.remainingBudget(), DURATION_LIMIT_NANOS);
+		long reserve = Math.max(0, saturatedNanos(request.attemptReserve(), DURATION_LIMIT_NANOS));
 		long afterWait = budget - left;
 		if (afterWait < reserve) {
 			return new Admission.Refuse(timeLeft);
 		}
 		Duration limit = timeLeft.plusNanos(afterWait - reserve);
-		Duration wait = Jitter.apply(timeLeft, Duration.ofNanos(hold.spread), jitter, random, limit);
+		Duration wait = Jitter.apply(timeLeft, Duration.ofNanos(hold.spread), request.jitter(), request.random(),
+				limit);
 		hold.releases.add(nowNanos + wait.toNanos());
 		return new Admission.Wait(wait, HoldReason.COOLDOWN);
 	}
@@ -289,18 +227,17 @@ public final class HostCooldowns {
 	 * Only requests the cooldown really held count: a cooldown that held none (every request
 	 * refused, or none came) has ended for everyone at its instant.
 	 */
-	private Admission afterInstant(CooldownKey key, Hold hold, long nowNanos, Duration remainingBudget,
-			Duration attemptReserve, CooldownMode mode, double jitter, RandomGenerator random, boolean firstAttempt) {
-		long untilLast = hold.releases.untilLast(nowNanos);
+	private Admission afterInstant(AdmissionRequest request, CooldownHold hold) {
+		long untilLast = hold.releases.untilLast(request.nowNanos());
 		if (untilLast <= 0) {
-			this.notBefore.remove(key, hold);
+			this.notBefore.remove(request.key(), hold);
 			return Admission.PROCEED;
 		}
-		if (!firstAttempt || mode == CooldownMode.FAIL_FAST) {
+		if (!request.firstAttempt() || request.mode() == CooldownMode.FAIL_FAST) {
 			return Admission.PROCEED;
 		}
-		long budget = saturatedNanos(remainingBudget, DURATION_LIMIT_NANOS);
-		long reserve = Math.max(0, saturatedNanos(attemptReserve, DURATION_LIMIT_NANOS));
+		long budget = saturatedNanos(request.remainingBudget(), DURATION_LIMIT_NANOS);
+		long reserve = Math.max(0, saturatedNanos(request.attemptReserve(), DURATION_LIMIT_NANOS));
 		long afterWait = budget - untilLast;
 		if (afterWait < reserve) {
 			// A queue that does not fit the budget is not taken, as a paced slot is not: the
@@ -313,8 +250,8 @@ public final class HostCooldowns {
 		// than one request is the next wave: spread over the server's whole delay rather than
 		// its jitter window, it does not land all at once on an origin whose allowance the
 		// released requests have just used up.
-		double spread = turnedAwayMoreThanOnce(key) ? 1.0 : jitter;
-		return new Admission.Wait(Jitter.apply(queue, Duration.ofNanos(hold.spread), spread, random, limit),
+		double spread = turnedAwayMoreThanOnce(request.key()) ? 1.0 : request.jitter();
+		return new Admission.Wait(Jitter.apply(queue, Duration.ofNanos(hold.spread), spread, request.random(), limit),
 				HoldReason.RELEASE_WINDOW);
 	}
 
@@ -322,20 +259,21 @@ public final class HostCooldowns {
 	 * The slot a learned rate gives the request, or {@code null} when the key has no pacer,
 	 * no rate yet, or a slot that does not fit the budget.
 	 */
-	private @Nullable Admission paced(CooldownKey key, @Nullable Hold hold, long nowNanos, Duration remainingBudget,
-			Duration attemptReserve, double jitter, RandomGenerator random) {
-		OriginPacer pacer = this.pacers.get(key);
+	private @Nullable Admission paced(AdmissionRequest request, @Nullable CooldownHold hold) {
+		OriginPacer pacer = this.pacers.get(request.key());
 		if (pacer == null) {
 			return null;
 		}
+		long nowNanos = request.nowNanos();
 		boolean cooling = hold != null && hold.until - nowNanos > 0;
 		if (!cooling && pacer.quiet(nowNanos)) {
-			this.pacers.remove(key, pacer);
+			this.pacers.remove(request.key(), pacer);
 			return null;
 		}
-		long budget = saturatedNanos(remainingBudget, DURATION_LIMIT_NANOS);
-		long reserve = Math.max(0, saturatedNanos(attemptReserve, DURATION_LIMIT_NANOS));
-		Admission admission = pacer.admit(nowNanos, cooling ? hold.until : nowNanos, budget, reserve, jitter, random);
+		long budget = saturatedNanos(request.remainingBudget(), DURATION_LIMIT_NANOS);
+		long reserve = Math.max(0, saturatedNanos(request.attemptReserve(), DURATION_LIMIT_NANOS));
+		Admission admission = pacer.admit(nowNanos, cooling ? hold.until : nowNanos, budget, reserve,
+				request.jitter(), request.random());
 		if (cooling && admission instanceof Admission.Wait wait) {
 			// Held while the key cools down: a request the cooldown releases.
 			hold.releases.add(nowNanos + wait.delay().toNanos());
@@ -365,33 +303,8 @@ public final class HostCooldowns {
 	 * @return one view per key
 	 */
 	public List<KeyProtection> protection(long nowNanos) {
-		purgeExpired(nowNanos);
-		Set<CooldownKey> keys = new HashSet<>(this.notBefore.keySet());
-		keys.addAll(this.pacers.keySet());
-		List<KeyProtection> views = new ArrayList<>(keys.size());
-		for (CooldownKey key : keys) {
-			Hold hold = this.notBefore.get(key);
-			OriginPacer pacer = this.pacers.get(key);
-			double rate = (pacer != null) ? pacer.rate() : Double.NaN;
-			if (hold == null && Double.isNaN(rate)) {
-				continue;
-			}
-			Duration instant = null;
-			Duration releaseWindow = null;
-			int leaving = 0;
-			long notBefore = nowNanos;
-			if (hold != null) {
-				instant = Duration.ofNanos(hold.until - nowNanos);
-				leaving = hold.releases.leaving(nowNanos);
-				long untilLast = hold.releases.untilLast(nowNanos);
-				releaseWindow = (untilLast > 0) ? Duration.ofNanos(untilLast) : null;
-				notBefore = (hold.until - nowNanos > 0) ? hold.until : nowNanos;
-			}
-			Duration nextSlot = (pacer != null) ? pacer.nextSlot(nowNanos, notBefore) : null;
-			views.add(new KeyProtection(key, instant, releaseWindow, leaving, rate, nextSlot));
-		}
-		views.sort(Comparator.comparing((KeyProtection view) -> view.key().toString()));
-		return Collections.unmodifiableList(views);
+		this.bound.purgeExpired(nowNanos);
+		return CooldownViews.protection(this.notBefore, this.pacers, nowNanos);
 	}
 
 	/**
@@ -449,9 +362,9 @@ public final class HostCooldowns {
 	 * @return the number of origins with time left
 	 */
 	public int activeCount(long nowNanos) {
-		purgeExpired(nowNanos);
+		this.bound.purgeExpired(nowNanos);
 		int count = 0;
-		for (Hold hold : this.notBefore.values()) {
+		for (CooldownHold hold : this.notBefore.values()) {
 			if (hold.until - nowNanos > 0) {
 				count++;
 			}
@@ -466,19 +379,8 @@ public final class HostCooldowns {
 	 * @return an unmodifiable map from key to time left, positive
 	 */
 	public Map<CooldownKey, Duration> snapshot(long nowNanos) {
-		purgeExpired(nowNanos);
-		List<Map.Entry<CooldownKey, Long>> active = new ArrayList<>();
-		this.notBefore.forEach((key, hold) -> {
-			if (hold.until - nowNanos > 0) {
-				active.add(Map.entry(key, hold.until));
-			}
-		});
-		active.sort(Comparator.comparing((Map.Entry<CooldownKey, Long> entry) -> entry.getKey().toString()));
-		Map<CooldownKey, Duration> snapshot = new LinkedHashMap<>();
-		for (Map.Entry<CooldownKey, Long> entry : active) {
-			snapshot.put(entry.getKey(), Duration.ofNanos(entry.getValue() - nowNanos));
-		}
-		return Collections.unmodifiableMap(snapshot);
+		this.bound.purgeExpired(nowNanos);
+		return CooldownViews.snapshot(this.notBefore, nowNanos);
 	}
 
 	/**
@@ -515,11 +417,11 @@ public final class HostCooldowns {
 	}
 
 	private long remainingNanos(CooldownKey key, long nowNanos) {
-		Hold hold = this.notBefore.get(key);
+		CooldownHold hold = this.notBefore.get(key);
 		return (hold != null) ? remainingNanos(key, hold, nowNanos) : 0;
 	}
 
-	private long remainingNanos(CooldownKey key, Hold hold, long nowNanos) {
+	private long remainingNanos(CooldownKey key, CooldownHold hold, long nowNanos) {
 		long left = hold.until - nowNanos;
 		if (left <= 0 && hold.releases.leaving(nowNanos) == 0) {
 			this.notBefore.remove(key, hold);
@@ -527,97 +429,7 @@ public final class HostCooldowns {
 		return left;
 	}
 
-	// One thread at a time; the others carry on (the bound is approximate under contention).
-	private void maintain(CooldownKey justRecorded, long nowNanos) {
-		if (!this.maintaining.compareAndSet(false, true)) {
-			return;
-		}
-		try {
-			this.recordsSincePurge.set(0);
-			purgeExpired(nowNanos);
-			int excess = this.notBefore.size() - this.maxHosts;
-			if (excess > 0) {
-				// Evicting a little below the bound spares a full scan on every following record.
-				evictSoonestEnding(justRecorded, nowNanos, excess + this.maxHosts / 16);
-			}
-			// A pacer without a cooldown is the first to go: it only spaces requests out.
-			int pacerExcess = this.pacers.size() - this.maxHosts;
-			for (CooldownKey key : this.pacers.keySet()) {
-				if (pacerExcess <= 0) {
-					break;
-				}
-				if (!key.equals(justRecorded) && !this.notBefore.containsKey(key) && this.pacers.remove(key) != null) {
-					pacerExcess--;
-				}
-			}
-		}
-		finally {
-			this.maintaining.set(false);
-		}
-	}
-
-	private void purgeExpired(long nowNanos) {
-		// A conditional remove per entry: a not-before renewed meanwhile is kept, and so is one
-		// whose held requests are still leaving (its release window).
-		this.notBefore.entrySet().removeIf((entry) -> entry.getValue().ended(nowNanos));
-		this.pacers.entrySet()
-			.removeIf((entry) -> !this.notBefore.containsKey(entry.getKey()) && entry.getValue().quiet(nowNanos));
-	}
-
-	private void evictSoonestEnding(CooldownKey justRecorded, long nowNanos, int count) {
-		List<Map.Entry<CooldownKey, Hold>> candidates = new ArrayList<>(this.notBefore.size());
-		this.notBefore.forEach((key, hold) -> {
-			if (!key.equals(justRecorded)) {
-				candidates.add(Map.entry(key, hold));
-			}
-		});
-		candidates.sort(
-				Comparator.comparingLong((Map.Entry<CooldownKey, Hold> entry) -> entry.getValue().until - nowNanos));
-		for (int i = 0; i < count && i < candidates.size(); i++) {
-			Map.Entry<CooldownKey, Hold> entry = candidates.get(i);
-			this.notBefore.remove(entry.getKey(), entry.getValue());
-		}
-	}
-
-	/**
-	 * An origin's not-before instant, the delay that set it (the width of the jitter window
-	 * for requests held by it), and when the requests it held leave. Compared by identity in
-	 * conditional removes, so a cooldown renewed meanwhile is never removed by mistake.
-	 */
-	private static final class Hold {
-
-		private final long until;
-
-		private final long spread;
-
-		// Set before the hold is published through the map: a renewal takes over the
-		// requests the cooldown it replaces held, which are still to leave.
-		private Releases releases = new Releases();
-
-		Hold(long until, long spread) {
-			this.until = until;
-			this.spread = spread;
-		}
-
-		/**
-		 * Whether the instant has passed and no request held by this cooldown is still to
-		 * leave: then nothing about it can hold a request any more.
-		 */
-		boolean ended(long nowNanos) {
-			return this.until - nowNanos <= 0 && this.releases.leaving(nowNanos) == 0;
-		}
-
-	}
-
-	private static Hold later(Hold held, Hold fresh) {
-		if (fresh.until - held.until > 0) {
-			fresh.releases = held.releases;
-			return fresh;
-		}
-		return held;
-	}
-
-	private static long saturatedNanos(Duration duration, long limit) {
+	static long saturatedNanos(Duration duration, long limit) {
 		Objects.requireNonNull(duration, "duration");
 		if (duration.compareTo(Duration.ofNanos(limit)) >= 0) {
 			return limit;

@@ -89,8 +89,9 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	}
 
 	/**
-	 * The defaults of the {@code retry-after.*} properties, for callers that build settings
-	 * without Spring; a test of the auto-configuration keeps the two equal.
+	 * The defaults: what every {@code retry-after.*} property left unset maps to, and what
+	 * callers that build settings without Spring start from. The one place they are written;
+	 * the configuration metadata publishes them for the IDE.
 	 * @return the default settings
 	 */
 	public static RetrySettings defaults() {

@@ -4,11 +4,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.random.RandomGenerator;
 
 import dev.retryafter.core.Admission;
+import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.Origin;
 import org.jspecify.annotations.Nullable;
@@ -73,39 +72,12 @@ public interface CooldownStore {
 	}
 
 	/**
-	 * Decides whether a request under {@code key} may be sent now; see
-	 * {@link HostCooldowns#admit}.
-	 * @param key the request's cooldown key
-	 * @param nowNanos the current monotonic reading
-	 * @param remainingBudget the request's remaining total budget
-	 * @param attemptReserve the time kept back for the attempt itself
-	 * @param mode what a held request does
-	 * @param jitter the jitter factor, between 0 and 1
-	 * @param random the random source for jitter
+	 * Decides whether a request may be sent now; see {@link HostCooldowns#admit}.
+	 * @param request the request, its budget and its cooldown settings
 	 * @return the admission
 	 */
-	default Admission admit(CooldownKey key, long nowNanos, Duration remainingBudget, Duration attemptReserve,
-			CooldownMode mode, double jitter, RandomGenerator random) {
-		return cooldowns().admit(key, nowNanos, remainingBudget, attemptReserve, mode, jitter, random);
-	}
-
-	/**
-	 * Decides whether a request under {@code key} may be sent now, telling a first attempt
-	 * from a retry; see {@link HostCooldowns#admit(CooldownKey, long, Duration, Duration,
-	 * CooldownMode, double, RandomGenerator, boolean)}.
-	 * @param key the request's cooldown key
-	 * @param nowNanos the current monotonic reading
-	 * @param remainingBudget the request's remaining total budget
-	 * @param attemptReserve the time kept back for the attempt itself
-	 * @param mode what a held request does
-	 * @param jitter the jitter factor, between 0 and 1
-	 * @param random the random source for jitter
-	 * @param firstAttempt whether the request has not been sent yet
-	 * @return the admission
-	 */
-	default Admission admit(CooldownKey key, long nowNanos, Duration remainingBudget, Duration attemptReserve,
-			CooldownMode mode, double jitter, RandomGenerator random, boolean firstAttempt) {
-		return cooldowns().admit(key, nowNanos, remainingBudget, attemptReserve, mode, jitter, random, firstAttempt);
+	default Admission admit(AdmissionRequest request) {
+		return cooldowns().admit(request);
 	}
 
 	/**

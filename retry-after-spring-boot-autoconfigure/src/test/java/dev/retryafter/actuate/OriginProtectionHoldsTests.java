@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 
+import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.actuate.RetryAfterEndpoint.ProtectionDescriptor;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
@@ -96,8 +97,8 @@ class OriginProtectionHoldsTests {
 	}
 
 	private void hold(CooldownKey key, double random) {
-		this.store.admit(key, this.clock.nanoTime(), Duration.ofSeconds(10), Duration.ofMillis(500),
-				CooldownMode.WAIT, 0.2, new FixedRandom(random), true);
+		this.store.admit(new AdmissionRequest(key, this.clock.nanoTime(), Duration.ofSeconds(10),
+				Duration.ofMillis(500), CooldownMode.WAIT, 0.2, new FixedRandom(random), true));
 	}
 
 }

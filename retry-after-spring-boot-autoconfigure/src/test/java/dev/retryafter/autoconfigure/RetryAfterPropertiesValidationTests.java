@@ -141,6 +141,29 @@ class RetryAfterPropertiesValidationTests {
 						"each header must be a valid HTTP header name"));
 	}
 
+	static Stream<Arguments> topLevelOnlyClientValues() {
+		return Stream.of(arguments("cooldown.max-duration=30s", "cooldown.max-duration", "PT30S"),
+				arguments("cooldown.max-hosts=500", "cooldown.max-hosts", "500"),
+				// The secret itself never reaches the message.
+				arguments("cooldown.partition-secret=c2VjcmV0LXNoYXJlZC1ieS10aGUtZmxlZXQ=", "cooldown.partition-secret",
+						"******"));
+	}
+
+	@ParameterizedTest(name = "clients.payments.{0}")
+	@MethodSource("topLevelOnlyClientValues")
+	void whenAClientSetsATopLevelOnlyValueShouldFailNamingPropertyAndTopLevelKey(String property, String key,
+			String value) {
+		this.contextRunner
+			.withPropertyValues("retry-after.clients.payments.hosts=pay.example.com",
+					"retry-after.clients.payments." + property)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessage("Property retry-after.clients.payments.%s with value '%s' is invalid: is read at the "
+						+ "top level only; set retry-after.%s instead", key, value, key));
+	}
+
 	@ParameterizedTest(name = "clients.payments.{0}")
 	@MethodSource("invalidClientValues")
 	void whenClientValueIsInvalidShouldFailNamingClientProperty(String property, String key, String value,

@@ -1,9 +1,13 @@
 package dev.retryafter.autoconfigure;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.DateReference;
@@ -14,6 +18,7 @@ import dev.retryafter.core.RetrySettings;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,18 +34,26 @@ class RetryAfterSettingsMapperTests {
 
 	@Test
 	void propertyDefaultsShouldBeTheCoreDefaults() {
-		// The field initializers of RetrySettingsProperties are the published defaults; the
-		// core's own defaults must not drift from them.
+		// The properties carry no defaults: unset, every value is the core's own.
 		assertThat(new RetryAfterSettingsMapper(new RetryAfterProperties()).map().defaults())
 			.isEqualTo(new ClientSettings("default", RetrySettings.defaults()));
 	}
 
 	@Test
-	void cooldownStoreDefaultsShouldBeTheCoreDefaults() {
-		// What an interceptor built without Spring sizes its cooldowns with.
-		RetryAfterProperties.Cooldown cooldown = new RetryAfterProperties().getCooldown();
-		assertThat(cooldown.getMaxHosts()).isEqualTo(HostCooldowns.DEFAULT_MAX_HOSTS);
-		assertThat(cooldown.getMaxDuration()).isEqualTo(HostCooldowns.DEFAULT_MAX_DURATION);
+	void cooldownStoreDefaultsShouldBeTheCoreDefaults() throws IOException {
+		// The metadata's literals are what an IDE shows; the core's constants are what an
+		// unset property (and an interceptor built without Spring) sizes its cooldowns with.
+		String resource = "META-INF/additional-spring-configuration-metadata.json";
+		try (InputStream in = getClass().getClassLoader().getResourceAsStream(resource)) {
+			DocumentContext metadata = JsonPath.parse(in);
+			assertThat(metadata.read("$.properties[?(@.name == 'retry-after.cooldown.max-hosts')].defaultValue",
+					List.class))
+				.containsExactly(HostCooldowns.DEFAULT_MAX_HOSTS);
+			List<String> maxDuration = metadata
+				.read("$.properties[?(@.name == 'retry-after.cooldown.max-duration')].defaultValue", List.class);
+			assertThat(maxDuration).hasSize(1);
+			assertThat(DurationStyle.detectAndParse(maxDuration.get(0))).isEqualTo(HostCooldowns.DEFAULT_MAX_DURATION);
+		}
 	}
 
 	@Test

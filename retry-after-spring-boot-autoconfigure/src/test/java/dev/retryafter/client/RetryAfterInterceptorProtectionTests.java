@@ -14,6 +14,7 @@ import java.util.random.RandomGenerator;
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.client.HttpCaller.Result;
 import dev.retryafter.core.Admission;
+import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.DelaySource;
@@ -509,11 +510,9 @@ class RetryAfterInterceptorProtectionTests {
 			}
 
 			@Override
-			public Admission admit(CooldownKey origin, long nowNanos, Duration remainingBudget, Duration attemptReserve,
-					CooldownMode mode, double jitter, RandomGenerator random, boolean firstAttempt) {
+			public Admission admit(AdmissionRequest request) {
 				admits.incrementAndGet();
-				return CooldownStore.super.admit(origin, nowNanos, remainingBudget, attemptReserve, mode, jitter,
-						random, firstAttempt);
+				return CooldownStore.super.admit(request);
 			}
 
 		};

@@ -100,7 +100,8 @@ class HostCooldownsPacingTests {
 	}
 
 	private Admission retry() {
-		return this.cooldowns.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.0, new FixedRandom(0.5), false);
+		return this.cooldowns.admit(new AdmissionRequest(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.0,
+				new FixedRandom(0.5), false));
 	}
 
 	@Test
@@ -141,13 +142,13 @@ class HostCooldownsPacingTests {
 		}
 		// The next slot is 1 s + 10 intervals away, which 1.6 s of budget less 0.5 s of reserve
 		// cannot hold; the cooldown's instant (1 s away) fits, so the request waits for it.
-		Admission tight = this.cooldowns.admit(A, now(), Duration.ofMillis(1600), RESERVE, CooldownMode.WAIT, 0.0,
-				new FixedRandom(0.5));
+		Admission tight = this.cooldowns.admit(new AdmissionRequest(A, now(), Duration.ofMillis(1600), RESERVE,
+				CooldownMode.WAIT, 0.0, new FixedRandom(0.5), true));
 		assertThat(tight).isEqualTo(cooldownFor(1_000_000_000L));
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L + 10 * INTERVAL_NANOS));
 		// When not even the instant fits, the cooldown refuses, as it always did.
-		Admission refused = this.cooldowns.admit(A, now(), Duration.ofMillis(1200), RESERVE, CooldownMode.WAIT, 0.0,
-				new FixedRandom(0.5));
+		Admission refused = this.cooldowns.admit(new AdmissionRequest(A, now(), Duration.ofMillis(1200), RESERVE,
+				CooldownMode.WAIT, 0.0, new FixedRandom(0.5), true));
 		assertThat(refused).isEqualTo(new Admission.Refuse(Duration.ofSeconds(1)));
 	}
 
@@ -247,8 +248,9 @@ class HostCooldownsPacingTests {
 					start.await();
 					List<Long> waits = new ArrayList<>();
 					for (int i = 0; i < each; i++) {
-						Admission admission = this.cooldowns.admit(A, now(), Duration.ofSeconds(100), RESERVE,
-								CooldownMode.WAIT, 0.0, new FixedRandom(0.5));
+						Admission admission = this.cooldowns.admit(new AdmissionRequest(A, now(),
+								Duration.ofSeconds(100), RESERVE, CooldownMode.WAIT, 0.0, new FixedRandom(0.5),
+								true));
 						waits.add(((Admission.Wait) admission).delay().toNanos());
 					}
 					return waits;
@@ -289,11 +291,13 @@ class HostCooldownsPacingTests {
 	}
 
 	private Admission admit(CooldownKey key, double jitter, double random) {
-		return this.cooldowns.admit(key, now(), BUDGET, RESERVE, CooldownMode.WAIT, jitter, new FixedRandom(random));
+		return this.cooldowns.admit(new AdmissionRequest(key, now(), BUDGET, RESERVE, CooldownMode.WAIT, jitter,
+				new FixedRandom(random), true));
 	}
 
 	private Admission admit(CooldownKey key, CooldownMode mode) {
-		return this.cooldowns.admit(key, now(), BUDGET, RESERVE, mode, 0.2, new FixedRandom(0.5));
+		return this.cooldowns.admit(new AdmissionRequest(key, now(), BUDGET, RESERVE, mode, 0.2,
+				new FixedRandom(0.5), true));
 	}
 
 	private static Admission waitFor(long nanos) {

@@ -160,7 +160,8 @@ class HostCooldownsReleaseTests {
 	}
 
 	private Admission admit(CooldownKey key, Duration budget, double random) {
-		return this.cooldowns.admit(key, now(), budget, RESERVE, CooldownMode.WAIT, 0.2, new FixedRandom(random));
+		return this.cooldowns.admit(new AdmissionRequest(key, now(), budget, RESERVE, CooldownMode.WAIT, 0.2,
+				new FixedRandom(random), true));
 	}
 
 	private long now() {

@@ -102,8 +102,8 @@ class HostCooldownsTests {
 		// Fail-fast mode never refuses a request for the release window.
 		assertThat(admit(A, CooldownMode.FAIL_FAST, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
 		// A retry has waited out the server's delay already: it does not queue.
-		assertThat(this.cooldowns.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.2, new FixedRandom(0.5),
-				false))
+		assertThat(this.cooldowns.admit(new AdmissionRequest(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.2,
+				new FixedRandom(0.5), false)))
 			.isEqualTo(Admission.PROCEED);
 		// Once the held request has left, the cooldown has ended for everyone.
 		this.clock.advance(Duration.ofMillis(300));
@@ -122,8 +122,8 @@ class HostCooldownsTests {
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5))
 			.isEqualTo(new Admission.Wait(Duration.ofMillis(1300), HoldReason.RELEASE_WINDOW));
 		// A retry still does not queue.
-		assertThat(this.cooldowns.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.2, new FixedRandom(0.5),
-				false))
+		assertThat(this.cooldowns.admit(new AdmissionRequest(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.2,
+				new FixedRandom(0.5), false)))
 			.isEqualTo(Admission.PROCEED);
 	}
 
@@ -181,8 +181,8 @@ class HostCooldownsTests {
 	@Test
 	void whenBudgetAlreadyNegativeThenRefuse() {
 		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
-		assertThat(this.cooldowns.admit(A, now(), Duration.ofSeconds(-1), RESERVE, CooldownMode.WAIT, 0.2,
-				new FixedRandom(0.5)))
+		assertThat(this.cooldowns.admit(new AdmissionRequest(A, now(), Duration.ofSeconds(-1), RESERVE,
+				CooldownMode.WAIT, 0.2, new FixedRandom(0.5), true)))
 			.isEqualTo(new Admission.Refuse(Duration.ofSeconds(1)));
 	}
 
@@ -209,10 +209,11 @@ class HostCooldownsTests {
 		Duration huge = Duration.ofSeconds(Long.MAX_VALUE);
 		assertThat(uncapped.record(A, now(), huge)).isTrue();
 		assertThat(uncapped.remaining(A, now())).isEqualTo(RetryAfter.MAX_DELAY);
-		assertThat(uncapped.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 1.0, new FixedRandom(0.999_999)))
+		assertThat(uncapped.admit(new AdmissionRequest(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 1.0,
+				new FixedRandom(0.999_999), true)))
 			.isEqualTo(new Admission.Refuse(RetryAfter.MAX_DELAY));
-		assertThat(uncapped.admit(A, now(), Duration.ofSeconds(Long.MAX_VALUE), Duration.ZERO, CooldownMode.WAIT,
-				0.2, new FixedRandom(0.0)))
+		assertThat(uncapped.admit(new AdmissionRequest(A, now(), Duration.ofSeconds(Long.MAX_VALUE), Duration.ZERO,
+				CooldownMode.WAIT, 0.2, new FixedRandom(0.0), true)))
 			.isEqualTo(new Admission.Wait(RetryAfter.MAX_DELAY));
 		this.clock.advance(Duration.ofDays(36_499));
 		assertThat(uncapped.remaining(A, now())).isEqualTo(Duration.ofDays(1));
@@ -227,7 +228,8 @@ class HostCooldownsTests {
 		// A held request's jitter spreads over the capped delay (5 s), not the 8 s asked for.
 		HostCooldowns tight = new HostCooldowns(100, Duration.ofSeconds(5));
 		tight.record(A, now(), Duration.ofSeconds(8));
-		assertThat(tight.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.5, new FixedRandom(0.5)))
+		assertThat(tight.admit(new AdmissionRequest(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.5,
+				new FixedRandom(0.5), true)))
 			.isEqualTo(new Admission.Wait(Duration.ofMillis(6250)));
 		tight.record(B, now(), Duration.ofSeconds(5).plusNanos(1));
 		assertThat(tight.remaining(B, now())).isEqualTo(Duration.ofSeconds(5));
@@ -238,7 +240,7 @@ class HostCooldownsTests {
 	@Test
 	void whenALearnedInstantIsFarAheadThenItIsCutToMaxDurationToo() {
 		Instant wallNow = this.clock.instant();
-		assertThat(this.cooldowns.recordUntil(A, wallNow.plus(Duration.ofDays(365)), wallNow, now())).isTrue();
+		assertThat(this.cooldowns.record(A, now(), Duration.between(wallNow, wallNow.plus(Duration.ofDays(365))))).isTrue();
 		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ofSeconds(60));
 	}
 
@@ -284,11 +286,11 @@ class HostCooldownsTests {
 	void whenWallClockNotBeforeRecordedThenConvertedToMonotonic() {
 		HostCooldowns uncapped = new HostCooldowns(100, RetryAfter.MAX_DELAY);
 		Instant wallNow = this.clock.instant();
-		assertThat(uncapped.recordUntil(A, wallNow.plusSeconds(30), wallNow, now())).isTrue();
+		assertThat(uncapped.record(A, now(), Duration.between(wallNow, wallNow.plusSeconds(30)))).isTrue();
 		assertThat(uncapped.remaining(A, now())).isEqualTo(Duration.ofSeconds(30));
-		assertThat(uncapped.recordUntil(B, wallNow.minusSeconds(1), wallNow, now())).isFalse();
-		assertThat(uncapped.recordUntil(B, wallNow, wallNow, now())).isFalse();
-		assertThat(uncapped.recordUntil(C, Instant.MAX, Instant.MIN, now())).isTrue();
+		assertThat(uncapped.record(B, now(), Duration.between(wallNow, wallNow.minusSeconds(1)))).isFalse();
+		assertThat(uncapped.record(B, now(), Duration.between(wallNow, wallNow))).isFalse();
+		assertThat(uncapped.record(C, now(), Duration.between(Instant.MIN, Instant.MAX))).isTrue();
 		assertThat(uncapped.remaining(C, now())).isEqualTo(RetryAfter.MAX_DELAY);
 		assertThat(uncapped.size()).isEqualTo(2);
 	}
@@ -409,17 +411,18 @@ class HostCooldownsTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> new HostCooldowns(1, Duration.ZERO))
 			.withMessage("maxDuration must be positive: PT0S");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.cooldowns.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 1.5,
-					new FixedRandom(0.5)))
+			.isThrownBy(() -> this.cooldowns.admit(new AdmissionRequest(A, now(), BUDGET, RESERVE, CooldownMode.WAIT,
+					1.5, new FixedRandom(0.5), true)))
 			.withMessage("jitter must be between 0 and 1: 1.5");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.cooldowns.admit(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, Double.NaN,
-					new FixedRandom(0.5)))
+			.isThrownBy(() -> this.cooldowns.admit(new AdmissionRequest(A, now(), BUDGET, RESERVE, CooldownMode.WAIT,
+					Double.NaN, new FixedRandom(0.5), true)))
 			.withMessage("jitter must be between 0 and 1: NaN");
 	}
 
 	private Admission admit(CooldownKey origin, CooldownMode mode, double jitter, double random) {
-		return this.cooldowns.admit(origin, now(), BUDGET, RESERVE, mode, jitter, new FixedRandom(random));
+		return this.cooldowns.admit(new AdmissionRequest(origin, now(), BUDGET, RESERVE, mode, jitter,
+				new FixedRandom(random), true));
 	}
 
 	private long now() {

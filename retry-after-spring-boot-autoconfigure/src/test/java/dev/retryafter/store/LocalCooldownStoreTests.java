@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 import dev.retryafter.core.Admission;
+import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.CooldownKey;
@@ -30,8 +31,8 @@ class LocalCooldownStoreTests {
 		this.clock.advance(Duration.ofMillis(500));
 		assertThat(this.store.remaining(ORIGIN, this.clock.nanoTime())).isEqualTo(Duration.ofMillis(1500));
 		assertThat(this.store.snapshot(this.clock.nanoTime())).containsExactly(entry(ORIGIN, Duration.ofMillis(1500)));
-		assertThat(this.store.admit(ORIGIN, this.clock.nanoTime(), Duration.ofSeconds(10), Duration.ofMillis(500),
-				CooldownMode.WAIT, 0.0, new FixedRandom(0.5)))
+		assertThat(this.store.admit(new AdmissionRequest(ORIGIN, this.clock.nanoTime(), Duration.ofSeconds(10),
+				Duration.ofMillis(500), CooldownMode.WAIT, 0.0, new FixedRandom(0.5), true)))
 			.isEqualTo(new Admission.Wait(Duration.ofMillis(1500)));
 	}
 

@@ -8,6 +8,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 
+import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.HostCooldowns;
@@ -53,8 +54,8 @@ class RedisCooldownStoreRequestPathTests {
 					CooldownKey key = CooldownKey.of(Origin.of("http", "host" + (i % 50), -1));
 					store.record(key, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
 					store.remaining(key, System.nanoTime());
-					store.admit(key, System.nanoTime(), Duration.ofSeconds(60), Duration.ZERO, CooldownMode.FAIL_FAST,
-							0.5, random);
+					store.admit(new AdmissionRequest(key, System.nanoTime(), Duration.ofSeconds(60), Duration.ZERO,
+							CooldownMode.FAIL_FAST, 0.5, random, true));
 					store.hasCooldowns();
 					store.snapshot(System.nanoTime());
 					store.state();

@@ -1,0 +1,56 @@
+package dev.retryafter.autoconfigure;
+
+import java.time.Duration;
+
+import dev.retryafter.core.DateReference;
+import dev.retryafter.core.OnInvalidRetryAfter;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Handling of the {@code Retry-After} response header.
+ *
+ * @since 0.1.0
+ */
+public class HeaderProperties {
+
+	/**
+	 * Longest server-requested wait honoured; a longer one abandons the request instead
+	 * of shortening the wait.
+	 */
+	private @Nullable Duration maxWait;
+
+	/**
+	 * What a present but invalid Retry-After header does.
+	 */
+	private @Nullable OnInvalidRetryAfter onInvalid;
+
+	/**
+	 * What an HTTP-date Retry-After is measured against.
+	 */
+	private @Nullable DateReference dateReference;
+
+	public @Nullable Duration getMaxWait() {
+		return this.maxWait;
+	}
+
+	public void setMaxWait(@Nullable Duration maxWait) {
+		this.maxWait = maxWait;
+	}
+
+	public @Nullable OnInvalidRetryAfter getOnInvalid() {
+		return this.onInvalid;
+	}
+
+	public void setOnInvalid(@Nullable OnInvalidRetryAfter onInvalid) {
+		this.onInvalid = onInvalid;
+	}
+
+	public @Nullable DateReference getDateReference() {
+		return this.dateReference;
+	}
+
+	public void setDateReference(@Nullable DateReference dateReference) {
+		this.dateReference = dateReference;
+	}
+
+}

@@ -1,0 +1,55 @@
+package dev.retryafter.core;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
+
+/**
+ * What {@link HostCooldowns#admit} decides on: the request, where it stands in its budget,
+ * and its client's cooldown settings.
+ *
+ * @param key the request's cooldown key
+ * @param nowNanos the current monotonic reading
+ * @param remainingBudget the request's remaining total budget (may be negative)
+ * @param attemptReserve the time kept back for the attempt itself
+ * @param mode what a held request does
+ * @param jitter the jitter factor, between 0 and 1
+ * @param random the random source for jitter
+ * @param firstAttempt whether the request has not been sent yet
+ * @since 0.1.0
+ */
+public record AdmissionRequest(CooldownKey key, long nowNanos, Duration remainingBudget, Duration attemptReserve,
+		CooldownMode mode, double jitter, RandomGenerator random, boolean firstAttempt) {
+
+	/**
+	 * Checks the arguments.
+	 * @throws IllegalArgumentException if {@code jitter} is not between 0 and 1
+	 */
+	public AdmissionRequest {
+		Objects.requireNonNull(key, "key");
+		Objects.requireNonNull(remainingBudget, "remainingBudget");
+		Objects.requireNonNull(attemptReserve, "attemptReserve");
+		Objects.requireNonNull(mode, "mode");
+		Objects.requireNonNull(random, "random");
+		if (!(jitter >= 0 && jitter <= 1)) {
+			throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
+		}
+	}
+
+	/**
+	 * A request under {@code settings}' attempt reserve, cooldown mode and jitter.
+	 * @param key the request's cooldown key
+	 * @param nowNanos the current monotonic reading
+	 * @param remainingBudget the request's remaining total budget (may be negative)
+	 * @param settings the request's client settings
+	 * @param random the random source for jitter
+	 * @param firstAttempt whether the request has not been sent yet
+	 * @return the request
+	 */
+	public static AdmissionRequest of(CooldownKey key, long nowNanos, Duration remainingBudget, RetrySettings settings,
+			RandomGenerator random, boolean firstAttempt) {
+		return new AdmissionRequest(key, nowNanos, remainingBudget, settings.attemptReserve(),
+				settings.cooldown().mode(), settings.jitter(), random, firstAttempt);
+	}
+
+}
