@@ -9,6 +9,14 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
+import dev.retryafter.call.CallContext;
+import dev.retryafter.call.FirstAttemptRules;
+import dev.retryafter.call.IoFailures;
+import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.call.QuotaFields;
+import dev.retryafter.call.RetryCall;
+import dev.retryafter.call.RetryInterruptedException;
+import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
@@ -86,7 +94,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 */
 	static final int BODY_COPY_LIMIT = RetryCall.BODY_COPY_LIMIT;
 
-	private final RetryCalls calls;
+	private final CallContext calls;
 
 	/** The detector the calls ask, also kept here: it is part of how this interceptor is set up. */
 	private final OuterRetryDetector outerRetry;
@@ -159,7 +167,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			RetryBudgets budgets, OuterRetryDetector outerRetry, Sleeper sleeper, MonotonicClock monotonicClock,
 			Clock wallClock, RandomGenerator random) {
 		this.outerRetry = Objects.requireNonNull(outerRetry, "outerRetry");
-		this.calls = new RetryCalls(clients, listener, cooldowns, budgets, this.outerRetry, monotonicClock,
+		this.calls = new CallContext(clients, listener, cooldowns, budgets, this.outerRetry, monotonicClock,
 				wallClock, random);
 		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
 	}
@@ -173,7 +181,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
 		FirstAttemptRules rules = this.calls.rules(request.getURI());
-		if (this.calls.mayHold(rules.settings()) || this.calls.watched) {
+		if (this.calls.mayHold(rules.settings()) || this.calls.watched()) {
 			return whole(rules, request, body, execution);
 		}
 		return sendFirst(rules, request, body, execution);
@@ -187,12 +195,12 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 */
 	private ClientHttpResponse whole(FirstAttemptRules rules, HttpRequest request, byte[] body,
 			ClientHttpRequestExecution execution) throws IOException {
-		RetryListener.Call watch = this.calls.watched ? this.calls.listener.callStarted(rules.client().name(),
+		RetryListener.Call watch = this.calls.watched() ? this.calls.listener().callStarted(rules.client().name(),
 				FirstAttemptRules.methodName(request.getMethod()), null) : RetryListener.Call.NONE;
 		if (watch == RetryListener.Call.NONE && !this.calls.mayHold(rules.settings())) {
 			return sendFirst(rules, request, body, execution);
 		}
-		RequestFacts facts = this.calls.factsResolver().resolve(request, rules.settings());
+		RequestFacts facts = this.calls.facts(request, rules.settings());
 		return new Exchange(rules.client(), facts, request, body, execution).run(watch);
 	}
 
@@ -205,15 +213,15 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 */
 	private ClientHttpResponse sendFirst(FirstAttemptRules rules, HttpRequest request, byte[] body,
 			ClientHttpRequestExecution execution) throws IOException {
-		RetryCalls calls = this.calls;
+		CallContext calls = this.calls;
 		// What rule 2 reads is read before the first send, as the whole call does: an
 		// interceptor further down may change the headers or attributes. The key header
 		// decides only for an unmarked request of a method not repeatable by itself.
 		HttpMethod httpMethod = request.getMethod();
 		String method = FirstAttemptRules.methodName(httpMethod);
-		IdempotencyMark mark = calls.factsResolver().mark(request.getAttributes());
+		IdempotencyMark mark = calls.mark(request.getAttributes());
 		boolean keyDecides = rules.keyDecides(httpMethod, method, mark);
-		boolean hasKey = keyDecides && calls.factsResolver().hasIdempotencyKey(request.getHeaders(), rules.settings());
+		boolean hasKey = keyDecides && calls.hasIdempotencyKey(request.getHeaders(), rules.settings());
 		long startNanos = calls.firstAttemptStarts(rules);
 		ClientHttpResponse response;
 		try {
@@ -245,7 +253,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		RetryDecision.Stop stop = (retryAfter || quota) ? null : rules.stopWithoutRetryAfter(status);
 		if (stop != null) {
 			try {
-				calls.listener.attemptCompleted(rules.client().name(), method, 1,
+				calls.listener().attemptCompleted(rules.client().name(), method, 1,
 						RetryCall.outcome(status, RetryAfter.ABSENT), stop);
 			}
 			catch (RuntimeException | Error ex) {
@@ -276,7 +284,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	private RequestFacts facts(HttpRequest request, RetrySettings settings, String method, IdempotencyMark mark,
 			boolean keyDecides, boolean hasKey) {
 		boolean key = keyDecides ? hasKey
-				: this.calls.factsResolver().hasIdempotencyKey(request.getHeaders(), settings);
+				: this.calls.hasIdempotencyKey(request.getHeaders(), settings);
 		// A ClientHttpRequestInterceptor always receives the whole body, so it can be sent again.
 		return new RequestFacts(method, mark, key, true);
 	}
@@ -320,7 +328,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		}
 
 		@Override
-		protected RetryCalls calls() {
+		protected CallContext calls() {
 			return RetryAfterInterceptor.this.calls;
 		}
 

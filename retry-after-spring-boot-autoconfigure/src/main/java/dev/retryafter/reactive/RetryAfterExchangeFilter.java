@@ -7,11 +7,11 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
-import dev.retryafter.client.OuterRetryDetector;
-import dev.retryafter.client.RetriedInvocation;
-import dev.retryafter.client.RetryCall;
-import dev.retryafter.client.RetryCalls;
-import dev.retryafter.client.RetryRefusedException;
+import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.call.RetriedInvocation;
+import dev.retryafter.call.RetryCall;
+import dev.retryafter.call.CallContext;
+import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
@@ -87,7 +87,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	 */
 	private static final String OBSERVATION_KEY = "micrometer.observation";
 
-	private final RetryCalls calls;
+	private final CallContext calls;
 
 	private final Scheduler scheduler;
 
@@ -151,7 +151,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			RandomGenerator random, OuterRetryDetector outerRetry) {
 		// The calls never ask the detector themselves: a decision runs on whatever thread the
 		// response arrives on, where a thread-bound outer layer is not to be found.
-		this.calls = new RetryCalls(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, monotonicClock,
+		this.calls = new CallContext(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, monotonicClock,
 				wallClock, random);
 		this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
 		this.outerRetry = Objects.requireNonNull(outerRetry, "outerRetry");
@@ -219,7 +219,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		}
 
 		@Override
-		protected RetryCalls calls() {
+		protected CallContext calls() {
 			return RetryAfterExchangeFilter.this.calls;
 		}
 

@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.retryafter.client.RetryAfterAttributes;
-import dev.retryafter.client.RetryRefusedException;
+import dev.retryafter.call.RetryAfterAttributes;
+import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;

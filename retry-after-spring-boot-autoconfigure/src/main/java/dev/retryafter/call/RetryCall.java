@@ -1,4 +1,4 @@
-package dev.retryafter.client;
+package dev.retryafter.call;
 
 import java.net.URI;
 import java.time.Duration;
@@ -30,8 +30,8 @@ import org.springframework.http.HttpHeaders;
 /**
  * One logical call through a client adapter: the attempts of one request, their shared
  * clock, and every decision about them that does not depend on how the HTTP client does its
- * I/O. The blocking {@link RetryAfterInterceptor} and the reactive exchange filter each
- * extend it with their own sending, waiting and response handling, and take every decision
+ * I/O. The blocking interceptor ({@code client}) and the reactive exchange filter
+ * ({@code reactive}) each extend it with their own sending, waiting and response handling, and take every decision
  * here: admission by the cooldown store, the cooldown a response starts, the planner's
  * decision with the client's retry-budget permits, which
  * requests the budget counts, and the listener events (so the meters, the DEBUG lines and
@@ -102,8 +102,8 @@ public abstract class RetryCall {
 	 * @param client the named client the request belongs to
 	 * @param facts the facts the planner needs about the request
 	 */
-	protected RetryCall(RetryCalls calls, ClientSettings client, RequestFacts facts) {
-		this(client, facts, calls.budgets.budget(client.name()), calls.monotonicClock.nanoTime(), false);
+	protected RetryCall(CallContext calls, ClientSettings client, RequestFacts facts) {
+		this(client, facts, calls.budgets().budget(client.name()), calls.monotonicClock().nanoTime(), false);
 	}
 
 	/**
@@ -113,9 +113,9 @@ public abstract class RetryCall {
 	 * @param facts the facts the planner needs about the request
 	 * @param budget the client's retry budget, which already counted the request, or
 	 * {@code null}
-	 * @param startNanos when the request started, from {@link RetryCalls#firstAttemptStarts}
+	 * @param startNanos when the request started, from {@link CallContext#firstAttemptStarts}
 	 */
-	RetryCall(ClientSettings client, RequestFacts facts, @Nullable RetryBudget budget, long startNanos) {
+	protected RetryCall(ClientSettings client, RequestFacts facts, @Nullable RetryBudget budget, long startNanos) {
 		this(client, facts, budget, startNanos, true);
 	}
 
@@ -137,7 +137,7 @@ public abstract class RetryCall {
 	 * @param retryAfter its parsed {@code Retry-After} field
 	 * @return the outcome
 	 */
-	static AttemptOutcome.Response outcome(int status, RetryAfter retryAfter) {
+	public static AttemptOutcome.Response outcome(int status, RetryAfter retryAfter) {
 		if (retryAfter != RetryAfter.ABSENT || status < 0 || status >= ABSENT_BY_STATUS.length) {
 			return new AttemptOutcome.Response(status, retryAfter);
 		}
@@ -156,7 +156,7 @@ public abstract class RetryCall {
 	 * @param headers the response headers
 	 * @return whether the field is there
 	 */
-	static boolean hasRetryAfter(HttpHeaders headers) {
+	public static boolean hasRetryAfter(HttpHeaders headers) {
 		List<String> fieldLines = headers.get(RETRY_AFTER);
 		return fieldLines != null && !fieldLines.isEmpty();
 	}
@@ -165,7 +165,7 @@ public abstract class RetryCall {
 	 * The collaborators shared by the adapter's calls: the same as given to the constructor.
 	 * @return the adapter's calls
 	 */
-	protected abstract RetryCalls calls();
+	protected abstract CallContext calls();
 
 	/**
 	 * The request URI: its origin is the cooldown key's, and names the origin in exceptions.
@@ -196,10 +196,10 @@ public abstract class RetryCall {
 	 * @since 0.2.0
 	 */
 	protected final void watch(@Nullable Object parent) {
-		if (!calls().watched) {
+		if (!calls().watched()) {
 			return;
 		}
-		this.watch = calls().listener.callStarted(this.client.name(), this.facts.method(), parent);
+		this.watch = calls().listener().callStarted(this.client.name(), this.facts.method(), parent);
 	}
 
 	/**
@@ -207,7 +207,7 @@ public abstract class RetryCall {
 	 * adapter that asked {@link RetryListener#callStarted} itself, to choose its path.
 	 * @param call what the listener returned
 	 */
-	final void watching(RetryListener.Call call) {
+	protected final void watching(RetryListener.Call call) {
 		this.watch = call;
 	}
 
@@ -268,8 +268,8 @@ public abstract class RetryCall {
 		// its origin and asking the store. A cooldown another thread records while this
 		// check runs may be missed by this one request, exactly as if the request had been
 		// admitted a moment earlier; every request that checks after the record sees it.
-		RetryCalls calls = calls();
-		if (!this.settings.cooldown().enabled() || !calls.cooldowns.hasCooldowns()) {
+		CallContext calls = calls();
+		if (!this.settings.cooldown().enabled() || !calls.cooldowns().hasCooldowns()) {
 			return null;
 		}
 		CooldownKey key = cooldownKey();
@@ -278,8 +278,8 @@ public abstract class RetryCall {
 		}
 		// A retry already waited out the server's delay: only a first attempt queues behind
 		// requests still leaving in a cooldown's release window.
-		Admission admission = calls.cooldowns.admit(key, calls.monotonicClock.nanoTime(), timeLeft(),
-				this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(), calls.random,
+		Admission admission = calls.cooldowns().admit(key, calls.monotonicClock().nanoTime(), timeLeft(),
+				this.settings.attemptReserve(), this.settings.cooldown().mode(), this.settings.jitter(), calls.random(),
 				!this.firstSent);
 		if (!this.firstSent && !(admission instanceof Admission.Refuse) && QuotaFields.reads(this.settings)) {
 			admission = quotaSlot(key, admission);
@@ -302,9 +302,9 @@ public abstract class RetryCall {
 	 */
 	private Admission quotaSlot(CooldownKey key, Admission admission) {
 		Duration cooldownWait = (admission instanceof Admission.Wait wait) ? wait.delay() : Duration.ZERO;
-		Admission.Wait slot = calls().cooldowns.cooldowns()
+		Admission.Wait slot = calls().cooldowns().cooldowns()
 			.quotas()
-			.admit(key, calls().monotonicClock.nanoTime(), cooldownWait, timeLeft(), this.settings.attemptReserve());
+			.admit(key, calls().monotonicClock().nanoTime(), cooldownWait, timeLeft(), this.settings.attemptReserve());
 		return (slot != null && slot.delay().compareTo(cooldownWait) > 0) ? slot : admission;
 	}
 
@@ -314,10 +314,10 @@ public abstract class RetryCall {
 	 */
 	protected final void held(long sinceNanos) {
 		CooldownKey key = cooldownKey();
-		Duration heldFor = Duration.ofNanos(calls().monotonicClock.nanoTime() - sinceNanos);
+		Duration heldFor = Duration.ofNanos(calls().monotonicClock().nanoTime() - sinceNanos);
 		this.watch.waitEnded(heldFor);
 		if (key != null) {
-			calls().listener.held(this.client.name(), this.facts.method(), key, heldFor, this.holdReason);
+			calls().listener().held(this.client.name(), this.facts.method(), key, heldFor, this.holdReason);
 		}
 	}
 
@@ -380,14 +380,14 @@ public abstract class RetryCall {
 		if (fieldLines == null || fieldLines.isEmpty()) {
 			return RetryAfter.ABSENT;
 		}
-		RetryCalls calls = calls();
-		Instant receivedAt = calls.wallClock.instant();
+		CallContext calls = calls();
+		Instant receivedAt = calls.wallClock().instant();
 		RetryAfter retryAfter = RetryAfterParser.parse(fieldLines, receivedAt, headers.getFirst(DATE),
 				this.settings.header().dateReference());
 		if (retryAfter instanceof RetryAfter.Delay delay && startsCooldown) {
 			CooldownKey key = cooldownKey();
 			if (key != null) {
-				calls.cooldowns.record(key, delay.delay(), calls.monotonicClock.nanoTime(), receivedAt);
+				calls.cooldowns().record(key, delay.delay(), calls.monotonicClock().nanoTime(), receivedAt);
 			}
 		}
 		return retryAfter;
@@ -399,11 +399,11 @@ public abstract class RetryCall {
 	 * down or paced.
 	 */
 	private void accepted() {
-		RetryCalls calls = calls();
-		if (this.settings.cooldown().enabled() && calls.cooldowns.hasCooldowns()) {
+		CallContext calls = calls();
+		if (this.settings.cooldown().enabled() && calls.cooldowns().hasCooldowns()) {
 			CooldownKey key = cooldownKey();
 			if (key != null) {
-				calls.cooldowns.accepted(key, calls.monotonicClock.nanoTime());
+				calls.cooldowns().accepted(key, calls.monotonicClock().nanoTime());
 			}
 		}
 	}
@@ -417,20 +417,20 @@ public abstract class RetryCall {
 	 * @return the decision
 	 */
 	protected final RetryDecision decide(AttemptOutcome outcome, int attempt) {
-		RetryCalls calls = calls();
+		CallContext calls = calls();
 		RetryDecision decision = RetryPlanner.decide(this.settings, this.facts, outcome, attempt, elapsed(),
-				this.permits, calls.random);
+				this.permits, calls.random());
 		if (attempt == 1 && wouldContinue(decision)) {
 			RetriedInvocation invocation = retriedInvocation();
 			if (invocation != null) {
-				invocation.handedBack(this.client.name(), this.facts.method(), outcome, calls.monotonicClock.nanoTime());
+				invocation.handedBack(this.client.name(), this.facts.method(), outcome, calls.monotonicClock().nanoTime());
 				decision = handBack(decision);
 			}
-			else if (calls.outerRetry.isOuterRetryActive()) {
+			else if (calls.outerRetry().isOuterRetryActive()) {
 				decision = handBack(decision);
 			}
 		}
-		calls.listener.attemptCompleted(this.client.name(), this.facts.method(), attempt, outcome, decision);
+		calls.listener().attemptCompleted(this.client.name(), this.facts.method(), attempt, outcome, decision);
 		this.watch.attemptEnded(attempt, outcome, decision);
 		return decision;
 	}
@@ -442,7 +442,7 @@ public abstract class RetryCall {
 	 * @return the invocation, or {@code null} when none drives this call
 	 */
 	protected @Nullable RetriedInvocation retriedInvocation() {
-		return calls().outerRetry.invocation();
+		return calls().outerRetry().invocation();
 	}
 
 	/**
@@ -487,7 +487,7 @@ public abstract class RetryCall {
 	 * @param reason why
 	 */
 	protected final void stopped(StopReason reason) {
-		calls().listener.stoppedWithoutAttempt(this.client.name(), this.facts.method(), reason);
+		calls().listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(), reason);
 		this.watch.stopped(reason);
 	}
 
@@ -497,8 +497,8 @@ public abstract class RetryCall {
 	 * @param sinceNanos when the wait began, from {@link #nanoTime()}
 	 */
 	protected final void waited(Duration planned, long sinceNanos) {
-		Duration actual = Duration.ofNanos(calls().monotonicClock.nanoTime() - sinceNanos);
-		calls().listener.waited(this.client.name(), planned, actual);
+		Duration actual = Duration.ofNanos(calls().monotonicClock().nanoTime() - sinceNanos);
+		calls().listener().waited(this.client.name(), planned, actual);
 		this.watch.waitEnded(actual);
 	}
 
@@ -507,7 +507,7 @@ public abstract class RetryCall {
 	 * @return the current time in nanoseconds
 	 */
 	protected final long nanoTime() {
-		return calls().monotonicClock.nanoTime();
+		return calls().monotonicClock().nanoTime();
 	}
 
 	/**
@@ -533,7 +533,7 @@ public abstract class RetryCall {
 	 * names an origin exactly as the cooldowns, the endpoint and the logs do. Never the path,
 	 * query or user info.
 	 */
-	static String originText(URI uri) {
+	public static String originText(URI uri) {
 		String scheme = (uri.getScheme() != null) ? uri.getScheme() : "http";
 		String host = (uri.getHost() != null) ? uri.getHost() : "";
 		try {
@@ -546,7 +546,7 @@ public abstract class RetryCall {
 	}
 
 	private Duration elapsed() {
-		return Duration.ofNanos(calls().monotonicClock.nanoTime() - this.startNanos);
+		return Duration.ofNanos(calls().monotonicClock().nanoTime() - this.startNanos);
 	}
 
 	/**
@@ -576,7 +576,7 @@ public abstract class RetryCall {
 		}
 		HttpHeaders headers = requestHeaders();
 		return new CooldownKey(origin, CooldownPartition.of(this.settings.cooldown().partitionHeaders(), headers::get,
-				calls().cooldowns.partitionSecret().partitionHash()));
+				calls().cooldowns().partitionSecret().partitionHash()));
 	}
 
 }
