@@ -125,7 +125,8 @@ public final class CallContext {
 
 	/**
 	 * Whether a cooldown could hold or refuse a request of a client with these settings
-	 * before it is sent: only while some origin is cooling down.
+	 * before it is sent, or learn from its response: only while cooldowns are on and some
+	 * origin is cooling down. The one place this check is written.
 	 * @param settings the client's settings
 	 * @return {@code false} when the request is certainly admitted
 	 */

@@ -269,7 +269,7 @@ public abstract class RetryCall {
 		// check runs may be missed by this one request, exactly as if the request had been
 		// admitted a moment earlier; every request that checks after the record sees it.
 		CallContext calls = calls();
-		if (!this.settings.cooldown().enabled() || !calls.cooldowns().hasCooldowns()) {
+		if (!calls.mayHold(this.settings)) {
 			return null;
 		}
 		CooldownKey key = cooldownKey();
@@ -387,7 +387,7 @@ public abstract class RetryCall {
 		if (retryAfter instanceof RetryAfter.Delay delay && startsCooldown) {
 			CooldownKey key = cooldownKey();
 			if (key != null) {
-				calls.cooldowns().record(key, delay.delay(), calls.monotonicClock().nanoTime(), receivedAt);
+				calls.cooldowns().record(key, delay.delay(), calls.monotonicClock().nanoTime());
 			}
 		}
 		return retryAfter;
@@ -400,7 +400,7 @@ public abstract class RetryCall {
 	 */
 	private void accepted() {
 		CallContext calls = calls();
-		if (this.settings.cooldown().enabled() && calls.cooldowns().hasCooldowns()) {
+		if (calls.mayHold(this.settings)) {
 			CooldownKey key = cooldownKey();
 			if (key != null) {
 				calls.cooldowns().accepted(key, calls.monotonicClock().nanoTime());

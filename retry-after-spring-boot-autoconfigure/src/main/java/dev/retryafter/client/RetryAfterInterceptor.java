@@ -88,16 +88,7 @@ import org.springframework.http.client.ClientHttpResponse;
  */
 public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Ordered {
 
-	/**
-	 * Most body bytes kept in memory from a response that is retried: 429 and 503 bodies are
-	 * short, and only a called-off retry ever hands the copy back.
-	 */
-	static final int BODY_COPY_LIMIT = RetryCall.BODY_COPY_LIMIT;
-
 	private final CallContext calls;
-
-	/** The detector the calls ask, also kept here: it is part of how this interceptor is set up. */
-	private final OuterRetryDetector outerRetry;
 
 	private final Sleeper sleeper;
 
@@ -166,8 +157,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, OuterRetryDetector outerRetry, Sleeper sleeper, MonotonicClock monotonicClock,
 			Clock wallClock, RandomGenerator random) {
-		this.outerRetry = Objects.requireNonNull(outerRetry, "outerRetry");
-		this.calls = new CallContext(clients, listener, cooldowns, budgets, this.outerRetry, monotonicClock,
+		this.calls = new CallContext(clients, listener, cooldowns, budgets, outerRetry, monotonicClock,
 				wallClock, random);
 		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
 	}
@@ -228,7 +218,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			response = execution.execute(request, body);
 		}
 		catch (IOException ex) {
-			return exchange(rules, request, body, execution, method, mark, keyDecides, hasKey, startNanos)
+			return exchange(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos), request, body, execution)
 				.continueWith(Attempt.failed(ex));
 		}
 		int status;
@@ -241,7 +231,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		}
 		catch (IOException ex) {
 			response.close();
-			return exchange(rules, request, body, execution, method, mark, keyDecides, hasKey, startNanos)
+			return exchange(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos), request, body, execution)
 				.continueWith(Attempt.failed(ex));
 		}
 		catch (RuntimeException | Error ex) {
@@ -262,7 +252,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			}
 			return response;
 		}
-		Exchange exchange = exchange(rules, request, body, execution, method, mark, keyDecides, hasKey, startNanos);
+		Exchange exchange = exchange(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos), request, body, execution);
 		return exchange.continueWith(exchange.received(response, status));
 	}
 
@@ -270,23 +260,37 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 * Takes over a request whose first attempt {@link #sendFirst} sent, when a retry may
 	 * follow.
 	 */
-	private Exchange exchange(FirstAttemptRules rules, HttpRequest request, byte[] body,
-			ClientHttpRequestExecution execution, String method, IdempotencyMark mark, boolean keyDecides,
-			boolean hasKey, long startNanos) {
-		RequestFacts facts = facts(request, rules.settings(), method, mark, keyDecides, hasKey);
-		return new Exchange(rules.client(), facts, request, body, execution, rules.budget(), startNanos);
+	private Exchange exchange(FirstAttempt first, HttpRequest request, byte[] body,
+			ClientHttpRequestExecution execution) {
+		FirstAttemptRules rules = first.rules();
+		RequestFacts facts = facts(request, rules.settings(), first);
+		return new Exchange(rules.client(), facts, request, body, execution, rules.budget(), first.startNanos());
 	}
 
 	/**
 	 * The request's facts once a retry may follow: those read before the first send, and
 	 * the key header now if it did not decide then (it cannot decide now either).
 	 */
-	private RequestFacts facts(HttpRequest request, RetrySettings settings, String method, IdempotencyMark mark,
-			boolean keyDecides, boolean hasKey) {
-		boolean key = keyDecides ? hasKey
+	private RequestFacts facts(HttpRequest request, RetrySettings settings, FirstAttempt first) {
+		boolean key = first.keyDecides() ? first.hasKey()
 				: this.calls.hasIdempotencyKey(request.getHeaders(), settings);
 		// A ClientHttpRequestInterceptor always receives the whole body, so it can be sent again.
-		return new RequestFacts(method, mark, key, true);
+		return new RequestFacts(first.method(), first.mark(), key, true);
+	}
+
+	/**
+	 * What {@link #sendFirst} read before the first attempt was sent, handed to the
+	 * {@link Exchange} that takes the request over; built only then, never on a call settled
+	 * by its first response.
+	 * @param rules the client's first-attempt rules
+	 * @param method the request method's name
+	 * @param mark the caller's idempotency mark
+	 * @param keyDecides whether the idempotency-key header decides whether it is repeatable
+	 * @param hasKey whether it carried that header (read only when it decides)
+	 * @param startNanos the monotonic reading the request's time budget runs from
+	 */
+	private record FirstAttempt(FirstAttemptRules rules, String method, IdempotencyMark mark, boolean keyDecides,
+			boolean hasKey, long startNanos) {
 	}
 
 	/**
@@ -550,7 +554,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			if (this.response == null) {
 				return this;
 			}
-			return new Attempt(ResponseCopy.of(this.response, BODY_COPY_LIMIT), null, this.outcome);
+			return new Attempt(ResponseCopy.of(this.response, RetryCall.BODY_COPY_LIMIT), null, this.outcome);
 		}
 
 		/**

@@ -243,7 +243,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			}
 			if (before instanceof RetryDecision.Retry hold) {
 				// The outer layer came back before the instant the server asked for: its one hold.
-				return startWaiting(null) ? pause(hold.delay()).then(Mono.defer(() -> {
+				return startWaiting(null) ? pause(hold.delay(), false).then(Mono.defer(() -> {
 					sending();
 					return admitAndSend();
 				})) : Mono.empty();
@@ -262,7 +262,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 				return attempt(1);
 			});
 			if (admission instanceof Admission.Wait wait) {
-				return startWaiting(null) ? hold(wait).then(send) : Mono.empty();
+				return startWaiting(null) ? pause(wait.delay(), true).then(send) : Mono.empty();
 			}
 			return send;
 		}
@@ -297,7 +297,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 				return result.discard().then(Mono.empty());
 			}
 			return result.keepForRetry()
-				.flatMap((kept) -> pause(retry.delay()).then(Mono.defer(() -> afterWait(kept, retry, attempt))));
+				.flatMap((kept) -> pause(retry.delay(), false).then(Mono.defer(() -> afterWait(kept, retry, attempt))));
 		}
 
 		/**
@@ -319,24 +319,24 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 				retrySent(retry);
 				return attempt(attempt + 1);
 			});
-			return (admission instanceof Admission.Wait wait) ? hold(wait).then(send) : send;
+			return (admission instanceof Admission.Wait wait) ? pause(wait.delay(), true).then(send) : send;
 		}
 
-		private Mono<Void> pause(Duration planned) {
+		/**
+		 * Waits on a timer: before a retry (reported as waited) or, when {@code hold}, while a
+		 * cooldown holds the request (reported as held).
+		 */
+		private Mono<Void> pause(Duration delay, boolean hold) {
 			return Mono.defer(() -> {
-				long before = waitStarts(planned, false);
-				return Mono.delay(planned, RetryAfterExchangeFilter.this.scheduler)
-					.doOnNext((tick) -> waited(planned, before))
-					.then();
-			});
-		}
-
-		private Mono<Void> hold(Admission.Wait wait) {
-			return Mono.defer(() -> {
-				long since = waitStarts(wait.delay(), true);
-				return Mono.delay(wait.delay(), RetryAfterExchangeFilter.this.scheduler)
-					.doOnNext((tick) -> held(since))
-					.then();
+				long since = waitStarts(delay, hold);
+				return Mono.delay(delay, RetryAfterExchangeFilter.this.scheduler).doOnNext((tick) -> {
+					if (hold) {
+						held(since);
+					}
+					else {
+						waited(delay, since);
+					}
+				}).then();
 			});
 		}
 

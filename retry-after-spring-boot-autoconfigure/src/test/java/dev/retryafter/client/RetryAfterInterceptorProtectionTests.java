@@ -3,7 +3,6 @@ package dev.retryafter.client;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -321,7 +320,7 @@ class RetryAfterInterceptorProtectionTests {
 		Sleeper meanwhile = (duration) -> {
 			this.sleeper.sleep(duration);
 			if (this.sleeper.sleeps().size() == 1) {
-				this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime(), this.clock.instant());
+				this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime());
 			}
 		};
 		Result result = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER, meanwhile)).get(this.server.uri("/report"));
@@ -337,7 +336,7 @@ class RetryAfterInterceptorProtectionTests {
 		CooldownKey origin = CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port()));
 		Sleeper meanwhile = (duration) -> {
 			this.sleeper.sleep(duration);
-			this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime(), this.clock.instant());
+			this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime());
 		};
 		RetrySettings failFast = NO_JITTER.withCooldown(new RetrySettings.Cooldown(true, CooldownMode.FAIL_FAST));
 		Result result = Kind.REST_CLIENT_JDK.create(interceptor(failFast, meanwhile)).get(this.server.uri("/report"));
@@ -470,7 +469,7 @@ class RetryAfterInterceptorProtectionTests {
 	void whenACooldownWasRecordedBeforeTheRequestThenTheRequestIsHeld() {
 		this.server.on("/report", Reply.status(200).body("ready"));
 		CooldownKey origin = CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port()));
-		this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime(), this.clock.instant());
+		this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime());
 		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(SINGLE_ATTEMPT));
 
 		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
@@ -500,8 +499,8 @@ class RetryAfterInterceptorProtectionTests {
 			}
 
 			@Override
-			public void record(CooldownKey origin, Duration delay, long nowNanos, Instant wallNow) {
-				RetryAfterInterceptorProtectionTests.this.cooldowns.record(origin, delay, nowNanos, wallNow);
+			public void record(CooldownKey origin, Duration delay, long nowNanos) {
+				RetryAfterInterceptorProtectionTests.this.cooldowns.record(origin, delay, nowNanos);
 			}
 
 			@Override
@@ -536,11 +535,11 @@ class RetryAfterInterceptorProtectionTests {
 	void whenTheCooldownIsExtendedWhileARequestIsHeldThenItIsSentWhenItsHoldEnds() {
 		this.server.on("/report", Reply.status(200).body("ready"));
 		CooldownKey origin = CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port()));
-		this.cooldowns.record(origin, Duration.ofSeconds(1), this.clock.nanoTime(), this.clock.instant());
+		this.cooldowns.record(origin, Duration.ofSeconds(1), this.clock.nanoTime());
 		// While this request is held, a released one meets a fresh 429 and extends the cooldown.
 		Sleeper extending = (duration) -> {
 			this.sleeper.sleep(duration);
-			this.cooldowns.record(origin, Duration.ofSeconds(1), this.clock.nanoTime(), this.clock.instant());
+			this.cooldowns.record(origin, Duration.ofSeconds(1), this.clock.nanoTime());
 		};
 		Result result = Kind.REST_CLIENT_JDK.create(interceptor(SINGLE_ATTEMPT, extending))
 			.get(this.server.uri("/report"));
@@ -558,7 +557,7 @@ class RetryAfterInterceptorProtectionTests {
 		// Every wait ends with the cooldown pushed 2 s further by other requests' 429s.
 		Sleeper extending = (duration) -> {
 			this.sleeper.sleep(duration);
-			this.cooldowns.record(origin, Duration.ofSeconds(2), this.clock.nanoTime(), this.clock.instant());
+			this.cooldowns.record(origin, Duration.ofSeconds(2), this.clock.nanoTime());
 		};
 		Result result = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER, extending)).get(this.server.uri("/report"));
 
