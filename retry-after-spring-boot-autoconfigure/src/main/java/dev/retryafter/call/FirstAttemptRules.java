@@ -51,7 +51,7 @@ public final class FirstAttemptRules {
 		this.budgetOnCallClock = budget != null && budget.ticksOn(clock);
 		for (int status = 0; status < STATUSES; status++) {
 			this.stops[status] = RetryPlanner.stopIfFinal(client.settings(),
-					RetryCall.outcome(status, RetryAfter.ABSENT));
+					ResponseOutcomes.outcome(status, RetryAfter.ABSENT));
 		}
 		for (int i = 0; i < STANDARD_METHODS.length; i++) {
 			this.repeatable[i] = client.settings().retryableMethods().contains(STANDARD_METHODS[i].name());
@@ -88,7 +88,7 @@ public final class FirstAttemptRules {
 		if (status >= 0 && status < STATUSES) {
 			return this.stops[status];
 		}
-		return RetryPlanner.stopIfFinal(settings(), RetryCall.outcome(status, RetryAfter.ABSENT));
+		return RetryPlanner.stopIfFinal(settings(), ResponseOutcomes.outcome(status, RetryAfter.ABSENT));
 	}
 
 	/**

@@ -4,15 +4,12 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.CooldownPartition;
 import dev.retryafter.core.HoldReason;
-import dev.retryafter.core.Origin;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryAfterParser;
@@ -53,16 +50,9 @@ public abstract class RetryCall {
 	 */
 	public static final int BODY_COPY_LIMIT = 64 * 1024;
 
-	// Lower case: header maps are case-insensitive, and Spring's lower-cases the name of each
-	// lookup, which costs nothing (no new string) for a name that is lower case already.
-	private static final String RETRY_AFTER = "retry-after";
-
 	private static final String DATE = "date";
 
 	private static final RetryDecision.Stop OUTER_RETRY = new RetryDecision.Stop(StopReason.OUTER_RETRY);
-
-	// HttpStatusCode's range: 100 to 999.
-	private static final AttemptOutcome.Response[] ABSENT_BY_STATUS = new AttemptOutcome.Response[1000];
 
 	private final ClientSettings client;
 
@@ -128,37 +118,6 @@ public abstract class RetryCall {
 		this.permits = (budget != null) ? budget.permits() : RetryPermits.UNLIMITED;
 		this.startNanos = startNanos;
 		this.firstSent = firstSent;
-	}
-
-	/**
-	 * The outcome of a response, shared for the common case of a status without a
-	 * {@code Retry-After} field (outcomes are values: an equal one is as good).
-	 * @param status the response status
-	 * @param retryAfter its parsed {@code Retry-After} field
-	 * @return the outcome
-	 */
-	public static AttemptOutcome.Response outcome(int status, RetryAfter retryAfter) {
-		if (retryAfter != RetryAfter.ABSENT || status < 0 || status >= ABSENT_BY_STATUS.length) {
-			return new AttemptOutcome.Response(status, retryAfter);
-		}
-		// Filled racily: a record's fields are final, so any thread sees a complete instance,
-		// and two threads that both build one build equal ones.
-		AttemptOutcome.Response outcome = ABSENT_BY_STATUS[status];
-		if (outcome == null) {
-			outcome = new AttemptOutcome.Response(status, RetryAfter.ABSENT);
-			ABSENT_BY_STATUS[status] = outcome;
-		}
-		return outcome;
-	}
-
-	/**
-	 * Whether a response has a {@code Retry-After} field at all, without parsing it.
-	 * @param headers the response headers
-	 * @return whether the field is there
-	 */
-	public static boolean hasRetryAfter(HttpHeaders headers) {
-		List<String> fieldLines = headers.get(RETRY_AFTER);
-		return fieldLines != null && !fieldLines.isEmpty();
 	}
 
 	/**
@@ -374,7 +333,7 @@ public abstract class RetryCall {
 		if (QuotaFields.present(this.settings, headers)) {
 			QuotaFields.record(calls(), this.settings, cooldownKey(), headers);
 		}
-		List<String> fieldLines = headers.get(RETRY_AFTER);
+		List<String> fieldLines = headers.get(ResponseOutcomes.RETRY_AFTER);
 		// Without the field (most responses) there is nothing to parse, so no instant to
 		// stamp either: the wall clock is read only when an HTTP-date may need it.
 		if (fieldLines == null || fieldLines.isEmpty()) {
@@ -524,25 +483,7 @@ public abstract class RetryCall {
 	 * @return the origin text
 	 */
 	protected final String origin() {
-		return originText(uri());
-	}
-
-	/**
-	 * A request URI's origin as {@code scheme://host:port}, the port filled in from the
-	 * scheme when the URI has none: the same text as {@link Origin#toString()}, so a refusal
-	 * names an origin exactly as the cooldowns, the endpoint and the logs do. Never the path,
-	 * query or user info.
-	 */
-	public static String originText(URI uri) {
-		String scheme = (uri.getScheme() != null) ? uri.getScheme() : "http";
-		String host = (uri.getHost() != null) ? uri.getHost() : "";
-		try {
-			return Origin.of(scheme, host, Origin.effectivePort(scheme, uri.getPort())).toString();
-		}
-		catch (IllegalArgumentException ex) {
-			// A URI no request could be sent to (no host, an unknown scheme without a port).
-			return scheme.toLowerCase(Locale.ROOT) + "://" + host.toLowerCase(Locale.ROOT);
-		}
+		return RequestOrigins.originText(uri());
 	}
 
 	private Duration elapsed() {
@@ -556,27 +497,10 @@ public abstract class RetryCall {
 	 */
 	private @Nullable CooldownKey cooldownKey() {
 		if (!this.originResolved) {
-			this.cooldownKey = resolveCooldownKey();
+			this.cooldownKey = RequestOrigins.cooldownKey(this.settings, uri(), requestHeaders(), calls().cooldowns());
 			this.originResolved = true;
 		}
 		return this.cooldownKey;
-	}
-
-	private @Nullable CooldownKey resolveCooldownKey() {
-		URI uri = uri();
-		if (!this.settings.cooldown().enabled() || uri.getScheme() == null || uri.getHost() == null) {
-			return null;
-		}
-		Origin origin;
-		try {
-			origin = Origin.of(uri.getScheme(), uri.getHost(), uri.getPort());
-		}
-		catch (IllegalArgumentException ex) {
-			return null;
-		}
-		HttpHeaders headers = requestHeaders();
-		return new CooldownKey(origin, CooldownPartition.of(this.settings.cooldown().partitionHeaders(), headers::get,
-				calls().cooldowns().partitionSecret().partitionHash()));
 	}
 
 }

@@ -27,16 +27,11 @@ import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
-import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpHeaders;
-import org.springframework.web.reactive.function.BodyExtractors;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
@@ -77,8 +72,6 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
  * @since 0.1.0
  */
 public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
-
-	private static final byte[] NO_BYTES = {};
 
 	/**
 	 * Micrometer's key for the current observation in a Reactor context (the value of
@@ -272,16 +265,16 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 				.map((response) -> {
 					int status = response.statusCode().value();
 					RetryAfter retryAfter = retryAfter(status, response.headers().asHttpHeaders());
-					return Attempt.responded(response, new AttemptOutcome.Response(status, retryAfter));
+					return ExchangeAttempt.responded(response, new AttemptOutcome.Response(status, retryAfter));
 				})
 				.onErrorResume((error) -> {
 					IoFailureKind kind = ExchangeFailures.classify(error);
-					return (kind != null) ? Mono.just(Attempt.failed(error, kind)) : Mono.error(error);
+					return (kind != null) ? Mono.just(ExchangeAttempt.failed(error, kind)) : Mono.error(error);
 				})
 				.flatMap((result) -> decide(result, attempt));
 		}
 
-		private Mono<ClientResponse> decide(Attempt result, int attempt) {
+		private Mono<ClientResponse> decide(ExchangeAttempt result, int attempt) {
 			bodyReplayable(this.body.replayable());
 			RetryDecision decision;
 			try {
@@ -304,7 +297,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		 * Checks that a retry whose wait ended may still be sent, as the blocking adapter does:
 		 * the deadline, then the cooldown (which may hold it once more, or refuse it).
 		 */
-		private Mono<ClientResponse> afterWait(Attempt kept, RetryDecision.Retry retry, int attempt) {
+		private Mono<ClientResponse> afterWait(ExchangeAttempt kept, RetryDecision.Retry retry, int attempt) {
 			if (deadlinePassed()) {
 				calledOff(retry);
 				return kept.deliverInsteadOfRetry(origin(), StopReason.BUDGET_EXHAUSTED, timeLeft());
@@ -393,103 +386,6 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 				retryCalledOff(retry);
 			}
 			stopped(StopReason.CANCELLED);
-		}
-
-	}
-
-	/**
-	 * How one attempt ended: a response or an error, and its outcome for the planner.
-	 */
-	private static final class Attempt {
-
-		private final @Nullable ClientResponse response;
-
-		private final @Nullable Throwable failure;
-
-		private final AttemptOutcome outcome;
-
-		/** Whether the response is whole: false for a copy whose body was too long to keep. */
-		private final boolean complete;
-
-		private Attempt(@Nullable ClientResponse response, @Nullable Throwable failure, AttemptOutcome outcome,
-				boolean complete) {
-			this.response = response;
-			this.failure = failure;
-			this.outcome = outcome;
-			this.complete = complete;
-		}
-
-		static Attempt responded(ClientResponse response, AttemptOutcome.Response outcome) {
-			return new Attempt(response, null, outcome, true);
-		}
-
-		static Attempt failed(Throwable failure, IoFailureKind kind) {
-			return new Attempt(null, failure, new AttemptOutcome.IoFailure(kind), true);
-		}
-
-		AttemptOutcome outcome() {
-			return this.outcome;
-		}
-
-		/** Hands the caller what the attempt produced, exactly as received. */
-		Mono<ClientResponse> deliver() {
-			if (this.response != null) {
-				return Mono.just(this.response);
-			}
-			return Mono.error(Objects.requireNonNull(this.failure));
-		}
-
-		/**
-		 * Reads the response's body into memory before waiting, which returns its connection
-		 * to the pool, and keeps a copy in case the retry is called off. A body too long to
-		 * keep (or one that fails mid-way) is dropped, and so is its connection.
-		 */
-		Mono<Attempt> keepForRetry() {
-			ClientResponse response = this.response;
-			if (response == null) {
-				return Mono.just(this);
-			}
-			return DataBufferUtils.join(response.body(BodyExtractors.toDataBuffers()), RetryCall.BODY_COPY_LIMIT)
-				.map(Attempt::bytesOf)
-				.defaultIfEmpty(NO_BYTES)
-				.map((bytes) -> new Attempt(copy(response, bytes), null, this.outcome, true))
-				.onErrorResume((ex) -> Mono.just(new Attempt(copy(response, NO_BYTES), null, this.outcome, false)));
-		}
-
-		/**
-		 * Hands the caller the last outcome when the next attempt is called off; a response
-		 * whose body was too long to keep cannot be handed back, so the caller learns why
-		 * nothing more was sent instead.
-		 */
-		Mono<ClientResponse> deliverInsteadOfRetry(String origin, StopReason reason, Duration timeLeft) {
-			if (!this.complete) {
-				return Mono.error(new RetryRefusedException(origin, reason, timeLeft));
-			}
-			return deliver();
-		}
-
-		Mono<Void> discard() {
-			return (this.response != null) ? this.response.releaseBody() : Mono.empty();
-		}
-
-		private static byte[] bytesOf(DataBuffer joined) {
-			try {
-				byte[] bytes = new byte[joined.readableByteCount()];
-				joined.read(bytes);
-				return bytes;
-			}
-			finally {
-				DataBufferUtils.release(joined);
-			}
-		}
-
-		private static ClientResponse copy(ClientResponse response, byte[] body) {
-			return ClientResponse.create(response.statusCode(), response.strategies())
-				.headers((headers) -> headers.addAll(response.headers().asHttpHeaders()))
-				.cookies((cookies) -> cookies.addAll(response.cookies()))
-				.request(response.request())
-				.body(Flux.defer(() -> Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(body))))
-				.build();
 		}
 
 	}
