@@ -2,8 +2,8 @@ package dev.retryafter.call;
 
 /**
  * Type checks against classes of optional dependencies (Apache HttpClient 5), by name, so
- * that the check never loads a class that may be missing. Public for the adapters, not for
- * applications.
+ * that the check never loads a class that may be missing (public for the adapters, not for
+ * applications).
  */
 public final class ClassNames {
 

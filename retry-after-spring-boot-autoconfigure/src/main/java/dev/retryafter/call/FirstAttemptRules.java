@@ -16,9 +16,9 @@ import org.springframework.http.HttpMethod;
  * What the first attempt of a request needs to know about its client, worked out once per
  * client instead of once per request: the client's retry budget, the planner's rule 1 for
  * every status without {@code Retry-After}, and which standard methods the settings repeat by
- * themselves. Each answer is the planner's or the settings' own, asked ahead of time, so a
- * request settled with them is decided exactly as {@link RetryPlanner#decide} decides it.
- * Public for the adapters in their own packages, not for applications.
+ * themselves (public for the adapters, not for applications). Each answer is the planner's
+ * or the settings' own, asked ahead of time, so a request settled with them is decided
+ * exactly as {@link RetryPlanner#decide} decides it.
  */
 public final class FirstAttemptRules {
 

@@ -10,7 +10,7 @@ import org.springframework.http.HttpHeaders;
 /**
  * What a response tells a call before anything in it is parsed: its outcome, one shared
  * instance per status for the common case without {@code Retry-After}, and whether it has
- * that field at all. Public for the adapters, not for applications.
+ * that field at all (public for the adapters, not for applications).
  *
  * @since 0.1.0
  */
