@@ -2,7 +2,7 @@ package dev.retryafter.benchmarks;
 
 import java.io.IOException;
 
-import dev.retryafter.client.RetryAfterAttributes;
+import dev.retryafter.call.RetryAfterAttributes;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetrySettings;

@@ -2,7 +2,6 @@ package dev.retryafter.benchmarks;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -113,7 +112,7 @@ public final class RedisOutageLatency {
 				print("dead (SIGKILL)", run(client, uri, a, requests));
 				Duration deathNoticed = death.await(killedAt);
 				CooldownKey duringOutage = CooldownKey.of(Origin.of("http", "recorded-while-dead", -1));
-				a.record(duringOutage, Duration.ofSeconds(60), System.nanoTime(), Instant.now());
+				a.record(duringOutage, Duration.ofSeconds(60), System.nanoTime());
 				redis.start();
 				long restartedAt = System.nanoTime();
 				awaitTrue("the cooldown recorded during the outage reaching B",
@@ -159,7 +158,7 @@ public final class RedisOutageLatency {
 			client.get().uri(uri).retrieve().body(String.class);
 			long sent = System.nanoTime();
 			CooldownKey key = CooldownKey.of(Origin.of("http", "limited" + (i % RECORDED_ORIGINS), -1));
-			store.record(key, Duration.ofSeconds(30), sent, Instant.now());
+			store.record(key, Duration.ofSeconds(30), sent);
 			long recorded = System.nanoTime();
 			request[i] = (sent - start) / 1e6;
 			record[i] = (recorded - sent) / 1e6;

@@ -2,8 +2,8 @@ package dev.retryafter.autoconfigure;
 
 import java.util.List;
 
-import dev.retryafter.client.OuterRetryDetector;
-import dev.retryafter.client.RetriedInvocation;
+import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.client.RetryAfterRestClientCustomizer;
 import dev.retryafter.client.RetryAfterRestTemplateCustomizer;

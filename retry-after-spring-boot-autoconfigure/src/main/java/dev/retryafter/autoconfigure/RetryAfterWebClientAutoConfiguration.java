@@ -1,6 +1,6 @@
 package dev.retryafter.autoconfigure;
 
-import dev.retryafter.client.OuterRetryDetector;
+import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;

@@ -1,23 +1,25 @@
 package dev.retryafter.client;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.net.URI;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
-import dev.retryafter.core.Admission;
-import dev.retryafter.core.AttemptOutcome;
-import dev.retryafter.core.ClientSettings;
+import dev.retryafter.call.CallContext;
+import dev.retryafter.call.FirstAttemptRules;
+import dev.retryafter.call.IoFailures;
+import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.call.QuotaFields;
+import dev.retryafter.call.ResponseOutcomes;
+import dev.retryafter.call.RetryCall;
+import dev.retryafter.call.RetryInterruptedException;
+import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryAfter;
-import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryDecision;
@@ -25,13 +27,10 @@ import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.Sleeper;
-import dev.retryafter.core.StopReason;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
@@ -80,16 +79,7 @@ import org.springframework.http.client.ClientHttpResponse;
  */
 public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Ordered {
 
-	/**
-	 * Most body bytes kept in memory from a response that is retried: 429 and 503 bodies are
-	 * short, and only a called-off retry ever hands the copy back.
-	 */
-	static final int BODY_COPY_LIMIT = RetryCall.BODY_COPY_LIMIT;
-
-	private final RetryCalls calls;
-
-	/** The detector the calls ask, also kept here: it is part of how this interceptor is set up. */
-	private final OuterRetryDetector outerRetry;
+	private final CallContext calls;
 
 	private final Sleeper sleeper;
 
@@ -158,8 +148,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, OuterRetryDetector outerRetry, Sleeper sleeper, MonotonicClock monotonicClock,
 			Clock wallClock, RandomGenerator random) {
-		this.outerRetry = Objects.requireNonNull(outerRetry, "outerRetry");
-		this.calls = new RetryCalls(clients, listener, cooldowns, budgets, this.outerRetry, monotonicClock,
+		this.calls = new CallContext(clients, listener, cooldowns, budgets, outerRetry, monotonicClock,
 				wallClock, random);
 		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
 	}
@@ -173,68 +162,68 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
 		FirstAttemptRules rules = this.calls.rules(request.getURI());
-		if (this.calls.mayHold(rules.settings()) || this.calls.watched) {
+		if (this.calls.mayHold(rules.settings()) || this.calls.watched()) {
 			return whole(rules, request, body, execution);
 		}
 		return sendFirst(rules, request, body, execution);
 	}
 
 	/**
-	 * Runs the whole call as an {@link Exchange} from the start when an origin is cooling down
+	 * Runs the whole call as an {@link BlockingCall} from the start when an origin is cooling down
 	 * (this request may be held or refused before it is sent) or the listener follows this
 	 * call's attempts from their start (a tracer); otherwise the first attempt goes out
 	 * through {@link #sendFirst} after all.
 	 */
 	private ClientHttpResponse whole(FirstAttemptRules rules, HttpRequest request, byte[] body,
 			ClientHttpRequestExecution execution) throws IOException {
-		RetryListener.Call watch = this.calls.watched ? this.calls.listener.callStarted(rules.client().name(),
+		RetryListener.Call watch = this.calls.watched() ? this.calls.listener().callStarted(rules.client().name(),
 				FirstAttemptRules.methodName(request.getMethod()), null) : RetryListener.Call.NONE;
 		if (watch == RetryListener.Call.NONE && !this.calls.mayHold(rules.settings())) {
 			return sendFirst(rules, request, body, execution);
 		}
-		RequestFacts facts = this.calls.factsResolver().resolve(request, rules.settings());
-		return new Exchange(rules.client(), facts, request, body, execution).run(watch);
+		RequestFacts facts = this.calls.facts(request, rules.settings());
+		return new BlockingCall(this.calls, this.sleeper, rules.client(), facts, request, body, execution).run(watch);
 	}
 
 	/**
 	 * Sends the first attempt of a request no cooldown can hold, and settles it at once when
 	 * the planner's rule 1 ends it whatever else is known (a success, or a status that is not
 	 * retried, without {@code Retry-After}): most calls end here, and allocate nothing. Any
-	 * other outcome goes on as an {@link Exchange}, which decides exactly as it would have
+	 * other outcome goes on as an {@link BlockingCall}, which decides exactly as it would have
 	 * from the start.
 	 */
 	private ClientHttpResponse sendFirst(FirstAttemptRules rules, HttpRequest request, byte[] body,
 			ClientHttpRequestExecution execution) throws IOException {
-		RetryCalls calls = this.calls;
+		CallContext calls = this.calls;
 		// What rule 2 reads is read before the first send, as the whole call does: an
 		// interceptor further down may change the headers or attributes. The key header
 		// decides only for an unmarked request of a method not repeatable by itself.
 		HttpMethod httpMethod = request.getMethod();
 		String method = FirstAttemptRules.methodName(httpMethod);
-		IdempotencyMark mark = calls.factsResolver().mark(request.getAttributes());
+		IdempotencyMark mark = calls.mark(request.getAttributes());
 		boolean keyDecides = rules.keyDecides(httpMethod, method, mark);
-		boolean hasKey = keyDecides && calls.factsResolver().hasIdempotencyKey(request.getHeaders(), rules.settings());
+		boolean hasKey = keyDecides && calls.hasIdempotencyKey(request.getHeaders(), rules.settings());
 		long startNanos = calls.firstAttemptStarts(rules);
 		ClientHttpResponse response;
 		try {
 			response = execution.execute(request, body);
 		}
 		catch (IOException ex) {
-			return exchange(rules, request, body, execution, method, mark, keyDecides, hasKey, startNanos)
-				.continueWith(Attempt.failed(ex));
+			return exchange(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos), request, body, execution)
+				.continueWith(BlockingAttempt.failed(ex));
 		}
 		int status;
 		boolean retryAfter;
 		boolean quota;
 		try {
 			status = response.getStatusCode().value();
-			retryAfter = RetryCall.hasRetryAfter(response.getHeaders());
+			retryAfter = ResponseOutcomes.hasRetryAfter(response.getHeaders());
 			quota = !retryAfter && QuotaFields.present(rules.settings(), response.getHeaders());
 		}
 		catch (IOException ex) {
 			response.close();
-			return exchange(rules, request, body, execution, method, mark, keyDecides, hasKey, startNanos)
-				.continueWith(Attempt.failed(ex));
+			return exchange(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos), request, body, execution)
+				.continueWith(BlockingAttempt.failed(ex));
 		}
 		catch (RuntimeException | Error ex) {
 			response.close();
@@ -245,8 +234,8 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		RetryDecision.Stop stop = (retryAfter || quota) ? null : rules.stopWithoutRetryAfter(status);
 		if (stop != null) {
 			try {
-				calls.listener.attemptCompleted(rules.client().name(), method, 1,
-						RetryCall.outcome(status, RetryAfter.ABSENT), stop);
+				calls.listener().attemptCompleted(rules.client().name(), method, 1,
+						ResponseOutcomes.outcome(status, RetryAfter.ABSENT), stop);
 			}
 			catch (RuntimeException | Error ex) {
 				response.close();
@@ -254,7 +243,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			}
 			return response;
 		}
-		Exchange exchange = exchange(rules, request, body, execution, method, mark, keyDecides, hasKey, startNanos);
+		BlockingCall exchange = exchange(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos), request, body, execution);
 		return exchange.continueWith(exchange.received(response, status));
 	}
 
@@ -262,23 +251,38 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 * Takes over a request whose first attempt {@link #sendFirst} sent, when a retry may
 	 * follow.
 	 */
-	private Exchange exchange(FirstAttemptRules rules, HttpRequest request, byte[] body,
-			ClientHttpRequestExecution execution, String method, IdempotencyMark mark, boolean keyDecides,
-			boolean hasKey, long startNanos) {
-		RequestFacts facts = facts(request, rules.settings(), method, mark, keyDecides, hasKey);
-		return new Exchange(rules.client(), facts, request, body, execution, rules.budget(), startNanos);
+	private BlockingCall exchange(FirstAttempt first, HttpRequest request, byte[] body,
+			ClientHttpRequestExecution execution) {
+		FirstAttemptRules rules = first.rules();
+		RequestFacts facts = facts(request, rules.settings(), first);
+		return new BlockingCall(this.calls, this.sleeper, rules.client(), facts, request, body, execution,
+				rules.budget(), first.startNanos());
 	}
 
 	/**
 	 * The request's facts once a retry may follow: those read before the first send, and
 	 * the key header now if it did not decide then (it cannot decide now either).
 	 */
-	private RequestFacts facts(HttpRequest request, RetrySettings settings, String method, IdempotencyMark mark,
-			boolean keyDecides, boolean hasKey) {
-		boolean key = keyDecides ? hasKey
-				: this.calls.factsResolver().hasIdempotencyKey(request.getHeaders(), settings);
+	private RequestFacts facts(HttpRequest request, RetrySettings settings, FirstAttempt first) {
+		boolean key = first.keyDecides() ? first.hasKey()
+				: this.calls.hasIdempotencyKey(request.getHeaders(), settings);
 		// A ClientHttpRequestInterceptor always receives the whole body, so it can be sent again.
-		return new RequestFacts(method, mark, key, true);
+		return new RequestFacts(first.method(), first.mark(), key, true);
+	}
+
+	/**
+	 * What {@link #sendFirst} read before the first attempt was sent, handed to the
+	 * {@link BlockingCall} that takes the request over; built only then, never on a call settled
+	 * by its first response.
+	 * @param rules the client's first-attempt rules
+	 * @param method the request method's name
+	 * @param mark the caller's idempotency mark
+	 * @param keyDecides whether the idempotency-key header decides whether it is repeatable
+	 * @param hasKey whether it carried that header (read only when it decides)
+	 * @param startNanos the monotonic reading the request's time budget runs from
+	 */
+	private record FirstAttempt(FirstAttemptRules rules, String method, IdempotencyMark mark, boolean keyDecides,
+			boolean hasKey, long startNanos) {
 	}
 
 	/**
@@ -288,282 +292,6 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	@Override
 	public int getOrder() {
 		return Ordered.HIGHEST_PRECEDENCE;
-	}
-
-	/**
-	 * One call through the interceptor: the attempts of one request, sent on the calling
-	 * thread, with the waits slept through the {@link Sleeper}.
-	 */
-	private final class Exchange extends RetryCall {
-
-		private final HttpRequest request;
-
-		private final byte[] body;
-
-		private final ClientHttpRequestExecution execution;
-
-		Exchange(ClientSettings client, RequestFacts facts, HttpRequest request, byte[] body,
-				ClientHttpRequestExecution execution) {
-			super(RetryAfterInterceptor.this.calls, client, facts);
-			this.request = request;
-			this.body = body;
-			this.execution = execution;
-		}
-
-		/** Takes over after a first attempt {@link #sendFirst} sent and counted. */
-		Exchange(ClientSettings client, RequestFacts facts, HttpRequest request, byte[] body,
-				ClientHttpRequestExecution execution, @Nullable RetryBudget budget, long startNanos) {
-			super(client, facts, budget, startNanos);
-			this.request = request;
-			this.body = body;
-			this.execution = execution;
-		}
-
-		@Override
-		protected RetryCalls calls() {
-			return RetryAfterInterceptor.this.calls;
-		}
-
-		@Override
-		protected URI uri() {
-			return this.request.getURI();
-		}
-
-		@Override
-		protected HttpHeaders requestHeaders() {
-			return this.request.getHeaders();
-		}
-
-		ClientHttpResponse run(RetryListener.Call watch) throws IOException {
-			watching(watch);
-			try {
-				Admission.Refuse refused = admit();
-				if (refused != null) {
-					throw new RetryRefusedException(origin(), StopReason.COOLDOWN, refused.timeLeft());
-				}
-				firstAttemptSent();
-				return continueWith(send());
-			}
-			catch (IOException | RuntimeException | Error ex) {
-				failed(ex);
-				throw ex;
-			}
-		}
-
-		/**
-		 * Decides after the first attempt, and retries for as long as the planner says.
-		 * @param first the first attempt's result
-		 */
-		ClientHttpResponse continueWith(Attempt first) throws IOException {
-			Attempt result = first;
-			for (int attempt = 1;; attempt++) {
-				RetryDecision decision = decideOrDiscard(result, attempt);
-				if (!(decision instanceof RetryDecision.Retry retry)) {
-					return result.deliver();
-				}
-				ClientHttpResponse calledOff = waitForRetry(result, retry);
-				if (calledOff != null) {
-					return calledOff;
-				}
-				retrySent(retry);
-				result = send();
-			}
-		}
-
-		/**
-		 * Waits out a planned retry and checks it may still be sent.
-		 * <p>
-		 * The planner took a retry-budget permit for this retry (rule 4). A retry called off
-		 * here (the deadline passed, a cooldown refused it, the wait was interrupted) is never
-		 * sent, so its permit goes back.
-		 * @return what the caller gets when the retry is called off, or {@code null} to send it
-		 */
-		private @Nullable ClientHttpResponse waitForRetry(Attempt result, RetryDecision.Retry retry)
-				throws IOException {
-			boolean sending = false;
-			try {
-				Attempt kept = result.keepForRetry();
-				pause(retry.delay());
-				if (deadlinePassed()) {
-					return kept.deliverInsteadOfRetry(origin(), StopReason.BUDGET_EXHAUSTED, timeLeft());
-				}
-				Admission.Refuse refused = admit();
-				if (refused != null) {
-					return kept.deliverInsteadOfRetry(origin(), StopReason.COOLDOWN, refused.timeLeft());
-				}
-				sending = true;
-				return null;
-			}
-			finally {
-				if (!sending) {
-					retryCalledOff(retry);
-				}
-			}
-		}
-
-		/**
-		 * Admits the request before a send, holding it on this thread when the cooldown
-		 * asks for it.
-		 * @return the refusal, already reported to the listener, or {@code null} to send
-		 */
-		private Admission.@Nullable Refuse admit() throws InterruptedIOException {
-			Admission admission = admission();
-			if (admission instanceof Admission.Wait wait) {
-				long since = waitStarts(wait.delay(), true);
-				sleep(wait.delay(), true);
-				held(since);
-				return null;
-			}
-			return (Admission.Refuse) admission;
-		}
-
-		private Attempt send() throws IOException {
-			ClientHttpResponse response;
-			try {
-				response = this.execution.execute(this.request, this.body);
-			}
-			catch (IOException ex) {
-				return Attempt.failed(ex);
-			}
-			int status;
-			try {
-				// HttpURLConnection only reads the response when asked for its status, so
-				// that is when it has been received (and when its read timeout can strike).
-				status = response.getStatusCode().value();
-			}
-			catch (IOException ex) {
-				response.close();
-				return Attempt.failed(ex);
-			}
-			catch (RuntimeException | Error ex) {
-				response.close();
-				throw ex;
-			}
-			return received(response, status);
-		}
-
-		/**
-		 * Reads a received response's {@code Retry-After} (which may start its origin's
-		 * cooldown) into the attempt's outcome.
-		 */
-		Attempt received(ClientHttpResponse response, int status) {
-			try {
-				RetryAfter retryAfter = retryAfter(status, response.getHeaders());
-				return Attempt.responded(response, RetryCall.outcome(status, retryAfter));
-			}
-			catch (RuntimeException | Error ex) {
-				response.close();
-				throw ex;
-			}
-		}
-
-		private RetryDecision decideOrDiscard(Attempt result, int attempt) {
-			try {
-				return decide(result.outcome(), attempt);
-			}
-			catch (RuntimeException | Error ex) {
-				// An interceptor that throws after receiving a response must close it
-				// (ClientHttpRequestInterceptor contract).
-				result.discard();
-				throw ex;
-			}
-		}
-
-		private void pause(Duration planned) throws InterruptedIOException {
-			long before = waitStarts(planned, false);
-			sleep(planned, false);
-			waited(planned, before);
-		}
-
-		/**
-		 * Waits {@code planned}: a retry's planned wait, or a hold for the origin's cooldown.
-		 */
-		private void sleep(Duration planned, boolean cooldownHold) throws InterruptedIOException {
-			try {
-				RetryAfterInterceptor.this.sleeper.sleep(planned);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				stopped(StopReason.INTERRUPTED);
-				String wait = RetryRefusedException.format(planned);
-				throw new RetryInterruptedException(cooldownHold
-						? method() + " request to " + origin() + " interrupted while held " + wait
-								+ " for the origin's cooldown"
-						: "Retry of " + method() + " request to " + origin() + " interrupted while waiting " + wait
-								+ " before the next attempt", ex);
-			}
-		}
-
-	}
-
-	/**
-	 * How one attempt ended: a response or an exception, and its outcome for the planner.
-	 */
-	private static final class Attempt {
-
-		private final @Nullable ClientHttpResponse response;
-
-		private final @Nullable IOException failure;
-
-		private final AttemptOutcome outcome;
-
-		private Attempt(@Nullable ClientHttpResponse response, @Nullable IOException failure,
-				AttemptOutcome outcome) {
-			this.response = response;
-			this.failure = failure;
-			this.outcome = outcome;
-		}
-
-		static Attempt responded(ClientHttpResponse response, AttemptOutcome.Response outcome) {
-			return new Attempt(response, null, outcome);
-		}
-
-		static Attempt failed(IOException failure) {
-			return new Attempt(null, failure, new AttemptOutcome.IoFailure(IoFailures.classify(failure)));
-		}
-
-		AttemptOutcome outcome() {
-			return this.outcome;
-		}
-
-		/** Hands the caller what the attempt produced, exactly as received. */
-		ClientHttpResponse deliver() throws IOException {
-			if (this.response != null) {
-				return this.response;
-			}
-			throw Objects.requireNonNull(this.failure);
-		}
-
-		/**
-		 * Releases the attempt's connection before waiting, keeping an in-memory copy of the
-		 * response in case the retry is called off.
-		 */
-		Attempt keepForRetry() throws IOException {
-			if (this.response == null) {
-				return this;
-			}
-			return new Attempt(ResponseCopy.of(this.response, BODY_COPY_LIMIT), null, this.outcome);
-		}
-
-		/**
-		 * Hands the caller the last outcome when the next attempt is called off; a response
-		 * whose body was too long to keep cannot be handed back, so the caller learns why
-		 * nothing more was sent instead.
-		 */
-		ClientHttpResponse deliverInsteadOfRetry(String origin, StopReason reason, Duration timeLeft)
-				throws IOException {
-			if (this.response instanceof ResponseCopy copy && !copy.isComplete()) {
-				throw new RetryRefusedException(origin, reason, timeLeft);
-			}
-			return deliver();
-		}
-
-		void discard() {
-			if (this.response != null) {
-				this.response.close();
-			}
-		}
-
 	}
 
 }

@@ -1,8 +1,8 @@
 /**
- * Spring HTTP client adapters: the retry interceptor (which sends, sleeps and reads the
- * clocks), the customizers that install it, and the vocabulary a caller uses to mark requests
- * ({@link dev.retryafter.client.RetryAfterAttributes}) and to tell failures apart
- * ({@link dev.retryafter.client.RetryFailures}).
+ * The RestClient and RestTemplate adapter: the retry interceptor (which sends, sleeps and
+ * reads the clocks) and the customizers that install it. It runs each request as a call of
+ * the shared {@code dev.retryafter.call} package, beside the other adapters, and uses none of
+ * them.
  */
 @NullMarked
 package dev.retryafter.client;

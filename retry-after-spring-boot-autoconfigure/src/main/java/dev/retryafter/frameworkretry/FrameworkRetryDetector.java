@@ -1,7 +1,7 @@
 package dev.retryafter.frameworkretry;
 
-import dev.retryafter.client.OuterRetryDetector;
-import dev.retryafter.client.RetriedInvocation;
+import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.call.RetriedInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -3,7 +3,7 @@ package dev.retryafter.frameworkretry;
 import java.io.IOException;
 import java.time.Instant;
 
-import dev.retryafter.client.IoFailures;
+import dev.retryafter.call.IoFailures;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.RetryAfter;

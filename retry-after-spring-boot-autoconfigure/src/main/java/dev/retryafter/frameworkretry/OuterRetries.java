@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
 
-import dev.retryafter.client.RetriedInvocation;
+import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.IdempotencyMark;

@@ -7,7 +7,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import dev.retryafter.client.RetriedInvocation;
+import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.Sleeper;
 import dev.retryafter.core.StopReason;

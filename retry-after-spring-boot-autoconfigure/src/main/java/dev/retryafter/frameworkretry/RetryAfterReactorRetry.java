@@ -3,8 +3,8 @@ package dev.retryafter.frameworkretry;
 import java.io.IOException;
 import java.util.Objects;
 
-import dev.retryafter.client.IoFailures;
-import dev.retryafter.client.RetriedInvocation;
+import dev.retryafter.call.IoFailures;
+import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.IoFailureKind;

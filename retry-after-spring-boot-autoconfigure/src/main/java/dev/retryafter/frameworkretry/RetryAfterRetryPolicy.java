@@ -3,7 +3,7 @@ package dev.retryafter.frameworkretry;
 import java.time.Duration;
 import java.util.Objects;
 
-import dev.retryafter.client.RetriedInvocation;
+import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.RetryDecision;

@@ -2,7 +2,7 @@ package dev.retryafter.reactive;
 
 import java.io.IOException;
 
-import dev.retryafter.client.IoFailures;
+import dev.retryafter.call.IoFailures;
 import dev.retryafter.core.IoFailureKind;
 import org.jspecify.annotations.Nullable;
 

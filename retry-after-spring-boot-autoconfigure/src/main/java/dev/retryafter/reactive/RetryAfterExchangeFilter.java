@@ -7,11 +7,11 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
-import dev.retryafter.client.OuterRetryDetector;
-import dev.retryafter.client.RetriedInvocation;
-import dev.retryafter.client.RetryCall;
-import dev.retryafter.client.RetryCalls;
-import dev.retryafter.client.RetryRefusedException;
+import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.call.RetriedInvocation;
+import dev.retryafter.call.RetryCall;
+import dev.retryafter.call.CallContext;
+import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
@@ -27,16 +27,11 @@ import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
-import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpHeaders;
-import org.springframework.web.reactive.function.BodyExtractors;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
@@ -78,8 +73,6 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
  */
 public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 
-	private static final byte[] NO_BYTES = {};
-
 	/**
 	 * Micrometer's key for the current observation in a Reactor context (the value of
 	 * {@code ObservationThreadLocalAccessor.KEY}, spelled out so this class needs no
@@ -87,7 +80,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	 */
 	private static final String OBSERVATION_KEY = "micrometer.observation";
 
-	private final RetryCalls calls;
+	private final CallContext calls;
 
 	private final Scheduler scheduler;
 
@@ -151,7 +144,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			RandomGenerator random, OuterRetryDetector outerRetry) {
 		// The calls never ask the detector themselves: a decision runs on whatever thread the
 		// response arrives on, where a thread-bound outer layer is not to be found.
-		this.calls = new RetryCalls(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, monotonicClock,
+		this.calls = new CallContext(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, monotonicClock,
 				wallClock, random);
 		this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
 		this.outerRetry = Objects.requireNonNull(outerRetry, "outerRetry");
@@ -219,7 +212,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		}
 
 		@Override
-		protected RetryCalls calls() {
+		protected CallContext calls() {
 			return RetryAfterExchangeFilter.this.calls;
 		}
 
@@ -243,7 +236,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			}
 			if (before instanceof RetryDecision.Retry hold) {
 				// The outer layer came back before the instant the server asked for: its one hold.
-				return startWaiting(null) ? pause(hold.delay()).then(Mono.defer(() -> {
+				return startWaiting(null) ? pause(hold.delay(), false).then(Mono.defer(() -> {
 					sending();
 					return admitAndSend();
 				})) : Mono.empty();
@@ -262,7 +255,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 				return attempt(1);
 			});
 			if (admission instanceof Admission.Wait wait) {
-				return startWaiting(null) ? hold(wait).then(send) : Mono.empty();
+				return startWaiting(null) ? pause(wait.delay(), true).then(send) : Mono.empty();
 			}
 			return send;
 		}
@@ -272,16 +265,16 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 				.map((response) -> {
 					int status = response.statusCode().value();
 					RetryAfter retryAfter = retryAfter(status, response.headers().asHttpHeaders());
-					return Attempt.responded(response, new AttemptOutcome.Response(status, retryAfter));
+					return ExchangeAttempt.responded(response, new AttemptOutcome.Response(status, retryAfter));
 				})
 				.onErrorResume((error) -> {
 					IoFailureKind kind = ExchangeFailures.classify(error);
-					return (kind != null) ? Mono.just(Attempt.failed(error, kind)) : Mono.error(error);
+					return (kind != null) ? Mono.just(ExchangeAttempt.failed(error, kind)) : Mono.error(error);
 				})
 				.flatMap((result) -> decide(result, attempt));
 		}
 
-		private Mono<ClientResponse> decide(Attempt result, int attempt) {
+		private Mono<ClientResponse> decide(ExchangeAttempt result, int attempt) {
 			bodyReplayable(this.body.replayable());
 			RetryDecision decision;
 			try {
@@ -297,14 +290,14 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 				return result.discard().then(Mono.empty());
 			}
 			return result.keepForRetry()
-				.flatMap((kept) -> pause(retry.delay()).then(Mono.defer(() -> afterWait(kept, retry, attempt))));
+				.flatMap((kept) -> pause(retry.delay(), false).then(Mono.defer(() -> afterWait(kept, retry, attempt))));
 		}
 
 		/**
 		 * Checks that a retry whose wait ended may still be sent, as the blocking adapter does:
 		 * the deadline, then the cooldown (which may hold it once more, or refuse it).
 		 */
-		private Mono<ClientResponse> afterWait(Attempt kept, RetryDecision.Retry retry, int attempt) {
+		private Mono<ClientResponse> afterWait(ExchangeAttempt kept, RetryDecision.Retry retry, int attempt) {
 			if (deadlinePassed()) {
 				calledOff(retry);
 				return kept.deliverInsteadOfRetry(origin(), StopReason.BUDGET_EXHAUSTED, timeLeft());
@@ -319,24 +312,24 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 				retrySent(retry);
 				return attempt(attempt + 1);
 			});
-			return (admission instanceof Admission.Wait wait) ? hold(wait).then(send) : send;
+			return (admission instanceof Admission.Wait wait) ? pause(wait.delay(), true).then(send) : send;
 		}
 
-		private Mono<Void> pause(Duration planned) {
+		/**
+		 * Waits on a timer: before a retry (reported as waited) or, when {@code hold}, while a
+		 * cooldown holds the request (reported as held).
+		 */
+		private Mono<Void> pause(Duration delay, boolean hold) {
 			return Mono.defer(() -> {
-				long before = waitStarts(planned, false);
-				return Mono.delay(planned, RetryAfterExchangeFilter.this.scheduler)
-					.doOnNext((tick) -> waited(planned, before))
-					.then();
-			});
-		}
-
-		private Mono<Void> hold(Admission.Wait wait) {
-			return Mono.defer(() -> {
-				long since = waitStarts(wait.delay(), true);
-				return Mono.delay(wait.delay(), RetryAfterExchangeFilter.this.scheduler)
-					.doOnNext((tick) -> held(since))
-					.then();
+				long since = waitStarts(delay, hold);
+				return Mono.delay(delay, RetryAfterExchangeFilter.this.scheduler).doOnNext((tick) -> {
+					if (hold) {
+						held(since);
+					}
+					else {
+						waited(delay, since);
+					}
+				}).then();
 			});
 		}
 
@@ -393,103 +386,6 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 				retryCalledOff(retry);
 			}
 			stopped(StopReason.CANCELLED);
-		}
-
-	}
-
-	/**
-	 * How one attempt ended: a response or an error, and its outcome for the planner.
-	 */
-	private static final class Attempt {
-
-		private final @Nullable ClientResponse response;
-
-		private final @Nullable Throwable failure;
-
-		private final AttemptOutcome outcome;
-
-		/** Whether the response is whole: false for a copy whose body was too long to keep. */
-		private final boolean complete;
-
-		private Attempt(@Nullable ClientResponse response, @Nullable Throwable failure, AttemptOutcome outcome,
-				boolean complete) {
-			this.response = response;
-			this.failure = failure;
-			this.outcome = outcome;
-			this.complete = complete;
-		}
-
-		static Attempt responded(ClientResponse response, AttemptOutcome.Response outcome) {
-			return new Attempt(response, null, outcome, true);
-		}
-
-		static Attempt failed(Throwable failure, IoFailureKind kind) {
-			return new Attempt(null, failure, new AttemptOutcome.IoFailure(kind), true);
-		}
-
-		AttemptOutcome outcome() {
-			return this.outcome;
-		}
-
-		/** Hands the caller what the attempt produced, exactly as received. */
-		Mono<ClientResponse> deliver() {
-			if (this.response != null) {
-				return Mono.just(this.response);
-			}
-			return Mono.error(Objects.requireNonNull(this.failure));
-		}
-
-		/**
-		 * Reads the response's body into memory before waiting, which returns its connection
-		 * to the pool, and keeps a copy in case the retry is called off. A body too long to
-		 * keep (or one that fails mid-way) is dropped, and so is its connection.
-		 */
-		Mono<Attempt> keepForRetry() {
-			ClientResponse response = this.response;
-			if (response == null) {
-				return Mono.just(this);
-			}
-			return DataBufferUtils.join(response.body(BodyExtractors.toDataBuffers()), RetryCall.BODY_COPY_LIMIT)
-				.map(Attempt::bytesOf)
-				.defaultIfEmpty(NO_BYTES)
-				.map((bytes) -> new Attempt(copy(response, bytes), null, this.outcome, true))
-				.onErrorResume((ex) -> Mono.just(new Attempt(copy(response, NO_BYTES), null, this.outcome, false)));
-		}
-
-		/**
-		 * Hands the caller the last outcome when the next attempt is called off; a response
-		 * whose body was too long to keep cannot be handed back, so the caller learns why
-		 * nothing more was sent instead.
-		 */
-		Mono<ClientResponse> deliverInsteadOfRetry(String origin, StopReason reason, Duration timeLeft) {
-			if (!this.complete) {
-				return Mono.error(new RetryRefusedException(origin, reason, timeLeft));
-			}
-			return deliver();
-		}
-
-		Mono<Void> discard() {
-			return (this.response != null) ? this.response.releaseBody() : Mono.empty();
-		}
-
-		private static byte[] bytesOf(DataBuffer joined) {
-			try {
-				byte[] bytes = new byte[joined.readableByteCount()];
-				joined.read(bytes);
-				return bytes;
-			}
-			finally {
-				DataBufferUtils.release(joined);
-			}
-		}
-
-		private static ClientResponse copy(ClientResponse response, byte[] body) {
-			return ClientResponse.create(response.statusCode(), response.strategies())
-				.headers((headers) -> headers.addAll(response.headers().asHttpHeaders()))
-				.cookies((cookies) -> cookies.addAll(response.cookies()))
-				.request(response.request())
-				.body(Flux.defer(() -> Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(body))))
-				.build();
 		}
 
 	}

@@ -1,6 +1,6 @@
 package dev.retryafter.springretry;
 
-import dev.retryafter.client.OuterRetryDetector;
+import dev.retryafter.call.OuterRetryDetector;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.retry.RetryContext;

@@ -1,7 +1,6 @@
 package dev.retryafter.store;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -39,9 +38,8 @@ public interface CooldownStore {
 	 * @param key the origin, or partition of an origin
 	 * @param delay the server's delay, from now
 	 * @param nowNanos the current monotonic reading
-	 * @param wallNow the wall-clock instant read with {@code nowNanos}
 	 */
-	void record(CooldownKey key, Duration delay, long nowNanos, Instant wallNow);
+	void record(CooldownKey key, Duration delay, long nowNanos);
 
 	/**
 	 * Records that the origin accepted a request under {@code key}; see

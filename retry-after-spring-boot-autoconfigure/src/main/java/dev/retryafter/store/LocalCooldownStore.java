@@ -1,7 +1,6 @@
 package dev.retryafter.store;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Objects;
 
 import dev.retryafter.core.HostCooldowns;
@@ -46,7 +45,7 @@ public final class LocalCooldownStore implements CooldownStore {
 	}
 
 	@Override
-	public void record(CooldownKey key, Duration delay, long nowNanos, Instant wallNow) {
+	public void record(CooldownKey key, Duration delay, long nowNanos) {
 		this.cooldowns.record(key, nowNanos, delay);
 	}
 

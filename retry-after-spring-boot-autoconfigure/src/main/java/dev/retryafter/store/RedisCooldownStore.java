@@ -2,7 +2,6 @@ package dev.retryafter.store;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 
@@ -187,7 +186,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	}
 
 	@Override
-	public void record(CooldownKey key, Duration delay, long nowNanos, Instant wallNow) {
+	public void record(CooldownKey key, Duration delay, long nowNanos) {
 		HostCooldowns cooldowns = this.link.cooldowns();
 		cooldowns.record(key, nowNanos, delay);
 		if (delay.isNegative() || delay.isZero() || this.closed) {

@@ -93,7 +93,7 @@ class OriginProtectionHoldsTests {
 	}
 
 	private void record(CooldownKey key, Duration delay) {
-		this.store.record(key, delay, this.clock.nanoTime(), this.clock.instant());
+		this.store.record(key, delay, this.clock.nanoTime());
 	}
 
 	private void hold(CooldownKey key, double random) {

@@ -61,7 +61,7 @@ class OriginProtectionStateTests {
 			}
 
 			@Override
-			public void record(CooldownKey key, Duration delay, long nowNanos, Instant wallNow) {
+			public void record(CooldownKey key, Duration delay, long nowNanos) {
 			}
 
 			@Override
@@ -138,7 +138,7 @@ class OriginProtectionStateTests {
 	}
 
 	private void record(CooldownKey origin, Duration delay) {
-		this.store.record(origin, delay, this.clock.nanoTime(), this.clock.instant());
+		this.store.record(origin, delay, this.clock.nanoTime());
 	}
 
 }

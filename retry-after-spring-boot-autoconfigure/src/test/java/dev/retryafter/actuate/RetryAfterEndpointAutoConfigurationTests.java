@@ -1,7 +1,6 @@
 package dev.retryafter.actuate;
 
 import java.time.Duration;
-import java.time.Instant;
 
 import dev.retryafter.actuate.RetryAfterEndpoint.CooldownDescriptor;
 import dev.retryafter.core.CooldownKey;
@@ -49,7 +48,7 @@ class RetryAfterEndpointAutoConfigurationTests {
 		this.withClients.withPropertyValues("management.endpoints.web.exposure.include=retryafter").run((context) -> {
 			long now = MonotonicClock.SYSTEM.nanoTime();
 			context.getBean(CooldownStore.class)
-				.record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofHours(1), now, Instant.now());
+				.record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofHours(1), now);
 			assertThat(context.getBean(RetryAfterEndpoint.class).retryAfter().cooldowns()).singleElement()
 				.satisfies((cooldown) -> {
 					assertThat(cooldown.client()).isEqualTo("default");

@@ -1,7 +1,6 @@
 package dev.retryafter.actuate;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -201,7 +200,7 @@ class RetryAfterEndpointTests {
 	}
 
 	private void record(CooldownKey key, Duration delay) {
-		this.store.record(key, delay, this.clock.nanoTime(), this.clock.instant());
+		this.store.record(key, delay, this.clock.nanoTime());
 	}
 
 	/**
@@ -219,8 +218,8 @@ class RetryAfterEndpointTests {
 		}
 
 		@Override
-		public void record(CooldownKey key, Duration delay, long nowNanos, Instant wallNow) {
-			this.local.record(key, delay, nowNanos, wallNow);
+		public void record(CooldownKey key, Duration delay, long nowNanos) {
+			this.local.record(key, delay, nowNanos);
 		}
 
 		@Override

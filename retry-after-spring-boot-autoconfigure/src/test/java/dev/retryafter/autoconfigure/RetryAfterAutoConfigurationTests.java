@@ -4,7 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.retryafter.client.OuterRetryDetector;
+import dev.retryafter.call.CallContext;
+import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.client.RetryAfterRestClientCustomizer;
 import dev.retryafter.client.RetryAfterRestTemplateCustomizer;
@@ -64,7 +65,7 @@ class RetryAfterAutoConfigurationTests {
 				.hasSingleBean(HttpComponentsNoRetryCustomizer.class)
 				.hasSingleBean(RetryAfterBackOffPolicy.class)
 				.hasSingleBean(BackOffPolicyRetryDetector.class);
-			assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("outerRetry")
+			assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("calls.outerRetry")
 				.isSameAs(context.getBean(BackOffPolicyRetryDetector.class));
 			RetryClients clients = context.getBean(RetryClients.class);
 			assertThat(clients.defaults().settings()).isEqualTo(RetrySettings.defaults());
@@ -146,7 +147,7 @@ class RetryAfterAutoConfigurationTests {
 					.doesNotHaveBean(RetryAfterBackOffPolicy.class)
 					.doesNotHaveBean(OuterRetryDetector.class)
 					.hasSingleBean(RetryAfterInterceptor.class);
-				assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("outerRetry")
+				assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("calls.outerRetry")
 					.isSameAs(OuterRetryDetector.NEVER);
 			});
 	}
@@ -159,8 +160,9 @@ class RetryAfterAutoConfigurationTests {
 				assertThat(context).hasSingleBean(BackOffPolicyRetryDetector.class)
 					.getBeans(OuterRetryDetector.class)
 					.hasSize(2);
-				OuterRetryDetector combined = (OuterRetryDetector) ReflectionTestUtils
-					.getField(context.getBean(RetryAfterInterceptor.class), "outerRetry");
+				CallContext calls = (CallContext) ReflectionTestUtils
+					.getField(context.getBean(RetryAfterInterceptor.class), "calls");
+				OuterRetryDetector combined = calls.outerRetry();
 				assertThat(combined.isOuterRetryActive()).isFalse();
 				applicationSees.set(true);
 				assertThat(combined.isOuterRetryActive()).isTrue();

@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.retryafter.client.OuterRetryDetector;
+import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.frameworkretry.FrameworkRetryDetector;
 import dev.retryafter.frameworkretry.RetriedMethodsPostProcessor;
 import dev.retryafter.frameworkretry.RetryAfterReactorRetry;

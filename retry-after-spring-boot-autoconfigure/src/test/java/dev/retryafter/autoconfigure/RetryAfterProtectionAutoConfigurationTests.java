@@ -78,7 +78,7 @@ class RetryAfterProtectionAutoConfigurationTests {
 			CooldownStore store = context.getBean(CooldownStore.class);
 			assertThat(store.cooldowns().maxDuration()).isEqualTo(Duration.ofSeconds(15));
 			CooldownKey key = CooldownKey.of(Origin.of("https", "api.example.com", -1));
-			store.record(key, Duration.ofHours(3), 1_000L, Instant.EPOCH);
+			store.record(key, Duration.ofHours(3), 1_000L);
 			assertThat(store.remaining(key, 1_000L)).isEqualTo(Duration.ofSeconds(15));
 		});
 	}
@@ -132,8 +132,7 @@ class RetryAfterProtectionAutoConfigurationTests {
 			.run((context) -> {
 				context.getBean(CooldownStore.class)
 					.record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofMinutes(5),
-							System.nanoTime(),
-							Instant.now());
+							System.nanoTime());
 				RetryAfterEndpoint.RetryAfterDescriptor described = context.getBean(RetryAfterEndpoint.class)
 					.retryAfter();
 				assertThat(described.cooldowns()).singleElement().satisfies((cooldown) -> {
@@ -249,7 +248,7 @@ class RetryAfterProtectionAutoConfigurationTests {
 			// Connected first, so the time left below measures the write, not a cold start.
 			await().atMost(Duration.ofSeconds(20)).until(() -> store.state().connected());
 			store.record(CooldownKey.of(Origin.of("https", "api.example.com", -1)), Duration.ofSeconds(30),
-					System.nanoTime(), Instant.now());
+					System.nanoTime());
 			StringRedisTemplate redis = new StringRedisTemplate(context.getBean(RedisConnectionFactory.class));
 			await().atMost(Duration.ofSeconds(20)).until(() -> !redis.keys("*api.example.com*").isEmpty());
 			Set<String> keys = redis.keys("*api.example.com*");

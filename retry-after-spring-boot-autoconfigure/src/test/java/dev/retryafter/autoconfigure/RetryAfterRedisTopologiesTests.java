@@ -1,7 +1,6 @@
 package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.stream.Collectors;
 
 import dev.retryafter.core.CooldownKey;
@@ -80,7 +79,7 @@ class RetryAfterRedisTopologiesTests {
 	private static String assertCooldownShared(AssertableApplicationContext context) {
 		CooldownStore store = context.getBean(CooldownStore.class);
 		await().atMost(AWAIT).until(() -> store.state().connected());
-		store.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		store.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
 		String key = "retry-after:" + ORIGIN;
 		StringRedisTemplate redis = new StringRedisTemplate(context.getBean(RedisConnectionFactory.class));
 		await().atMost(AWAIT).until(() -> redis.hasKey(key));

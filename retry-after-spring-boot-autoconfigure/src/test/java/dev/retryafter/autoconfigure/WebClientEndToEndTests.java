@@ -8,7 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
-import dev.retryafter.client.RetryRefusedException;
+import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.metrics.RetryAfterMetricsAutoConfiguration;
 import dev.retryafter.testsupport.LoopbackHttpServer;

@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.retryafter.call.RetryCall;
+
 import org.junit.jupiter.api.Test;
 
 import org.springframework.http.HttpStatus;

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.random.RandomGenerator;
 
+import dev.retryafter.call.CallContext;
+import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.RetryBudgets;
@@ -15,8 +17,8 @@ import dev.retryafter.observation.DefaultRetryAttemptObservationConvention;
 import dev.retryafter.observation.RetryAfterObservations;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.testsupport.FakeClock;
-import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
+import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.RecordingSleeper;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.tck.TestObservationRegistry;
@@ -222,12 +224,12 @@ class RetryAfterInterceptorObservationTests {
 	@Test
 	void whenNoListenerWatchesCallsThenTheFirstAttemptShortcutStays() {
 		RetryClients clients = RetryClients.of(SINGLE_ATTEMPT);
-		assertThat(new RetryCalls(clients, RetryListener.NONE, new LocalCooldownStore(new HostCooldowns(100)),
-				new RetryBudgets(clients, this.clock), OuterRetryDetector.NEVER, this.clock, this.clock, MIDDLE).watched)
+		assertThat(new CallContext(clients, RetryListener.NONE, new LocalCooldownStore(new HostCooldowns(100)),
+				new RetryBudgets(clients, this.clock), OuterRetryDetector.NEVER, this.clock, this.clock, MIDDLE).watched())
 			.isFalse();
-		assertThat(new RetryCalls(clients, RetryListener.composite(java.util.List.of(RetryListener.NONE,
+		assertThat(new CallContext(clients, RetryListener.composite(java.util.List.of(RetryListener.NONE,
 				everyCall())), new LocalCooldownStore(new HostCooldowns(100)),
-				new RetryBudgets(clients, this.clock), OuterRetryDetector.NEVER, this.clock, this.clock, MIDDLE).watched)
+				new RetryBudgets(clients, this.clock), OuterRetryDetector.NEVER, this.clock, this.clock, MIDDLE).watched())
 			.isTrue();
 	}
 

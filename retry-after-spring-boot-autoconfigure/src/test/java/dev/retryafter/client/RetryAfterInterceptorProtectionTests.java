@@ -3,7 +3,6 @@ package dev.retryafter.client;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -11,16 +10,17 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.random.RandomGenerator;
 
+import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.client.HttpCaller.Result;
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.HostCooldowns;
-import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryBudget;
@@ -33,13 +33,13 @@ import dev.retryafter.core.StopReason;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.testsupport.FakeClock;
-import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
-import dev.retryafter.testsupport.RecordingListener;
+import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.RecordingListener.AttemptCompleted;
 import dev.retryafter.testsupport.RecordingListener.Held;
 import dev.retryafter.testsupport.RecordingListener.StoppedWithoutAttempt;
 import dev.retryafter.testsupport.RecordingListener.Waited;
+import dev.retryafter.testsupport.RecordingListener;
 import dev.retryafter.testsupport.RecordingSleeper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -321,7 +321,7 @@ class RetryAfterInterceptorProtectionTests {
 		Sleeper meanwhile = (duration) -> {
 			this.sleeper.sleep(duration);
 			if (this.sleeper.sleeps().size() == 1) {
-				this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime(), this.clock.instant());
+				this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime());
 			}
 		};
 		Result result = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER, meanwhile)).get(this.server.uri("/report"));
@@ -337,7 +337,7 @@ class RetryAfterInterceptorProtectionTests {
 		CooldownKey origin = CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port()));
 		Sleeper meanwhile = (duration) -> {
 			this.sleeper.sleep(duration);
-			this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime(), this.clock.instant());
+			this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime());
 		};
 		RetrySettings failFast = NO_JITTER.withCooldown(new RetrySettings.Cooldown(true, CooldownMode.FAIL_FAST));
 		Result result = Kind.REST_CLIENT_JDK.create(interceptor(failFast, meanwhile)).get(this.server.uri("/report"));
@@ -470,7 +470,7 @@ class RetryAfterInterceptorProtectionTests {
 	void whenACooldownWasRecordedBeforeTheRequestThenTheRequestIsHeld() {
 		this.server.on("/report", Reply.status(200).body("ready"));
 		CooldownKey origin = CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port()));
-		this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime(), this.clock.instant());
+		this.cooldowns.record(origin, Duration.ofSeconds(4), this.clock.nanoTime());
 		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(SINGLE_ATTEMPT));
 
 		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
@@ -500,8 +500,8 @@ class RetryAfterInterceptorProtectionTests {
 			}
 
 			@Override
-			public void record(CooldownKey origin, Duration delay, long nowNanos, Instant wallNow) {
-				RetryAfterInterceptorProtectionTests.this.cooldowns.record(origin, delay, nowNanos, wallNow);
+			public void record(CooldownKey origin, Duration delay, long nowNanos) {
+				RetryAfterInterceptorProtectionTests.this.cooldowns.record(origin, delay, nowNanos);
 			}
 
 			@Override
@@ -534,11 +534,11 @@ class RetryAfterInterceptorProtectionTests {
 	void whenTheCooldownIsExtendedWhileARequestIsHeldThenItIsSentWhenItsHoldEnds() {
 		this.server.on("/report", Reply.status(200).body("ready"));
 		CooldownKey origin = CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port()));
-		this.cooldowns.record(origin, Duration.ofSeconds(1), this.clock.nanoTime(), this.clock.instant());
+		this.cooldowns.record(origin, Duration.ofSeconds(1), this.clock.nanoTime());
 		// While this request is held, a released one meets a fresh 429 and extends the cooldown.
 		Sleeper extending = (duration) -> {
 			this.sleeper.sleep(duration);
-			this.cooldowns.record(origin, Duration.ofSeconds(1), this.clock.nanoTime(), this.clock.instant());
+			this.cooldowns.record(origin, Duration.ofSeconds(1), this.clock.nanoTime());
 		};
 		Result result = Kind.REST_CLIENT_JDK.create(interceptor(SINGLE_ATTEMPT, extending))
 			.get(this.server.uri("/report"));
@@ -556,7 +556,7 @@ class RetryAfterInterceptorProtectionTests {
 		// Every wait ends with the cooldown pushed 2 s further by other requests' 429s.
 		Sleeper extending = (duration) -> {
 			this.sleeper.sleep(duration);
-			this.cooldowns.record(origin, Duration.ofSeconds(2), this.clock.nanoTime(), this.clock.instant());
+			this.cooldowns.record(origin, Duration.ofSeconds(2), this.clock.nanoTime());
 		};
 		Result result = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER, extending)).get(this.server.uri("/report"));
 

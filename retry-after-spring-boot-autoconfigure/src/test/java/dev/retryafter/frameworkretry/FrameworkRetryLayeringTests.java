@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The Spring Framework retry adapter is a room of its own beside the other adapters: it uses
- * the shared call ({@code client}) and the policy core, never the spring-retry or reactive
+ * the shared call ({@code call}) and the policy core, never the spring-retry or reactive
  * adapters, and no adapter or the shared call uses it.
  */
 class FrameworkRetryLayeringTests {
@@ -38,8 +38,8 @@ class FrameworkRetryLayeringTests {
 	@Test
 	void noOtherAdapterNorTheSharedCallUsesTheAdapter() {
 		noClasses().that()
-			.resideInAnyPackage("dev.retryafter.core..", "dev.retryafter.client..", "dev.retryafter.reactive..",
-					"dev.retryafter.springretry..")
+			.resideInAnyPackage("dev.retryafter.core..", "dev.retryafter.call..", "dev.retryafter.client..",
+					"dev.retryafter.reactive..", "dev.retryafter.springretry..")
 			.should()
 			.dependOnClassesThat()
 			.resideInAPackage("dev.retryafter.frameworkretry..")

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.retryafter.client.RetriedInvocation;
+import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryAfter;

@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
-import dev.retryafter.client.RetriedInvocation;
+import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryAfter;

@@ -1,7 +1,6 @@
 package dev.retryafter.metrics;
 
 import java.time.Duration;
-import java.time.Instant;
 
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.CooldownKey;
@@ -51,7 +50,7 @@ class CooldownStoreMetricsTests {
 			}
 
 			@Override
-			public void record(CooldownKey origin, Duration delay, long nowNanos, Instant wallNow) {
+			public void record(CooldownKey origin, Duration delay, long nowNanos) {
 			}
 
 			@Override
@@ -96,7 +95,7 @@ class CooldownStoreMetricsTests {
 	}
 
 	private void record(CooldownStore store, String host, Duration delay) {
-		store.record(CooldownKey.of(Origin.of("http", host, -1)), delay, this.clock.nanoTime(), this.clock.instant());
+		store.record(CooldownKey.of(Origin.of("http", host, -1)), delay, this.clock.nanoTime());
 	}
 
 }

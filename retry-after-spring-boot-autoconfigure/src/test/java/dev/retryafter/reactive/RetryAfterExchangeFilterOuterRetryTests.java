@@ -8,8 +8,8 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.TimeUnit;
 
-import dev.retryafter.client.RetriedInvocation;
-import dev.retryafter.client.RetryRefusedException;
+import dev.retryafter.call.RetriedInvocation;
+import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;

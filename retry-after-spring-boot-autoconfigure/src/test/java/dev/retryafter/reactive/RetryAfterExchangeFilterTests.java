@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.retryafter.client.RetryAfterAttributes;
-import dev.retryafter.client.RetryRefusedException;
+import dev.retryafter.call.RetryAfterAttributes;
+import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
@@ -259,7 +259,7 @@ class RetryAfterExchangeFilterTests {
 
 	@Test
 	void whenTheOriginCoolsDownInFailFastModeThenTheFirstAttemptErrorsWithRetryRefusedAndNothingIsSent() {
-		this.cooldowns.record(KEY, Duration.ofSeconds(5), 0, START);
+		this.cooldowns.record(KEY, Duration.ofSeconds(5), 0);
 		RetrySettings settings = FAIL_FAST;
 		verify(settings, get()).expectSubscription().expectErrorSatisfies((ex) -> {
 			assertThat(ex).isInstanceOf(RetryRefusedException.class);
@@ -276,7 +276,7 @@ class RetryAfterExchangeFilterTests {
 
 	@Test
 	void whenTheOriginCoolsDownThenTheFirstAttemptIsHeldOnATimerUntilTheCooldownEnds() {
-		this.cooldowns.record(KEY, Duration.ofSeconds(2), 0, START);
+		this.cooldowns.record(KEY, Duration.ofSeconds(2), 0);
 		ClientResponse ok = response(200);
 		this.exchange.respond(ok);
 		verify(NO_JITTER, get()).expectSubscription()
@@ -293,7 +293,7 @@ class RetryAfterExchangeFilterTests {
 	@Test
 	void whenACooldownThatHeldNobodyHasEndedThenTheFirstAttemptIsSentAtOnce() {
 		// total-budget 2s against a 10 s cooldown: nothing was held, so nothing is leaving.
-		this.cooldowns.record(KEY, Duration.ofSeconds(10), 0, START);
+		this.cooldowns.record(KEY, Duration.ofSeconds(10), 0);
 		this.scheduler.advanceTimeBy(Duration.ofMillis(10_300));
 		ClientResponse ok = response(200);
 		this.exchange.respond(ok);
@@ -307,7 +307,7 @@ class RetryAfterExchangeFilterTests {
 
 	@Test
 	void whenHeldThenTheListenerLearnsWhatHeldTheRequest() {
-		this.cooldowns.record(KEY, Duration.ofSeconds(2), 0, START);
+		this.cooldowns.record(KEY, Duration.ofSeconds(2), 0);
 		ClientResponse ok = response(200);
 		this.exchange.respond(ok);
 		verify(NO_JITTER, get()).expectSubscription()
@@ -368,7 +368,7 @@ class RetryAfterExchangeFilterTests {
 
 	@Test
 	void whenCancelledDuringAHoldThenNothingIsSentAndTheReasonIsCancelled() {
-		this.cooldowns.record(KEY, Duration.ofSeconds(2), 0, START);
+		this.cooldowns.record(KEY, Duration.ofSeconds(2), 0);
 		this.exchange.respond(response(200));
 		verify(NO_JITTER, get()).expectSubscription().thenAwait(Duration.ofSeconds(1)).thenCancel().verify(TIMEOUT);
 		this.scheduler.advanceTimeBy(Duration.ofSeconds(30));
@@ -412,7 +412,7 @@ class RetryAfterExchangeFilterTests {
 		this.exchange.respond(responseWithBody(503, "busy"), response(200));
 		verify(settings, get()).expectSubscription()
 			.then(() -> this.scheduler.schedule(
-					() -> this.cooldowns.record(KEY, Duration.ofSeconds(10), this.clock.nanoTime(), START), 500,
+					() -> this.cooldowns.record(KEY, Duration.ofSeconds(10), this.clock.nanoTime()), 500,
 					TimeUnit.MILLISECONDS))
 			.thenAwait(Duration.ofSeconds(1))
 			.assertNext((copy) -> assertThat(copy.bodyToMono(String.class).block()).isEqualTo("busy"))
@@ -431,7 +431,7 @@ class RetryAfterExchangeFilterTests {
 				response(200));
 		verify(settings, get()).expectSubscription()
 			.then(() -> this.scheduler.schedule(
-					() -> this.cooldowns.record(KEY, Duration.ofSeconds(10), this.clock.nanoTime(), START), 500,
+					() -> this.cooldowns.record(KEY, Duration.ofSeconds(10), this.clock.nanoTime()), 500,
 					TimeUnit.MILLISECONDS))
 			.thenAwait(Duration.ofSeconds(1))
 			.expectErrorSatisfies((ex) -> assertThat(ex).isInstanceOf(RetryRefusedException.class)

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
-import dev.retryafter.client.OuterRetryDetector;
+import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetrySettings;

@@ -27,7 +27,7 @@ class LocalCooldownStoreTests {
 
 	@Test
 	void whenRecordedThenReadBackFromTheLocalMap() {
-		this.store.record(ORIGIN, Duration.ofSeconds(2), this.clock.nanoTime(), this.clock.instant());
+		this.store.record(ORIGIN, Duration.ofSeconds(2), this.clock.nanoTime());
 		this.clock.advance(Duration.ofMillis(500));
 		assertThat(this.store.remaining(ORIGIN, this.clock.nanoTime())).isEqualTo(Duration.ofMillis(1500));
 		assertThat(this.store.snapshot(this.clock.nanoTime())).containsExactly(entry(ORIGIN, Duration.ofMillis(1500)));
@@ -39,7 +39,7 @@ class LocalCooldownStoreTests {
 	@Test
 	void whenACooldownIsRecordedThenTheStoreHasCooldownsUntilItIsPurged() {
 		assertThat(this.store.hasCooldowns()).isFalse();
-		this.store.record(ORIGIN, Duration.ofSeconds(2), this.clock.nanoTime(), this.clock.instant());
+		this.store.record(ORIGIN, Duration.ofSeconds(2), this.clock.nanoTime());
 		assertThat(this.store.hasCooldowns()).isTrue();
 		this.clock.advance(Duration.ofSeconds(2));
 		assertThat(this.store.remaining(ORIGIN, this.clock.nanoTime())).isEqualTo(Duration.ZERO);

@@ -1,7 +1,6 @@
 package dev.retryafter.store;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -57,7 +56,7 @@ class RedisClusterCooldownStoreTests {
 		RedisCooldownStore first = store();
 		RedisCooldownStore second = store();
 		awaitConnected(first, second);
-		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
 		await().atMost(AWAIT)
 			.untilAsserted(() -> assertThat(remaining(second, ORIGIN)).isBetween(Duration.ofSeconds(25),
 					Duration.ofSeconds(30)));
@@ -76,7 +75,7 @@ class RedisClusterCooldownStoreTests {
 		}
 		await().atMost(AWAIT).until(() -> first.state().connected());
 		for (CooldownKey tenant : tenants.subList(0, 5)) {
-			first.record(tenant, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+			first.record(tenant, Duration.ofSeconds(30), System.nanoTime());
 		}
 		StringRedisTemplate template = template();
 		for (CooldownKey tenant : tenants.subList(5, tenants.size())) {
@@ -103,10 +102,10 @@ class RedisClusterCooldownStoreTests {
 		List<CooldownKey> partitions = new ArrayList<>();
 		for (int i = 0; i < 30; i++) {
 			partitions.add(new CooldownKey(ORIGIN.origin(), digest(i)));
-			first.record(partitions.get(i), Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+			first.record(partitions.get(i), Duration.ofSeconds(30), System.nanoTime());
 		}
-		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
-		first.record(OTHER, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
+		first.record(OTHER, Duration.ofSeconds(30), System.nanoTime());
 		await().atMost(AWAIT).untilAsserted(() -> {
 			assertThat(second.cooldowns().snapshot(System.nanoTime()).keySet()).containsAll(partitions)
 				.contains(ORIGIN, OTHER);
@@ -142,7 +141,7 @@ class RedisClusterCooldownStoreTests {
 		master.kill();
 		// The other masters mark the cluster down: every command fails, whichever slot it names.
 		await().atMost(AWAIT).until(() -> !first.state().connected() && !second.state().connected());
-		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
 		assertThat(remaining(first, ORIGIN)).isBetween(Duration.ofSeconds(25), Duration.ofSeconds(30));
 
 		master.start();

@@ -2,7 +2,6 @@ package dev.retryafter.store;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 
 import ch.qos.logback.classic.Level;
 import dev.retryafter.core.CooldownKey;
@@ -68,14 +67,14 @@ class RedisCooldownStoreOutageTests {
 
 		long killedAt = System.nanoTime();
 		this.redis.server().kill();
-		assertThat(timed(() -> first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now())))
+		assertThat(timed(() -> first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime())))
 			.isLessThan(CALLER_BOUND);
 		assertThat(timed(() -> remaining(first, ORIGIN))).isLessThan(CALLER_BOUND);
 		assertThat(remaining(first, ORIGIN)).isBetween(Duration.ofSeconds(25), Duration.ofSeconds(30));
 		await().atMost(AWAIT).until(() -> first.errorCount() == 1 && second.errorCount() == 1);
 		assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).isLessThan(NOTICED_WITHIN);
 		assertThat(first.state().connected()).isFalse();
-		second.record(OTHER, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		second.record(OTHER, Duration.ofSeconds(30), System.nanoTime());
 		// Many heartbeats and reconnection attempts fail meanwhile: still one error, one WARN.
 		sleep(RedisStoreFixture.HEARTBEAT_TIMEOUT.multipliedBy(3));
 		assertThat(first.errorCount()).isEqualTo(1);
@@ -135,7 +134,7 @@ class RedisCooldownStoreOutageTests {
 				.asString()
 				.startsWith(UNAVAILABLE + "heartbeat failed: no heartbeat heard back for ");
 			assertThat(dropped.state().connected()).isFalse();
-			other.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+			other.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
 
 			proxy.heal();
 			// A new subscription: the one the network forgot is never heard from again.
@@ -152,7 +151,7 @@ class RedisCooldownStoreOutageTests {
 		this.redis.server().kill();
 		RedisCooldownStore first = store();
 		await().atMost(AWAIT).until(() -> first.errorCount() == 1);
-		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
 		assertThat(remaining(first, ORIGIN)).isBetween(Duration.ofSeconds(25), Duration.ofSeconds(30));
 		assertThat(this.fixture.messages(Level.WARN)).hasSize(1);
 		// The subscription, or the heartbeat it did not let through, whichever failed first.
@@ -163,7 +162,7 @@ class RedisCooldownStoreOutageTests {
 		RedisCooldownStore second = store();
 		await().atMost(AWAIT).until(() -> this.fixture.messages(Level.INFO).size() == 1);
 		await().atMost(AWAIT).until(() -> !remaining(second, ORIGIN).isZero());
-		first.record(OTHER, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		first.record(OTHER, Duration.ofSeconds(30), System.nanoTime());
 		await().atMost(AWAIT).until(() -> remaining(second, OTHER).compareTo(Duration.ofSeconds(25)) > 0);
 		assertThat(this.fixture.messages(Level.WARN)).hasSize(1);
 		assertThat(first.errorCount()).isEqualTo(1);
@@ -180,7 +179,7 @@ class RedisCooldownStoreOutageTests {
 		try {
 			for (int i = 0; i < 20; i++) {
 				CooldownKey key = CooldownKey.of(Origin.of("http", "hung" + i, -1));
-				assertThat(timed(() -> first.record(key, Duration.ofSeconds(30), System.nanoTime(), Instant.now())))
+				assertThat(timed(() -> first.record(key, Duration.ofSeconds(30), System.nanoTime())))
 					.isLessThan(CALLER_BOUND);
 				assertThat(timed(() -> remaining(first, key))).isLessThan(CALLER_BOUND);
 				sleep(Duration.ofMillis(50));
@@ -188,7 +187,7 @@ class RedisCooldownStoreOutageTests {
 			await().atMost(AWAIT).until(() -> first.errorCount() == 1 && second.errorCount() == 1);
 			assertThat(Duration.ofNanos(System.nanoTime() - pausedAt)).isLessThan(NOTICED_WITHIN);
 			assertThat(this.fixture.messages(Level.WARN)).hasSize(2).allMatch((line) -> line.startsWith(UNAVAILABLE));
-			assertThat(timed(() -> first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now())))
+			assertThat(timed(() -> first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime())))
 				.isLessThan(CALLER_BOUND);
 		}
 		finally {
@@ -206,12 +205,12 @@ class RedisCooldownStoreOutageTests {
 		// Not started yet, so writes wait in the queue.
 		RedisCooldownStore store = this.fixture.unstarted(cooldowns, RedisCooldownStore.DEFAULT_KEY_PREFIX,
 				Clock.systemUTC());
-		store.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
-		store.record(OTHER, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		store.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
+		store.record(OTHER, Duration.ofSeconds(30), System.nanoTime());
 		CooldownKey third = CooldownKey.of(Origin.of("http", "third", -1));
-		store.record(third, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		store.record(third, Duration.ofSeconds(30), System.nanoTime());
 		// The same key again only updates its queued write.
-		store.record(OTHER, Duration.ofSeconds(40), System.nanoTime(), Instant.now());
+		store.record(OTHER, Duration.ofSeconds(40), System.nanoTime());
 		assertThat(store.droppedCount()).isEqualTo(1);
 		assertThat(store.errorCount()).isZero();
 		assertThat(this.fixture.messages(Level.WARN)).isEmpty();

@@ -3,7 +3,6 @@ package dev.retryafter.store;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Properties;
 import java.util.function.Consumer;
 
@@ -112,7 +111,7 @@ class RedisCooldownStoreRefusedWritesTests {
 				RedisCooldownStore.DEFAULT_KEY_PREFIX, Clock.systemUTC(), FIRST_RETRY_DELAY, MAX_RETRY_DELAY);
 		store.start();
 		// A 429 with Retry-After: 60 while Redis refuses its write.
-		store.record(ORIGIN, Duration.ofSeconds(60), System.nanoTime(), Instant.now());
+		store.record(ORIGIN, Duration.ofSeconds(60), System.nanoTime());
 		await().atMost(AWAIT).until(() -> store.errorCount() == 1);
 		long watchedFrom = System.nanoTime();
 		while (System.nanoTime() - watchedFrom < WATCHED.toNanos()) {

@@ -2,7 +2,6 @@ package dev.retryafter.store;
 
 import java.lang.reflect.Proxy;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -52,7 +51,7 @@ class RedisCooldownStoreRequestPathTests {
 				SplittableRandom random = new SplittableRandom(42);
 				for (int i = 0; i < 500; i++) {
 					CooldownKey key = CooldownKey.of(Origin.of("http", "host" + (i % 50), -1));
-					store.record(key, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+					store.record(key, Duration.ofSeconds(30), System.nanoTime());
 					store.remaining(key, System.nanoTime());
 					store.admit(new AdmissionRequest(key, System.nanoTime(), Duration.ofSeconds(60), Duration.ZERO,
 							CooldownMode.FAIL_FAST, 0.5, random, true));

@@ -2,7 +2,6 @@ package dev.retryafter.store;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -64,7 +63,7 @@ class RedisCooldownStoreSigningTests {
 		RedisCooldownStore second = store(PartitionSecret.of("c2VjcmV0LXNoYXJlZC1ieS10aGUtZmxlZXQ="));
 		// Connected means each heard its own signed heartbeat.
 		await().atMost(AWAIT).until(() -> first.state().connected() && second.state().connected());
-		first.record(TENANT, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		first.record(TENANT, Duration.ofSeconds(30), System.nanoTime());
 		await().atMost(AWAIT).untilAsserted(() -> assertThat(remaining(second, TENANT)).isPositive());
 		assertThat(first.rejectedMessages() + second.rejectedMessages()).isZero();
 		assertThat(first.errorCount() + second.errorCount()).isZero();
@@ -95,7 +94,7 @@ class RedisCooldownStoreSigningTests {
 		RedisCooldownStore first = store(SECRET);
 		RedisCooldownStore other = store(PartitionSecret.random());
 		await().atMost(AWAIT).until(() -> first.state().connected() && other.state().connected());
-		other.record(TENANT, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		other.record(TENANT, Duration.ofSeconds(30), System.nanoTime());
 		// Each also drops the other's heartbeats: wait until the cooldown itself was dropped.
 		long before = first.rejectedMessages();
 		await().atMost(AWAIT).until(() -> first.rejectedMessages() > before);

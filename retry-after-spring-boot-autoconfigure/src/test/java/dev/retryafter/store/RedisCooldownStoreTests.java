@@ -2,7 +2,6 @@ package dev.retryafter.store;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.HostCooldowns;
@@ -52,7 +51,7 @@ class RedisCooldownStoreTests {
 		RedisCooldownStore first = this.fixture.store(new HostCooldowns(100));
 		RedisCooldownStore second = this.fixture.store(new HostCooldowns(100));
 		awaitConnected(first, second);
-		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
 		await().atMost(AWAIT)
 			.untilAsserted(() -> assertThat(remaining(second, ORIGIN)).isBetween(Duration.ofSeconds(25),
 					Duration.ofSeconds(30)));
@@ -67,7 +66,7 @@ class RedisCooldownStoreTests {
 	@Test
 	void whenKeyIsWrittenThenItExpiresWhenTheCooldownEnds() {
 		RedisCooldownStore first = this.fixture.store(new HostCooldowns(100));
-		first.record(ORIGIN, Duration.ofMillis(1500), System.nanoTime(), Instant.now());
+		first.record(ORIGIN, Duration.ofMillis(1500), System.nanoTime());
 		String key = "retry-after:" + ORIGIN;
 		await().atMost(AWAIT).until(() -> template().hasKey(key));
 		assertThat(template().getExpire(key)).isBetween(0L, 2L);
@@ -81,13 +80,13 @@ class RedisCooldownStoreTests {
 		RedisCooldownStore second = this.fixture.store(new HostCooldowns(100, Duration.ofMinutes(5)));
 		awaitConnected(first, second);
 		String key = "retry-after:" + ORIGIN;
-		first.record(ORIGIN, Duration.ofSeconds(60), System.nanoTime(), Instant.now());
+		first.record(ORIGIN, Duration.ofSeconds(60), System.nanoTime());
 		await().atMost(AWAIT).until(() -> template().hasKey(key));
-		second.record(ORIGIN, Duration.ofSeconds(10), System.nanoTime(), Instant.now());
+		second.record(ORIGIN, Duration.ofSeconds(10), System.nanoTime());
 		await().atMost(AWAIT)
 			.untilAsserted(() -> assertThat(remaining(second, ORIGIN)).isGreaterThan(Duration.ofSeconds(50)));
 		assertThat(template().getExpire(key)).isBetween(50L, 60L);
-		second.record(ORIGIN, Duration.ofSeconds(90), System.nanoTime(), Instant.now());
+		second.record(ORIGIN, Duration.ofSeconds(90), System.nanoTime());
 		await().atMost(AWAIT).untilAsserted(() -> assertThat(template().getExpire(key)).isBetween(80L, 90L));
 		await().atMost(AWAIT)
 			.untilAsserted(() -> assertThat(remaining(first, ORIGIN)).isGreaterThan(Duration.ofSeconds(80)));
@@ -98,7 +97,7 @@ class RedisCooldownStoreTests {
 		RedisCooldownStore lenient = this.fixture.store(new HostCooldowns(100, Duration.ofMinutes(10)));
 		RedisCooldownStore strict = this.fixture.store(new HostCooldowns(100, Duration.ofSeconds(5)));
 		awaitConnected(lenient, strict);
-		lenient.record(ORIGIN, Duration.ofMinutes(10), System.nanoTime(), Instant.now());
+		lenient.record(ORIGIN, Duration.ofMinutes(10), System.nanoTime());
 		await().atMost(AWAIT).untilAsserted(() -> assertThat(remaining(strict, ORIGIN)).isPositive());
 		assertThat(remaining(strict, ORIGIN)).isLessThanOrEqualTo(Duration.ofSeconds(5));
 		assertThat(remaining(lenient, ORIGIN)).isGreaterThan(Duration.ofMinutes(9));
@@ -115,8 +114,8 @@ class RedisCooldownStoreTests {
 				behind);
 		awaitConnected(fast, slow);
 		long recordedAt = System.nanoTime();
-		fast.record(ORIGIN, Duration.ofSeconds(3), recordedAt, ahead.instant());
-		slow.record(OTHER, Duration.ofSeconds(3), System.nanoTime(), behind.instant());
+		fast.record(ORIGIN, Duration.ofSeconds(3), recordedAt);
+		slow.record(OTHER, Duration.ofSeconds(3), System.nanoTime());
 		await().atMost(AWAIT).untilAsserted(() -> {
 			assertThat(remaining(slow, ORIGIN)).isPositive();
 			assertThat(remaining(fast, OTHER)).isPositive();
@@ -141,7 +140,7 @@ class RedisCooldownStoreTests {
 		RedisCooldownStore billingOne = this.fixture.store(new HostCooldowns(100), billing, Clock.systemUTC());
 		awaitConnected(ordersOne, ordersTwo);
 		awaitConnected(billingOne, billingOne);
-		ordersOne.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		ordersOne.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
 		await().atMost(AWAIT).untilAsserted(() -> assertThat(remaining(ordersTwo, ORIGIN)).isPositive());
 		assertThat(template().hasKey("retry-after:orders:" + ORIGIN)).isTrue();
 		// A late joiner of another application, and one with no name, read nothing of it: only
@@ -196,9 +195,9 @@ class RedisCooldownStoreTests {
 		RedisCooldownStore second = this.fixture.store(new HostCooldowns(100));
 		awaitConnected(first, second);
 		CooldownKey partition = new CooldownKey(ORIGIN.origin(), PARTITION);
-		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
-		first.record(partition, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
-		second.record(OTHER, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
+		first.record(partition, Duration.ofSeconds(30), System.nanoTime());
+		second.record(OTHER, Duration.ofSeconds(30), System.nanoTime());
 		await().atMost(AWAIT).untilAsserted(() -> {
 			assertThat(remaining(second, ORIGIN)).isPositive();
 			assertThat(remaining(second, partition)).isPositive();
@@ -227,8 +226,8 @@ class RedisCooldownStoreTests {
 		RedisCooldownStore second = this.fixture.store(new HostCooldowns(100));
 		awaitConnected(first, second);
 		template().opsForValue().set("retry-after:shop:" + ORIGIN, "1", Duration.ofSeconds(60));
-		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
-		first.record(OTHER, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
+		first.record(OTHER, Duration.ofSeconds(30), System.nanoTime());
 		await().atMost(AWAIT).untilAsserted(() -> {
 			assertThat(remaining(second, ORIGIN)).isPositive();
 			assertThat(remaining(second, OTHER)).isPositive();
@@ -250,8 +249,8 @@ class RedisCooldownStoreTests {
 		CooldownKey fromFirst = CooldownKey.of(Origin.of("http", "from-first", -1));
 		CooldownKey fromSecond = CooldownKey.of(Origin.of("http", "from-second", -1));
 		await().atMost(AWAIT).until(() -> first.state().connected() && second.state().connected());
-		first.record(fromFirst, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
-		second.record(fromSecond, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+		first.record(fromFirst, Duration.ofSeconds(30), System.nanoTime());
+		second.record(fromSecond, Duration.ofSeconds(30), System.nanoTime());
 		await().atMost(AWAIT).untilAsserted(() -> {
 			assertThat(remaining(second, fromFirst)).isPositive();
 			assertThat(remaining(first, fromSecond)).isPositive();

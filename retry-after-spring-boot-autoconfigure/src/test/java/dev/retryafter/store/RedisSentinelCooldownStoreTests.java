@@ -1,7 +1,6 @@
 package dev.retryafter.store;
 
 import java.time.Duration;
-import java.time.Instant;
 
 import ch.qos.logback.classic.Level;
 import dev.retryafter.core.CooldownKey;
@@ -42,7 +41,7 @@ class RedisSentinelCooldownStoreTests {
 			RedisCooldownStore first = fixture.store(new HostCooldowns(100));
 			RedisCooldownStore second = fixture.store(new HostCooldowns(100));
 			await().atMost(AWAIT).until(() -> first.state().connected() && second.state().connected());
-			first.record(BEFORE, Duration.ofSeconds(60), System.nanoTime(), Instant.now());
+			first.record(BEFORE, Duration.ofSeconds(60), System.nanoTime());
 			await().atMost(AWAIT).until(() -> !remaining(second, BEFORE).isZero());
 
 			// Counted from here: on a busy machine a heartbeat may have come back late before.
@@ -54,7 +53,7 @@ class RedisSentinelCooldownStoreTests {
 			group.master().kill();
 			// A 429 while the sentinels fail over: kept here, and published once the store is
 			// connected to the promoted master.
-			first.record(DURING, Duration.ofSeconds(60), System.nanoTime(), Instant.now());
+			first.record(DURING, Duration.ofSeconds(60), System.nanoTime());
 			await().atMost(AWAIT).until(() -> !first.state().connected() && !second.state().connected());
 			// Connected again only once commands and the subscription both work, which needs a
 			// master: the promoted replica.
@@ -79,7 +78,7 @@ class RedisSentinelCooldownStoreTests {
 			assertThat(group.cli(group.replica(), "PTTL", "retry-after:" + DURING).strip()).satisfies(
 					(left) -> assertThat(Long.parseLong(left)).isBetween(1L, 60_000L));
 			// A new 429 on either instance holds the other.
-			second.record(AFTER, Duration.ofSeconds(30), System.nanoTime(), Instant.now());
+			second.record(AFTER, Duration.ofSeconds(30), System.nanoTime());
 			await().atMost(AWAIT).until(() -> !remaining(first, AFTER).isZero());
 			assertThat(remaining(second, BEFORE)).isPositive();
 			// One outage each.

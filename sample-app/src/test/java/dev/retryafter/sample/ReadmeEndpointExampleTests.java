@@ -163,7 +163,7 @@ class ReadmeEndpointExampleTests {
 	}
 
 	private void record(CooldownKey key, Duration delay) {
-		this.store.record(key, delay, System.nanoTime(), Instant.now());
+		this.store.record(key, delay, System.nanoTime());
 	}
 
 }

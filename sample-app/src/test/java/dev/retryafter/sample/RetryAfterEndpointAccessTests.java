@@ -2,7 +2,6 @@ package dev.retryafter.sample;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 
 import com.jayway.jsonpath.JsonPath;
@@ -32,7 +31,7 @@ class RetryAfterEndpointAccessTests {
 	void whenOnlyExposedThenGetAnswersAndDeleteEndsNothing() throws Exception {
 		try (ConfigurableApplicationContext context = start()) {
 			CooldownStore store = context.getBean(CooldownStore.class);
-			store.record(CooldownKey.of(ORIGIN), Duration.ofMinutes(10), System.nanoTime(), Instant.now());
+			store.record(CooldownKey.of(ORIGIN), Duration.ofMinutes(10), System.nanoTime());
 			LoopbackHttp http = new LoopbackHttp(port(context));
 			HttpResponse<String> get = http.get("/actuator/retryafter");
 			assertThat(get.statusCode()).isEqualTo(200);
@@ -53,7 +52,7 @@ class RetryAfterEndpointAccessTests {
 	void whenAccessIsUnrestrictedThenDeleteEndsCooldowns() throws Exception {
 		try (ConfigurableApplicationContext context = start("management.endpoint.retryafter.access=unrestricted")) {
 			CooldownStore store = context.getBean(CooldownStore.class);
-			store.record(CooldownKey.of(ORIGIN), Duration.ofMinutes(10), System.nanoTime(), Instant.now());
+			store.record(CooldownKey.of(ORIGIN), Duration.ofMinutes(10), System.nanoTime());
 			HttpResponse<String> delete = new LoopbackHttp(port(context)).delete("/actuator/retryafter");
 			assertThat(delete.statusCode()).isEqualTo(200);
 			assertThat(JsonPath.<List<String>>read(delete.body(), "$.ended"))

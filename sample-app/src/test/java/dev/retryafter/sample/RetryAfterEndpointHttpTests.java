@@ -2,7 +2,6 @@ package dev.retryafter.sample;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -117,7 +116,7 @@ class RetryAfterEndpointHttpTests {
 	}
 
 	private void record(CooldownKey key, Duration delay) {
-		this.store.record(key, delay, System.nanoTime(), Instant.now());
+		this.store.record(key, delay, System.nanoTime());
 	}
 
 }

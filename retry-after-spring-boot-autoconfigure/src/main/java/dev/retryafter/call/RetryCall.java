@@ -1,19 +1,16 @@
-package dev.retryafter.client;
+package dev.retryafter.call;
 
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.CooldownPartition;
 import dev.retryafter.core.HoldReason;
-import dev.retryafter.core.Origin;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryAfterParser;
@@ -31,8 +28,8 @@ import org.springframework.http.HttpHeaders;
 /**
  * One logical call through a client adapter: the attempts of one request, their shared
  * clock, and every decision about them that does not depend on how the HTTP client does its
- * I/O. The blocking {@link RetryAfterInterceptor} and the reactive exchange filter each
- * extend it with their own sending, waiting and response handling, and take every decision
+ * I/O. The blocking interceptor ({@code client}) and the reactive exchange filter
+ * ({@code reactive}) each extend it with their own sending, waiting and response handling, and take every decision
  * here: admission by the cooldown store, the cooldown a response starts, the planner's
  * decision with the client's retry-budget permits, which
  * requests the budget counts, and the listener events (so the meters, the DEBUG lines and
@@ -54,16 +51,9 @@ public abstract class RetryCall {
 	 */
 	public static final int BODY_COPY_LIMIT = 64 * 1024;
 
-	// Lower case: header maps are case-insensitive, and Spring's lower-cases the name of each
-	// lookup, which costs nothing (no new string) for a name that is lower case already.
-	private static final String RETRY_AFTER = "retry-after";
-
 	private static final String DATE = "date";
 
 	private static final RetryDecision.Stop OUTER_RETRY = new RetryDecision.Stop(StopReason.OUTER_RETRY);
-
-	// HttpStatusCode's range: 100 to 999.
-	private static final AttemptOutcome.Response[] ABSENT_BY_STATUS = new AttemptOutcome.Response[1000];
 
 	private final ClientSettings client;
 
@@ -103,8 +93,8 @@ public abstract class RetryCall {
 	 * @param client the named client the request belongs to
 	 * @param facts the facts the planner needs about the request
 	 */
-	protected RetryCall(RetryCalls calls, ClientSettings client, RequestFacts facts) {
-		this(client, facts, calls.budgets.budget(client.name()), calls.monotonicClock.nanoTime(), false);
+	protected RetryCall(CallContext calls, ClientSettings client, RequestFacts facts) {
+		this(client, facts, calls.budgets().budget(client.name()), calls.monotonicClock().nanoTime(), false);
 	}
 
 	/**
@@ -114,9 +104,9 @@ public abstract class RetryCall {
 	 * @param facts the facts the planner needs about the request
 	 * @param budget the client's retry budget, which already counted the request, or
 	 * {@code null}
-	 * @param startNanos when the request started, from {@link RetryCalls#firstAttemptStarts}
+	 * @param startNanos when the request started, from {@link CallContext#firstAttemptStarts}
 	 */
-	RetryCall(ClientSettings client, RequestFacts facts, @Nullable RetryBudget budget, long startNanos) {
+	protected RetryCall(ClientSettings client, RequestFacts facts, @Nullable RetryBudget budget, long startNanos) {
 		this(client, facts, budget, startNanos, true);
 	}
 
@@ -132,41 +122,10 @@ public abstract class RetryCall {
 	}
 
 	/**
-	 * The outcome of a response, shared for the common case of a status without a
-	 * {@code Retry-After} field (outcomes are values: an equal one is as good).
-	 * @param status the response status
-	 * @param retryAfter its parsed {@code Retry-After} field
-	 * @return the outcome
-	 */
-	static AttemptOutcome.Response outcome(int status, RetryAfter retryAfter) {
-		if (retryAfter != RetryAfter.ABSENT || status < 0 || status >= ABSENT_BY_STATUS.length) {
-			return new AttemptOutcome.Response(status, retryAfter);
-		}
-		// Filled racily: a record's fields are final, so any thread sees a complete instance,
-		// and two threads that both build one build equal ones.
-		AttemptOutcome.Response outcome = ABSENT_BY_STATUS[status];
-		if (outcome == null) {
-			outcome = new AttemptOutcome.Response(status, RetryAfter.ABSENT);
-			ABSENT_BY_STATUS[status] = outcome;
-		}
-		return outcome;
-	}
-
-	/**
-	 * Whether a response has a {@code Retry-After} field at all, without parsing it.
-	 * @param headers the response headers
-	 * @return whether the field is there
-	 */
-	static boolean hasRetryAfter(HttpHeaders headers) {
-		List<String> fieldLines = headers.get(RETRY_AFTER);
-		return fieldLines != null && !fieldLines.isEmpty();
-	}
-
-	/**
 	 * The collaborators shared by the adapter's calls: the same as given to the constructor.
 	 * @return the adapter's calls
 	 */
-	protected abstract RetryCalls calls();
+	protected abstract CallContext calls();
 
 	/**
 	 * The request URI: its origin is the cooldown key's, and names the origin in exceptions.
@@ -197,10 +156,10 @@ public abstract class RetryCall {
 	 * @since 0.2.0
 	 */
 	protected final void watch(@Nullable Object parent) {
-		if (!calls().watched) {
+		if (!calls().watched()) {
 			return;
 		}
-		this.watch = calls().listener.callStarted(this.client.name(), this.facts.method(), parent);
+		this.watch = calls().listener().callStarted(this.client.name(), this.facts.method(), parent);
 	}
 
 	/**
@@ -208,7 +167,7 @@ public abstract class RetryCall {
 	 * adapter that asked {@link RetryListener#callStarted} itself, to choose its path.
 	 * @param call what the listener returned
 	 */
-	final void watching(RetryListener.Call call) {
+	protected final void watching(RetryListener.Call call) {
 		this.watch = call;
 	}
 
@@ -269,8 +228,8 @@ public abstract class RetryCall {
 		// its origin and asking the store. A cooldown another thread records while this
 		// check runs may be missed by this one request, exactly as if the request had been
 		// admitted a moment earlier; every request that checks after the record sees it.
-		RetryCalls calls = calls();
-		if (!this.settings.cooldown().enabled() || !calls.cooldowns.hasCooldowns()) {
+		CallContext calls = calls();
+		if (!calls.mayHold(this.settings)) {
 			return null;
 		}
 		CooldownKey key = cooldownKey();
@@ -279,8 +238,8 @@ public abstract class RetryCall {
 		}
 		// A retry already waited out the server's delay: only a first attempt queues behind
 		// requests still leaving in a cooldown's release window.
-		Admission admission = calls.cooldowns.admit(AdmissionRequest.of(key, calls.monotonicClock.nanoTime(),
-				timeLeft(), this.settings, calls.random, !this.firstSent));
+		Admission admission = calls.cooldowns().admit(AdmissionRequest.of(key, calls.monotonicClock().nanoTime(),
+				timeLeft(), this.settings, calls.random(), !this.firstSent));
 		if (!this.firstSent && !(admission instanceof Admission.Refuse) && QuotaFields.reads(this.settings)) {
 			admission = quotaSlot(key, admission);
 		}
@@ -302,9 +261,9 @@ public abstract class RetryCall {
 	 */
 	private Admission quotaSlot(CooldownKey key, Admission admission) {
 		Duration cooldownWait = (admission instanceof Admission.Wait wait) ? wait.delay() : Duration.ZERO;
-		Admission.Wait slot = calls().cooldowns.cooldowns()
+		Admission.Wait slot = calls().cooldowns().cooldowns()
 			.quotas()
-			.admit(key, calls().monotonicClock.nanoTime(), cooldownWait, timeLeft(), this.settings.attemptReserve());
+			.admit(key, calls().monotonicClock().nanoTime(), cooldownWait, timeLeft(), this.settings.attemptReserve());
 		return (slot != null && slot.delay().compareTo(cooldownWait) > 0) ? slot : admission;
 	}
 
@@ -314,10 +273,10 @@ public abstract class RetryCall {
 	 */
 	protected final void held(long sinceNanos) {
 		CooldownKey key = cooldownKey();
-		Duration heldFor = Duration.ofNanos(calls().monotonicClock.nanoTime() - sinceNanos);
+		Duration heldFor = Duration.ofNanos(calls().monotonicClock().nanoTime() - sinceNanos);
 		this.watch.waitEnded(heldFor);
 		if (key != null) {
-			calls().listener.held(this.client.name(), this.facts.method(), key, heldFor, this.holdReason);
+			calls().listener().held(this.client.name(), this.facts.method(), key, heldFor, this.holdReason);
 		}
 	}
 
@@ -374,20 +333,20 @@ public abstract class RetryCall {
 		if (QuotaFields.present(this.settings, headers)) {
 			QuotaFields.record(calls(), this.settings, cooldownKey(), headers);
 		}
-		List<String> fieldLines = headers.get(RETRY_AFTER);
+		List<String> fieldLines = headers.get(ResponseOutcomes.RETRY_AFTER);
 		// Without the field (most responses) there is nothing to parse, so no instant to
 		// stamp either: the wall clock is read only when an HTTP-date may need it.
 		if (fieldLines == null || fieldLines.isEmpty()) {
 			return RetryAfter.ABSENT;
 		}
-		RetryCalls calls = calls();
-		Instant receivedAt = calls.wallClock.instant();
+		CallContext calls = calls();
+		Instant receivedAt = calls.wallClock().instant();
 		RetryAfter retryAfter = RetryAfterParser.parse(fieldLines, receivedAt, headers.getFirst(DATE),
 				this.settings.header().dateReference());
 		if (retryAfter instanceof RetryAfter.Delay delay && startsCooldown) {
 			CooldownKey key = cooldownKey();
 			if (key != null) {
-				calls.cooldowns.record(key, delay.delay(), calls.monotonicClock.nanoTime(), receivedAt);
+				calls.cooldowns().record(key, delay.delay(), calls.monotonicClock().nanoTime());
 			}
 		}
 		return retryAfter;
@@ -399,11 +358,11 @@ public abstract class RetryCall {
 	 * down or paced.
 	 */
 	private void accepted() {
-		RetryCalls calls = calls();
-		if (this.settings.cooldown().enabled() && calls.cooldowns.hasCooldowns()) {
+		CallContext calls = calls();
+		if (calls.mayHold(this.settings)) {
 			CooldownKey key = cooldownKey();
 			if (key != null) {
-				calls.cooldowns.accepted(key, calls.monotonicClock.nanoTime());
+				calls.cooldowns().accepted(key, calls.monotonicClock().nanoTime());
 			}
 		}
 	}
@@ -417,20 +376,20 @@ public abstract class RetryCall {
 	 * @return the decision
 	 */
 	protected final RetryDecision decide(AttemptOutcome outcome, int attempt) {
-		RetryCalls calls = calls();
+		CallContext calls = calls();
 		RetryDecision decision = RetryPlanner.decide(this.settings, this.facts, outcome, attempt, elapsed(),
-				this.permits, calls.random);
+				this.permits, calls.random());
 		if (attempt == 1 && wouldContinue(decision)) {
 			RetriedInvocation invocation = retriedInvocation();
 			if (invocation != null) {
-				invocation.handedBack(this.client.name(), this.facts.method(), outcome, calls.monotonicClock.nanoTime());
+				invocation.handedBack(this.client.name(), this.facts.method(), outcome, calls.monotonicClock().nanoTime());
 				decision = handBack(decision);
 			}
-			else if (calls.outerRetry.isOuterRetryActive()) {
+			else if (calls.outerRetry().isOuterRetryActive()) {
 				decision = handBack(decision);
 			}
 		}
-		calls.listener.attemptCompleted(this.client.name(), this.facts.method(), attempt, outcome, decision);
+		calls.listener().attemptCompleted(this.client.name(), this.facts.method(), attempt, outcome, decision);
 		this.watch.attemptEnded(attempt, outcome, decision);
 		return decision;
 	}
@@ -442,7 +401,7 @@ public abstract class RetryCall {
 	 * @return the invocation, or {@code null} when none drives this call
 	 */
 	protected @Nullable RetriedInvocation retriedInvocation() {
-		return calls().outerRetry.invocation();
+		return calls().outerRetry().invocation();
 	}
 
 	/**
@@ -487,7 +446,7 @@ public abstract class RetryCall {
 	 * @param reason why
 	 */
 	protected final void stopped(StopReason reason) {
-		calls().listener.stoppedWithoutAttempt(this.client.name(), this.facts.method(), reason);
+		calls().listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(), reason);
 		this.watch.stopped(reason);
 	}
 
@@ -497,8 +456,8 @@ public abstract class RetryCall {
 	 * @param sinceNanos when the wait began, from {@link #nanoTime()}
 	 */
 	protected final void waited(Duration planned, long sinceNanos) {
-		Duration actual = Duration.ofNanos(calls().monotonicClock.nanoTime() - sinceNanos);
-		calls().listener.waited(this.client.name(), planned, actual);
+		Duration actual = Duration.ofNanos(calls().monotonicClock().nanoTime() - sinceNanos);
+		calls().listener().waited(this.client.name(), planned, actual);
 		this.watch.waitEnded(actual);
 	}
 
@@ -507,7 +466,7 @@ public abstract class RetryCall {
 	 * @return the current time in nanoseconds
 	 */
 	protected final long nanoTime() {
-		return calls().monotonicClock.nanoTime();
+		return calls().monotonicClock().nanoTime();
 	}
 
 	/**
@@ -524,29 +483,11 @@ public abstract class RetryCall {
 	 * @return the origin text
 	 */
 	protected final String origin() {
-		return originText(uri());
-	}
-
-	/**
-	 * A request URI's origin as {@code scheme://host:port}, the port filled in from the
-	 * scheme when the URI has none: the same text as {@link Origin#toString()}, so a refusal
-	 * names an origin exactly as the cooldowns, the endpoint and the logs do. Never the path,
-	 * query or user info.
-	 */
-	static String originText(URI uri) {
-		String scheme = (uri.getScheme() != null) ? uri.getScheme() : "http";
-		String host = (uri.getHost() != null) ? uri.getHost() : "";
-		try {
-			return Origin.of(scheme, host, Origin.effectivePort(scheme, uri.getPort())).toString();
-		}
-		catch (IllegalArgumentException ex) {
-			// A URI no request could be sent to (no host, an unknown scheme without a port).
-			return scheme.toLowerCase(Locale.ROOT) + "://" + host.toLowerCase(Locale.ROOT);
-		}
+		return RequestOrigins.originText(uri());
 	}
 
 	private Duration elapsed() {
-		return Duration.ofNanos(calls().monotonicClock.nanoTime() - this.startNanos);
+		return Duration.ofNanos(calls().monotonicClock().nanoTime() - this.startNanos);
 	}
 
 	/**
@@ -556,27 +497,10 @@ public abstract class RetryCall {
 	 */
 	private @Nullable CooldownKey cooldownKey() {
 		if (!this.originResolved) {
-			this.cooldownKey = resolveCooldownKey();
+			this.cooldownKey = RequestOrigins.cooldownKey(this.settings, uri(), requestHeaders(), calls().cooldowns());
 			this.originResolved = true;
 		}
 		return this.cooldownKey;
-	}
-
-	private @Nullable CooldownKey resolveCooldownKey() {
-		URI uri = uri();
-		if (!this.settings.cooldown().enabled() || uri.getScheme() == null || uri.getHost() == null) {
-			return null;
-		}
-		Origin origin;
-		try {
-			origin = Origin.of(uri.getScheme(), uri.getHost(), uri.getPort());
-		}
-		catch (IllegalArgumentException ex) {
-			return null;
-		}
-		HttpHeaders headers = requestHeaders();
-		return new CooldownKey(origin, CooldownPartition.of(this.settings.cooldown().partitionHeaders(), headers::get,
-				calls().cooldowns.partitionSecret().partitionHash()));
 	}
 
 }

@@ -1,4 +1,4 @@
-package dev.retryafter.client;
+package dev.retryafter.call;
 
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -54,7 +54,7 @@ public class RetryRefusedException extends IOException {
 	 * Formats a duration for a message: seconds with one decimal (rounded up, so a refusal
 	 * never claims less time left than there is), e.g. {@code 1.8s}.
 	 */
-	static String format(Duration duration) {
+	public static String format(Duration duration) {
 		if (duration.isNegative()) {
 			return "0.0s";
 		}

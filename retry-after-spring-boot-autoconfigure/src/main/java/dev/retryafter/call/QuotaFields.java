@@ -1,4 +1,4 @@
-package dev.retryafter.client;
+package dev.retryafter.call;
 
 import java.util.List;
 import java.util.Set;
@@ -14,12 +14,13 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 
 /**
- * Reads a response's quota fields into its cooldown key's quota pacing, for both adapters. A
+ * Reads a response's quota fields into its cooldown key's quota pacing, for the client
+ * adapters (public for them, not for applications). A
  * response without the fields costs one header look-up per spelling read, and nothing more;
  * the blocking adapter hands a first attempt whose response has them to a whole call, which
  * records them under the request's cooldown key.
  */
-final class QuotaFields {
+public final class QuotaFields {
 
 	// Lower case: Spring's header maps look names up lower-cased, at no cost for these.
 	private static final String RATE_LIMIT = "ratelimit";
@@ -36,7 +37,7 @@ final class QuotaFields {
 	 * @param settings the client's settings
 	 * @return whether pacing inside quotas is on (it needs the cooldown key)
 	 */
-	static boolean reads(RetrySettings settings) {
+	public static boolean reads(RetrySettings settings) {
 		return settings.rateLimit().active() && settings.cooldown().enabled();
 	}
 
@@ -46,7 +47,7 @@ final class QuotaFields {
 	 * @param headers the response headers
 	 * @return whether to parse
 	 */
-	static boolean present(RetrySettings settings, HttpHeaders headers) {
+	public static boolean present(RetrySettings settings, HttpHeaders headers) {
 		if (!reads(settings)) {
 			return false;
 		}
@@ -66,15 +67,15 @@ final class QuotaFields {
 	 * @param key the request's cooldown key, or {@code null} when it has none
 	 * @param headers the response headers
 	 */
-	static void record(RetryCalls calls, RetrySettings settings, @Nullable CooldownKey key, HttpHeaders headers) {
+	public static void record(CallContext calls, RetrySettings settings, @Nullable CooldownKey key, HttpHeaders headers) {
 		if (key == null) {
 			return;
 		}
 		RateLimitReading reading = RateLimitParser.parse(headers::get, settings.rateLimit().fields(),
-				calls.wallClock.instant());
+				calls.wallClock().instant());
 		if (reading != null) {
-			CooldownStore store = calls.cooldowns;
-			store.cooldowns().quotas().record(key, reading, calls.monotonicClock.nanoTime());
+			CooldownStore store = calls.cooldowns();
+			store.cooldowns().quotas().record(key, reading, calls.monotonicClock().nanoTime());
 		}
 	}
 

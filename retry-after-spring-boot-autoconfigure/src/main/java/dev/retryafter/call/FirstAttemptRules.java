@@ -1,4 +1,4 @@
-package dev.retryafter.client;
+package dev.retryafter.call;
 
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.IdempotencyMark;
@@ -16,10 +16,11 @@ import org.springframework.http.HttpMethod;
  * What the first attempt of a request needs to know about its client, worked out once per
  * client instead of once per request: the client's retry budget, the planner's rule 1 for
  * every status without {@code Retry-After}, and which standard methods the settings repeat by
- * themselves. Each answer is the planner's or the settings' own, asked ahead of time, so a
- * request settled with them is decided exactly as {@link RetryPlanner#decide} decides it.
+ * themselves (public for the adapters, not for applications). Each answer is the planner's
+ * or the settings' own, asked ahead of time, so a request settled with them is decided
+ * exactly as {@link RetryPlanner#decide} decides it.
  */
-final class FirstAttemptRules {
+public final class FirstAttemptRules {
 
 	// HttpStatusCode's range: 100 to 999.
 	private static final int STATUSES = 1000;
@@ -50,22 +51,22 @@ final class FirstAttemptRules {
 		this.budgetOnCallClock = budget != null && budget.ticksOn(clock);
 		for (int status = 0; status < STATUSES; status++) {
 			this.stops[status] = RetryPlanner.stopIfFinal(client.settings(),
-					RetryCall.outcome(status, RetryAfter.ABSENT));
+					ResponseOutcomes.outcome(status, RetryAfter.ABSENT));
 		}
 		for (int i = 0; i < STANDARD_METHODS.length; i++) {
 			this.repeatable[i] = client.settings().retryableMethods().contains(STANDARD_METHODS[i].name());
 		}
 	}
 
-	ClientSettings client() {
+	public ClientSettings client() {
 		return this.client;
 	}
 
-	RetrySettings settings() {
+	public RetrySettings settings() {
 		return this.client.settings();
 	}
 
-	@Nullable RetryBudget budget() {
+	public @Nullable RetryBudget budget() {
 		return this.budget;
 	}
 
@@ -73,7 +74,7 @@ final class FirstAttemptRules {
 	 * Whether the budget slides on the calls' clock, so a call's start reading can count the
 	 * request.
 	 */
-	boolean budgetOnCallClock() {
+	public boolean budgetOnCallClock() {
 		return this.budgetOnCallClock;
 	}
 
@@ -83,11 +84,11 @@ final class FirstAttemptRules {
 	 * @return the stop that ends the request whatever else is known, or {@code null} when the
 	 * status is retryable
 	 */
-	RetryDecision.@Nullable Stop stopWithoutRetryAfter(int status) {
+	public RetryDecision.@Nullable Stop stopWithoutRetryAfter(int status) {
 		if (status >= 0 && status < STATUSES) {
 			return this.stops[status];
 		}
-		return RetryPlanner.stopIfFinal(settings(), RetryCall.outcome(status, RetryAfter.ABSENT));
+		return RetryPlanner.stopIfFinal(settings(), ResponseOutcomes.outcome(status, RetryAfter.ABSENT));
 	}
 
 	/**
@@ -96,7 +97,7 @@ final class FirstAttemptRules {
 	 * @param method the request method
 	 * @return its name, upper case
 	 */
-	static String methodName(HttpMethod method) {
+	public static String methodName(HttpMethod method) {
 		for (HttpMethod standard : STANDARD_METHODS) {
 			if (standard == method) {
 				return standard.name();
@@ -115,7 +116,7 @@ final class FirstAttemptRules {
 	 * @param mark the caller's mark
 	 * @return whether the header decides
 	 */
-	boolean keyDecides(HttpMethod method, String name, IdempotencyMark mark) {
+	public boolean keyDecides(HttpMethod method, String name, IdempotencyMark mark) {
 		return mark == IdempotencyMark.UNSPECIFIED && !repeatable(method, name);
 	}
 

@@ -1,12 +1,12 @@
-package dev.retryafter.client;
+package dev.retryafter.call;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * Tells the {@link RetryAfterInterceptor} whether a retry layer outside the HTTP client (one
- * that plans its waits with the same {@code Retry-After} policy) is retrying the current call,
- * so that the interceptor sends a single attempt and leaves the retrying to that layer instead
- * of multiplying attempts.
+ * Tells the HTTP client adapters whether a retry layer outside the HTTP client (one that
+ * plans its waits with the same {@code Retry-After} policy) is retrying the current call, so
+ * that the interceptor sends a single attempt and leaves the retrying to that layer instead of
+ * multiplying attempts.
  * <p>
  * The interceptor asks at most once per call, and only after a first attempt it would
  * otherwise retry, so an implementation costs nothing on a call that succeeds. It runs on the

@@ -1,4 +1,4 @@
-package dev.retryafter.client;
+package dev.retryafter.call;
 
 import java.time.Duration;
 

@@ -1,4 +1,4 @@
-package dev.retryafter.client;
+package dev.retryafter.call;
 
 import java.net.URI;
 import java.time.Clock;
@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.random.RandomGenerator;
 
 import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RequestFacts;
@@ -20,37 +21,38 @@ import dev.retryafter.store.CooldownStore;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpRequest;
 
 /**
  * What every call through a client adapter shares, whatever the HTTP client: the settings
  * per named client, the listener, the cooldown store, the retry budgets, the outer-retry
- * detector, the clocks and the jitter source. The blocking {@link RetryAfterInterceptor} and
- * the reactive exchange filter each hold one, and run each call as a {@link RetryCall} on it,
+ * detector, the clocks and the jitter source. The blocking interceptor ({@code client}) and
+ * the reactive exchange filter ({@code reactive}) each hold one, and run each call as a {@link RetryCall} on it,
  * so that both apply the same policy and share the same origin protection when they are
  * built on the same store and budgets.
  *
  * @since 0.1.0
  */
-public final class RetryCalls {
+public final class CallContext {
 
-	final RetryClients clients;
+	private final RetryClients clients;
 
-	final RetryListener listener;
+	private final RetryListener listener;
 
-	final CooldownStore cooldowns;
+	private final CooldownStore cooldowns;
 
-	final RetryBudgets budgets;
+	private final RetryBudgets budgets;
 
-	final OuterRetryDetector outerRetry;
+	private final OuterRetryDetector outerRetry;
 
-	final MonotonicClock monotonicClock;
+	private final MonotonicClock monotonicClock;
 
-	final Clock wallClock;
+	private final Clock wallClock;
 
-	final RandomGenerator random;
+	private final RandomGenerator random;
 
 	/** Whether the listener follows calls as they happen: then no call takes the first-attempt shortcut. */
-	final boolean watched;
+	private final boolean watched;
 
 	private final RequestFactsResolver factsResolver = new RequestFactsResolver();
 
@@ -71,7 +73,7 @@ public final class RetryCalls {
 	 * @param wallClock only stamps the instant a response was received, for HTTP-dates
 	 * @param random the jitter source
 	 */
-	public RetryCalls(RetryClients clients, RetryListener listener, CooldownStore cooldowns, RetryBudgets budgets,
+	public CallContext(RetryClients clients, RetryListener listener, CooldownStore cooldowns, RetryBudgets budgets,
 			OuterRetryDetector outerRetry, MonotonicClock monotonicClock, Clock wallClock, RandomGenerator random) {
 		this.clients = Objects.requireNonNull(clients, "clients");
 		this.listener = Objects.requireNonNull(listener, "listener");
@@ -112,7 +114,7 @@ public final class RetryCalls {
 	 * @param uri the request URI
 	 * @return the rules of the client {@link #client(URI)} picks
 	 */
-	FirstAttemptRules rules(URI uri) {
+	public FirstAttemptRules rules(URI uri) {
 		if (this.namedRules.isEmpty()) {
 			return this.defaultRules;
 		}
@@ -123,11 +125,12 @@ public final class RetryCalls {
 
 	/**
 	 * Whether a cooldown could hold or refuse a request of a client with these settings
-	 * before it is sent: only while some origin is cooling down.
+	 * before it is sent, or learn from its response: only while cooldowns are on and some
+	 * origin is cooling down. The one place this check is written.
 	 * @param settings the client's settings
 	 * @return {@code false} when the request is certainly admitted
 	 */
-	boolean mayHold(RetrySettings settings) {
+	public boolean mayHold(RetrySettings settings) {
 		return settings.cooldown().enabled() && this.cooldowns.hasCooldowns();
 	}
 
@@ -138,7 +141,7 @@ public final class RetryCalls {
 	 * @param rules the client's first-attempt rules
 	 * @return the monotonic reading the request's time budget runs from
 	 */
-	long firstAttemptStarts(FirstAttemptRules rules) {
+	public long firstAttemptStarts(FirstAttemptRules rules) {
 		long now = this.monotonicClock.nanoTime();
 		RetryBudget budget = rules.budget();
 		if (budget != null) {
@@ -167,8 +170,98 @@ public final class RetryCalls {
 		return this.factsResolver.resolve(method, attributes, headers, settings, bodyReplayable);
 	}
 
-	RequestFactsResolver factsResolver() {
-		return this.factsResolver;
+	/**
+	 * Resolves the facts the planner needs about one {@code HttpRequest}.
+	 * @param request the request
+	 * @param settings the settings in force for it
+	 * @return the facts
+	 */
+	public RequestFacts facts(HttpRequest request, RetrySettings settings) {
+		return this.factsResolver.resolve(request, settings);
+	}
+
+	/**
+	 * The caller's idempotency mark among a request's attributes.
+	 * @param attributes the request attributes
+	 * @return the mark, or the absence of one
+	 */
+	public IdempotencyMark mark(Map<String, Object> attributes) {
+		return this.factsResolver.mark(attributes);
+	}
+
+	/**
+	 * Whether a request carries the idempotency-key header its settings name.
+	 * @param headers the request headers
+	 * @param settings the settings in force for it
+	 * @return whether the key is there
+	 */
+	public boolean hasIdempotencyKey(HttpHeaders headers, RetrySettings settings) {
+		return this.factsResolver.hasIdempotencyKey(headers, settings);
+	}
+
+	/**
+	 * The settings per named client.
+	 * @return the clients
+	 */
+	public RetryClients clients() {
+		return this.clients;
+	}
+
+	/**
+	 * The listener notified at each decision point of every call.
+	 * @return the listener
+	 */
+	public RetryListener listener() {
+		return this.listener;
+	}
+
+	/**
+	 * The cooldowns consulted before and recorded after each attempt.
+	 * @return the cooldown store
+	 */
+	public CooldownStore cooldowns() {
+		return this.cooldowns;
+	}
+
+	/**
+	 * The retry budget of each client.
+	 * @return the budgets
+	 */
+	public RetryBudgets budgets() {
+		return this.budgets;
+	}
+
+	/**
+	 * Tells whether a retry layer around the client is retrying the call.
+	 * @return the outer-retry detector
+	 */
+	public OuterRetryDetector outerRetry() {
+		return this.outerRetry;
+	}
+
+	/**
+	 * The clock that only stamps the instant a response was received, for HTTP-dates.
+	 * @return the wall clock
+	 */
+	public Clock wallClock() {
+		return this.wallClock;
+	}
+
+	/**
+	 * The jitter source.
+	 * @return the random source
+	 */
+	public RandomGenerator random() {
+		return this.random;
+	}
+
+	/**
+	 * Whether the listener follows calls as they happen: then no call takes the first-attempt
+	 * shortcut.
+	 * @return whether calls are watched
+	 */
+	public boolean watched() {
+		return this.watched;
 	}
 
 	/**

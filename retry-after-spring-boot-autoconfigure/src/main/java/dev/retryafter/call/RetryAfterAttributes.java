@@ -1,10 +1,10 @@
-package dev.retryafter.client;
+package dev.retryafter.call;
 
 import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Request attributes a caller sets to tell the retry interceptor whether one request may be
+ * Request attributes a caller sets to tell the retries whether one request may be
  * repeated, overriding what its method and the {@code Idempotency-Key} header say.
  * <p>
  * With a {@code RestClient}:

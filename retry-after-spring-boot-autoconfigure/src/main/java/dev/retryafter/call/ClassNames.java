@@ -1,10 +1,11 @@
-package dev.retryafter.client;
+package dev.retryafter.call;
 
 /**
  * Type checks against classes of optional dependencies (Apache HttpClient 5), by name, so
- * that the check never loads a class that may be missing.
+ * that the check never loads a class that may be missing (public for the adapters, not for
+ * applications).
  */
-final class ClassNames {
+public final class ClassNames {
 
 	private ClassNames() {
 	}
@@ -15,7 +16,7 @@ final class ClassNames {
 	 * @param className the binary name of a class (not an interface)
 	 * @return whether the class or one of its superclasses has that name
 	 */
-	static boolean isInstance(Object object, String className) {
+	public static boolean isInstance(Object object, String className) {
 		for (Class<?> type = object.getClass(); type != null; type = type.getSuperclass()) {
 			if (type.getName().equals(className)) {
 				return true;

@@ -1,0 +1,60 @@
+package dev.retryafter.call;
+
+import java.util.List;
+
+import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.RetryAfter;
+
+import org.springframework.http.HttpHeaders;
+
+/**
+ * What a response tells a call before anything in it is parsed: its outcome, one shared
+ * instance per status for the common case without {@code Retry-After}, and whether it has
+ * that field at all (public for the adapters, not for applications).
+ *
+ * @since 0.1.0
+ */
+public final class ResponseOutcomes {
+
+	// Lower case: header maps are case-insensitive, and Spring's lower-cases the name of each
+	// lookup, which costs nothing (no new string) for a name that is lower case already.
+	static final String RETRY_AFTER = "retry-after";
+
+	// HttpStatusCode's range: 100 to 999.
+	private static final AttemptOutcome.Response[] ABSENT_BY_STATUS = new AttemptOutcome.Response[1000];
+
+	private ResponseOutcomes() {
+	}
+
+	/**
+	 * The outcome of a response, shared for the common case of a status without a
+	 * {@code Retry-After} field (outcomes are values: an equal one is as good).
+	 * @param status the response status
+	 * @param retryAfter its parsed {@code Retry-After} field
+	 * @return the outcome
+	 */
+	public static AttemptOutcome.Response outcome(int status, RetryAfter retryAfter) {
+		if (retryAfter != RetryAfter.ABSENT || status < 0 || status >= ABSENT_BY_STATUS.length) {
+			return new AttemptOutcome.Response(status, retryAfter);
+		}
+		// Filled racily: a record's fields are final, so any thread sees a complete instance,
+		// and two threads that both build one build equal ones.
+		AttemptOutcome.Response outcome = ABSENT_BY_STATUS[status];
+		if (outcome == null) {
+			outcome = new AttemptOutcome.Response(status, RetryAfter.ABSENT);
+			ABSENT_BY_STATUS[status] = outcome;
+		}
+		return outcome;
+	}
+
+	/**
+	 * Whether a response has a {@code Retry-After} field at all, without parsing it.
+	 * @param headers the response headers
+	 * @return whether the field is there
+	 */
+	public static boolean hasRetryAfter(HttpHeaders headers) {
+		List<String> fieldLines = headers.get(RETRY_AFTER);
+		return fieldLines != null && !fieldLines.isEmpty();
+	}
+
+}

@@ -1,0 +1,242 @@
+package dev.retryafter.client;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.time.Duration;
+
+import dev.retryafter.call.CallContext;
+import dev.retryafter.call.ResponseOutcomes;
+import dev.retryafter.call.RetryCall;
+import dev.retryafter.call.RetryInterruptedException;
+import dev.retryafter.call.RetryRefusedException;
+import dev.retryafter.core.Admission;
+import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.RequestFacts;
+import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.RetryBudget;
+import dev.retryafter.core.RetryDecision;
+import dev.retryafter.core.RetryListener;
+import dev.retryafter.core.Sleeper;
+import dev.retryafter.core.StopReason;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpRequest;
+import org.springframework.http.client.ClientHttpRequestExecution;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
+import org.springframework.http.client.ClientHttpResponse;
+
+/**
+ * One call through the {@link RetryAfterInterceptor}: the attempts of one request, sent on
+ * the calling thread, with the waits slept through the {@link Sleeper}.
+ */
+final class BlockingCall extends RetryCall {
+
+	private final CallContext calls;
+
+	private final Sleeper sleeper;
+
+	private final HttpRequest request;
+
+	private final byte[] body;
+
+	private final ClientHttpRequestExecution execution;
+
+	BlockingCall(CallContext calls, Sleeper sleeper, ClientSettings client, RequestFacts facts, HttpRequest request,
+			byte[] body, ClientHttpRequestExecution execution) {
+		super(calls, client, facts);
+		this.calls = calls;
+		this.sleeper = sleeper;
+		this.request = request;
+		this.body = body;
+		this.execution = execution;
+	}
+
+	/** Takes over after a first attempt the interceptor sent and counted. */
+	BlockingCall(CallContext calls, Sleeper sleeper, ClientSettings client, RequestFacts facts, HttpRequest request,
+			byte[] body, ClientHttpRequestExecution execution, @Nullable RetryBudget budget, long startNanos) {
+		super(client, facts, budget, startNanos);
+		this.calls = calls;
+		this.sleeper = sleeper;
+		this.request = request;
+		this.body = body;
+		this.execution = execution;
+	}
+
+	@Override
+	protected CallContext calls() {
+		return this.calls;
+	}
+
+	@Override
+	protected URI uri() {
+		return this.request.getURI();
+	}
+
+	@Override
+	protected HttpHeaders requestHeaders() {
+		return this.request.getHeaders();
+	}
+
+	ClientHttpResponse run(RetryListener.Call watch) throws IOException {
+		watching(watch);
+		try {
+			Admission.Refuse refused = admit();
+			if (refused != null) {
+				throw new RetryRefusedException(origin(), StopReason.COOLDOWN, refused.timeLeft());
+			}
+			firstAttemptSent();
+			return continueWith(send());
+		}
+		catch (IOException | RuntimeException | Error ex) {
+			failed(ex);
+			throw ex;
+		}
+	}
+
+	/**
+	 * Decides after the first attempt, and retries for as long as the planner says.
+	 * @param first the first attempt's result
+	 */
+	ClientHttpResponse continueWith(BlockingAttempt first) throws IOException {
+		BlockingAttempt result = first;
+		for (int attempt = 1;; attempt++) {
+			RetryDecision decision = decideOrDiscard(result, attempt);
+			if (!(decision instanceof RetryDecision.Retry retry)) {
+				return result.deliver();
+			}
+			ClientHttpResponse calledOff = waitForRetry(result, retry);
+			if (calledOff != null) {
+				return calledOff;
+			}
+			retrySent(retry);
+			result = send();
+		}
+	}
+
+	/**
+	 * Waits out a planned retry and checks it may still be sent.
+	 * <p>
+	 * The planner took a retry-budget permit for this retry (rule 4). A retry called off
+	 * here (the deadline passed, a cooldown refused it, the wait was interrupted) is never
+	 * sent, so its permit goes back.
+	 * @return what the caller gets when the retry is called off, or {@code null} to send it
+	 */
+	private @Nullable ClientHttpResponse waitForRetry(BlockingAttempt result, RetryDecision.Retry retry)
+			throws IOException {
+		boolean sending = false;
+		try {
+			BlockingAttempt kept = result.keepForRetry();
+			pause(retry.delay());
+			if (deadlinePassed()) {
+				return kept.deliverInsteadOfRetry(origin(), StopReason.BUDGET_EXHAUSTED, timeLeft());
+			}
+			Admission.Refuse refused = admit();
+			if (refused != null) {
+				return kept.deliverInsteadOfRetry(origin(), StopReason.COOLDOWN, refused.timeLeft());
+			}
+			sending = true;
+			return null;
+		}
+		finally {
+			if (!sending) {
+				retryCalledOff(retry);
+			}
+		}
+	}
+
+	/**
+	 * Admits the request before a send, holding it on this thread when the cooldown
+	 * asks for it.
+	 * @return the refusal, already reported to the listener, or {@code null} to send
+	 */
+	private Admission.@Nullable Refuse admit() throws InterruptedIOException {
+		Admission admission = admission();
+		if (admission instanceof Admission.Wait wait) {
+			long since = waitStarts(wait.delay(), true);
+			sleep(wait.delay(), true);
+			held(since);
+			return null;
+		}
+		return (Admission.Refuse) admission;
+	}
+
+	private BlockingAttempt send() throws IOException {
+		ClientHttpResponse response;
+		try {
+			response = this.execution.execute(this.request, this.body);
+		}
+		catch (IOException ex) {
+			return BlockingAttempt.failed(ex);
+		}
+		int status;
+		try {
+			// HttpURLConnection only reads the response when asked for its status, so
+			// that is when it has been received (and when its read timeout can strike).
+			status = response.getStatusCode().value();
+		}
+		catch (IOException ex) {
+			response.close();
+			return BlockingAttempt.failed(ex);
+		}
+		catch (RuntimeException | Error ex) {
+			response.close();
+			throw ex;
+		}
+		return received(response, status);
+	}
+
+	/**
+	 * Reads a received response's {@code Retry-After} (which may start its origin's
+	 * cooldown) into the attempt's outcome.
+	 */
+	BlockingAttempt received(ClientHttpResponse response, int status) {
+		try {
+			RetryAfter retryAfter = retryAfter(status, response.getHeaders());
+			return BlockingAttempt.responded(response, ResponseOutcomes.outcome(status, retryAfter));
+		}
+		catch (RuntimeException | Error ex) {
+			response.close();
+			throw ex;
+		}
+	}
+
+	private RetryDecision decideOrDiscard(BlockingAttempt result, int attempt) {
+		try {
+			return decide(result.outcome(), attempt);
+		}
+		catch (RuntimeException | Error ex) {
+			// An interceptor that throws after receiving a response must close it
+			// (ClientHttpRequestInterceptor contract).
+			result.discard();
+			throw ex;
+		}
+	}
+
+	private void pause(Duration planned) throws InterruptedIOException {
+		long before = waitStarts(planned, false);
+		sleep(planned, false);
+		waited(planned, before);
+	}
+
+	/**
+	 * Waits {@code planned}: a retry's planned wait, or a hold for the origin's cooldown.
+	 */
+	private void sleep(Duration planned, boolean cooldownHold) throws InterruptedIOException {
+		try {
+			this.sleeper.sleep(planned);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			stopped(StopReason.INTERRUPTED);
+			String wait = RetryRefusedException.format(planned);
+			throw new RetryInterruptedException(cooldownHold
+					? method() + " request to " + origin() + " interrupted while held " + wait
+							+ " for the origin's cooldown"
+					: "Retry of " + method() + " request to " + origin() + " interrupted while waiting " + wait
+							+ " before the next attempt", ex);
+		}
+	}
+
+}
