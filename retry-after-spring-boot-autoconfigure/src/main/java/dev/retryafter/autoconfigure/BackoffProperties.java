@@ -2,6 +2,7 @@ package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
 
+import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,6 +26,20 @@ public class BackoffProperties {
 	 * Longest local backoff wait.
 	 */
 	private @Nullable Duration max;
+
+	/**
+	 * Maps this group onto the core's {@link RetrySettings.Backoff}, one line per setting: a value
+	 * unset at both levels is the core's default.
+	 * @param m where each value comes from
+	 * @param d the core's defaults
+	 * @return the core's settings
+	 */
+	static RetrySettings.Backoff map(PropertyMerge<BackoffProperties> m, RetrySettings.Backoff d) {
+		return new RetrySettings.Backoff(
+				m.get("initial", BackoffProperties::getInitial, PropertyChecks::nonNegative, d.initial()),
+				m.get("multiplier", BackoffProperties::getMultiplier, PropertyChecks::multiplier, d.multiplier()),
+				m.get("max", BackoffProperties::getMax, PropertyChecks::nonNegative, d.max()));
+	}
 
 	public @Nullable Duration getInitial() {
 		return this.initial;

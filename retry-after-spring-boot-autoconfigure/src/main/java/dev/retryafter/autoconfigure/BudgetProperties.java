@@ -2,6 +2,7 @@ package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
 
+import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,6 +31,22 @@ public class BudgetProperties {
 	 * Window over which the ratio is measured.
 	 */
 	private @Nullable Duration window;
+
+	/**
+	 * Maps this group onto the core's {@link RetrySettings.Budget}, one line per setting: a value
+	 * unset at both levels is the core's default.
+	 * @param m where each value comes from
+	 * @param d the core's defaults
+	 * @return the core's settings
+	 */
+	static RetrySettings.Budget map(PropertyMerge<BudgetProperties> m, RetrySettings.Budget d) {
+		return new RetrySettings.Budget(
+				m.get("enabled", BudgetProperties::getEnabled, PropertyChecks::required, d.enabled()),
+				m.get("ratio", BudgetProperties::getRatio, PropertyChecks::ratio, d.ratio()),
+				m.get("min-per-second", BudgetProperties::getMinPerSecond, PropertyChecks::nonNegative,
+						d.minPerSecond()),
+				m.get("window", BudgetProperties::getWindow, PropertyChecks::positive, d.window()));
+	}
 
 	public @Nullable Boolean getEnabled() {
 		return this.enabled;

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 
 import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -55,6 +56,22 @@ public class CooldownProperties {
 	 * otherwise a random secret of this JVM keys the digests.
 	 */
 	private @Nullable String partitionSecret;
+
+	/**
+	 * Maps this group onto the core's {@link RetrySettings.Cooldown}, one line per setting: a value
+	 * unset at both levels is the core's default.
+	 * @param m where each value comes from
+	 * @param d the core's defaults
+	 * @return the core's settings
+	 */
+	static RetrySettings.Cooldown map(PropertyMerge<CooldownProperties> m, RetrySettings.Cooldown d) {
+		return new RetrySettings.Cooldown(
+				m.get("enabled", CooldownProperties::getEnabled, PropertyChecks::required, d.enabled()),
+				m.get("mode", CooldownProperties::getMode, PropertyChecks::required, d.mode()),
+				m.get("statuses", CooldownProperties::getStatuses, PropertyChecks::statuses, d.statuses()),
+				m.get("partition-headers", CooldownProperties::getPartitionHeaders, PropertyChecks::headerNames,
+						d.partitionHeaders()));
+	}
 
 	public @Nullable Boolean getEnabled() {
 		return this.enabled;

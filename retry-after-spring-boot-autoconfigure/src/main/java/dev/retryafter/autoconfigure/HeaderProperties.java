@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.retryafter.core.DateReference;
 import dev.retryafter.core.OnInvalidRetryAfter;
+import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,6 +29,21 @@ public class HeaderProperties {
 	 * What an HTTP-date Retry-After is measured against.
 	 */
 	private @Nullable DateReference dateReference;
+
+	/**
+	 * Maps this group onto the core's {@link RetrySettings.Header}, one line per setting: a value
+	 * unset at both levels is the core's default.
+	 * @param m where each value comes from
+	 * @param d the core's defaults
+	 * @return the core's settings
+	 */
+	static RetrySettings.Header map(PropertyMerge<HeaderProperties> m, RetrySettings.Header d) {
+		return new RetrySettings.Header(
+				m.get("max-wait", HeaderProperties::getMaxWait, PropertyChecks::maxWait, d.maxWait()),
+				m.get("on-invalid", HeaderProperties::getOnInvalid, PropertyChecks::required, d.onInvalid()),
+				m.get("date-reference", HeaderProperties::getDateReference, PropertyChecks::required,
+						d.dateReference()));
+	}
 
 	public @Nullable Duration getMaxWait() {
 		return this.maxWait;

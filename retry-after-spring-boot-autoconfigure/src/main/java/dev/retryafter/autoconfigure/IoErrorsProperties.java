@@ -1,5 +1,6 @@
 package dev.retryafter.autoconfigure;
 
+import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,6 +21,19 @@ public class IoErrorsProperties {
 	 * repeatable requests.
 	 */
 	private @Nullable Boolean read;
+
+	/**
+	 * Maps this group onto the core's {@link RetrySettings.IoErrors}, one line per setting: a value
+	 * unset at both levels is the core's default.
+	 * @param m where each value comes from
+	 * @param d the core's defaults
+	 * @return the core's settings
+	 */
+	static RetrySettings.IoErrors map(PropertyMerge<IoErrorsProperties> m, RetrySettings.IoErrors d) {
+		return new RetrySettings.IoErrors(
+				m.get("connect", IoErrorsProperties::getConnect, PropertyChecks::required, d.connect()),
+				m.get("read", IoErrorsProperties::getRead, PropertyChecks::required, d.read()));
+	}
 
 	public @Nullable Boolean getConnect() {
 		return this.connect;

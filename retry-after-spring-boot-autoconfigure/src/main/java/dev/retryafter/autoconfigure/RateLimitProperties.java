@@ -3,6 +3,7 @@ package dev.retryafter.autoconfigure;
 import java.util.Set;
 
 import dev.retryafter.core.RateLimitFields;
+import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,6 +24,19 @@ public class RateLimitProperties {
 	 * X-RateLimit-Limit, -Remaining and -Reset (and the X-Rate-Limit- spelling).
 	 */
 	private @Nullable Set<RateLimitFields> fields;
+
+	/**
+	 * Maps this group onto the core's {@link RetrySettings.RateLimit}, one line per setting: a value
+	 * unset at both levels is the core's default.
+	 * @param m where each value comes from
+	 * @param d the core's defaults
+	 * @return the core's settings
+	 */
+	static RetrySettings.RateLimit map(PropertyMerge<RateLimitProperties> m, RetrySettings.RateLimit d) {
+		return new RetrySettings.RateLimit(
+				m.get("enabled", RateLimitProperties::getEnabled, PropertyChecks::required, d.enabled()),
+				m.get("fields", RateLimitProperties::getFields, PropertyChecks::rateLimitFields, d.fields()));
+	}
 
 	public @Nullable Boolean getEnabled() {
 		return this.enabled;

@@ -7,7 +7,6 @@ import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.RetryClients;
@@ -73,66 +72,15 @@ final class RetryAfterSettingsMapper {
 	}
 
 	/**
-	 * The one mapping pass, one line per setting: each value is checked under the name it
-	 * came from.
+	 * Maps the per-request settings under {@code prefix}; each properties group maps its own
+	 * values, checking each under the name it came from.
 	 * @param prefix {@code retry-after}, or {@code retry-after.clients.<name>}
 	 * @param own the properties under {@code prefix}
 	 * @return the settings the core runs on
 	 */
 	private RetrySettings settings(String prefix, RetrySettingsProperties own) {
-		Merge m = new Merge(prefix, own, this.properties);
-		RetrySettings d = RetrySettings.defaults();
-		return new RetrySettings(m.get("max-attempts", (s) -> s.getMaxAttempts(), PropertyChecks::atLeastOne, d.maxAttempts()),
-				m.get("total-budget", (s) -> s.getTotalBudget(), PropertyChecks::nonNegative, d.totalBudget()),
-				m.get("attempt-reserve", (s) -> s.getAttemptReserve(), PropertyChecks::nonNegative, d.attemptReserve()),
-				m.get("retryable-statuses", (s) -> s.getRetryableStatuses(), PropertyChecks::statuses,
-						d.retryableStatuses()),
-				m.get("retryable-methods", (s) -> s.getRetryableMethods(), PropertyChecks::methods,
-						d.retryableMethods()),
-				m.get("idempotency-key-header", (s) -> s.getIdempotencyKeyHeader(), PropertyChecks::headerName,
-						d.idempotencyKeyHeader()),
-				new RetrySettings.Backoff(
-						m.get("backoff.initial", (s) -> s.getBackoff().getInitial(), PropertyChecks::nonNegative,
-								d.backoff().initial()),
-						m.get("backoff.multiplier", (s) -> s.getBackoff().getMultiplier(), PropertyChecks::multiplier,
-								d.backoff().multiplier()),
-						m.get("backoff.max", (s) -> s.getBackoff().getMax(), PropertyChecks::nonNegative,
-								d.backoff().max())),
-				m.get("jitter", (s) -> s.getJitter(), PropertyChecks::jitter, d.jitter()),
-				new RetrySettings.Header(
-						m.get("header.max-wait", (s) -> s.getHeader().getMaxWait(), PropertyChecks::maxWait,
-								d.header().maxWait()),
-						m.get("header.on-invalid", (s) -> s.getHeader().getOnInvalid(), PropertyChecks::required,
-								d.header().onInvalid()),
-						m.get("header.date-reference", (s) -> s.getHeader().getDateReference(),
-								PropertyChecks::required, d.header().dateReference())),
-				new RetrySettings.IoErrors(
-						m.get("io-errors.connect", (s) -> s.getIoErrors().getConnect(), PropertyChecks::required,
-								d.ioErrors().connect()),
-						m.get("io-errors.read", (s) -> s.getIoErrors().getRead(), PropertyChecks::required,
-								d.ioErrors().read())),
-				new RetrySettings.Cooldown(
-						m.get("cooldown.enabled", (s) -> s.getCooldown().getEnabled(), PropertyChecks::required,
-								d.cooldown().enabled()),
-						m.get("cooldown.mode", (s) -> s.getCooldown().getMode(), PropertyChecks::required,
-								d.cooldown().mode()),
-						m.get("cooldown.statuses", (s) -> s.getCooldown().getStatuses(), PropertyChecks::statuses,
-								d.cooldown().statuses()),
-						m.get("cooldown.partition-headers", (s) -> s.getCooldown().getPartitionHeaders(),
-								PropertyChecks::headerNames, d.cooldown().partitionHeaders())),
-				new RetrySettings.Budget(
-						m.get("budget.enabled", (s) -> s.getBudget().getEnabled(), PropertyChecks::required,
-								d.budget().enabled()),
-						m.get("budget.ratio", (s) -> s.getBudget().getRatio(), PropertyChecks::ratio, d.budget().ratio()),
-						m.get("budget.min-per-second", (s) -> s.getBudget().getMinPerSecond(),
-								PropertyChecks::nonNegative, d.budget().minPerSecond()),
-						m.get("budget.window", (s) -> s.getBudget().getWindow(), PropertyChecks::positive,
-								d.budget().window())),
-				new RetrySettings.RateLimit(
-						m.get("rate-limit.enabled", (s) -> s.getRateLimit().getEnabled(), PropertyChecks::required,
-								d.rateLimit().enabled()),
-						m.get("rate-limit.fields", (s) -> s.getRateLimit().getFields(), PropertyChecks::rateLimitFields,
-								d.rateLimit().fields())));
+		return RetrySettingsProperties.map(new PropertyMerge<>(prefix, own, PREFIX, this.properties),
+				RetrySettings.defaults());
 	}
 
 	private void validateSharedSettings() {
@@ -194,24 +142,6 @@ final class RetryAfterSettingsMapper {
 
 	private static boolean containsWhitespace(String value) {
 		return value.chars().anyMatch(Character::isWhitespace);
-	}
-
-	/**
-	 * Where one value comes from: the properties under the prefix, else the top level's, else
-	 * the core's default.
-	 */
-	private record Merge(String prefix, RetrySettingsProperties own, RetrySettingsProperties topLevel) {
-
-		<T, R> R get(String key, Function<RetrySettingsProperties, @Nullable T> property,
-				PropertyChecks.Check<T, R> check, R fallback) {
-			T value = property.apply(this.own);
-			if (value != null) {
-				return check.apply(this.prefix + "." + key, value);
-			}
-			T inherited = property.apply(this.topLevel);
-			return (inherited != null) ? check.apply(PREFIX + "." + key, inherited) : fallback;
-		}
-
 	}
 
 }

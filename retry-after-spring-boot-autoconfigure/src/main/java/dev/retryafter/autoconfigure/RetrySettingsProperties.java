@@ -3,6 +3,7 @@ package dev.retryafter.autoconfigure;
 import java.time.Duration;
 import java.util.Set;
 
+import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
@@ -11,11 +12,12 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  * The per-request retry settings, one shape for the top level ({@code retry-after.*}) and for
  * each named client ({@code retry-after.clients.<name>.*}).
  * <p>
- * Every value is {@code null} until it is bound: the core's {@link dev.retryafter.core.RetrySettings}
- * owns the defaults, and {@link RetryAfterSettingsMapper} maps each value onto them, a named
- * client's unset values falling back to the top level's and then to the core's. The
- * configuration metadata publishes the defaults through
- * {@code additional-spring-configuration-metadata.json}.
+ * Every value is {@code null} until it is bound: the core's {@link RetrySettings} owns the
+ * defaults. Each value is mapped onto the core's settings next to where it is declared (here,
+ * and in each group's {@code map}), a named client's unset values falling back to the top
+ * level's and then to the core's. The configuration metadata publishes the defaults through
+ * {@code additional-spring-configuration-metadata.json}, which
+ * {@code RetryAfterPropertiesMetadataTests} holds to the core's.
  *
  * @since 0.1.0
  */
@@ -74,6 +76,37 @@ public class RetrySettingsProperties {
 
 	@NestedConfigurationProperty
 	private final RateLimitProperties rateLimit = new RateLimitProperties();
+
+	/**
+	 * Maps these properties onto the core's {@link RetrySettings}, one line per setting (each
+	 * group maps its own): a value unset at both levels is the core's default.
+	 * @param m where each value comes from
+	 * @param d the core's defaults
+	 * @return the core's settings
+	 */
+	static RetrySettings map(PropertyMerge<RetrySettingsProperties> m, RetrySettings d) {
+		return new RetrySettings(
+				m.get("max-attempts", RetrySettingsProperties::getMaxAttempts, PropertyChecks::atLeastOne,
+						d.maxAttempts()),
+				m.get("total-budget", RetrySettingsProperties::getTotalBudget, PropertyChecks::nonNegative,
+						d.totalBudget()),
+				m.get("attempt-reserve", RetrySettingsProperties::getAttemptReserve, PropertyChecks::nonNegative,
+						d.attemptReserve()),
+				m.get("retryable-statuses", RetrySettingsProperties::getRetryableStatuses, PropertyChecks::statuses,
+						d.retryableStatuses()),
+				m.get("retryable-methods", RetrySettingsProperties::getRetryableMethods, PropertyChecks::methods,
+						d.retryableMethods()),
+				m.get("idempotency-key-header", RetrySettingsProperties::getIdempotencyKeyHeader,
+						PropertyChecks::headerName, d.idempotencyKeyHeader()),
+				BackoffProperties.map(m.group("backoff", RetrySettingsProperties::getBackoff), d.backoff()),
+				m.get("jitter", RetrySettingsProperties::getJitter, PropertyChecks::jitter, d.jitter()),
+				HeaderProperties.map(m.group("header", RetrySettingsProperties::getHeader), d.header()),
+				IoErrorsProperties.map(m.group("io-errors", RetrySettingsProperties::getIoErrors), d.ioErrors()),
+				CooldownProperties.map(m.group("cooldown", RetrySettingsProperties::getCooldown), d.cooldown()),
+				BudgetProperties.map(m.group("budget", RetrySettingsProperties::getBudget), d.budget()),
+				RateLimitProperties.map(m.group("rate-limit", RetrySettingsProperties::getRateLimit),
+						d.rateLimit()));
+	}
 
 	public @Nullable Integer getMaxAttempts() {
 		return this.maxAttempts;
