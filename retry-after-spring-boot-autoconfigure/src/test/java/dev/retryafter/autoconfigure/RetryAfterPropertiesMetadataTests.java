@@ -3,16 +3,25 @@ package dev.retryafter.autoconfigure;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
-import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.DateReference;
-import dev.retryafter.core.OnInvalidRetryAfter;
+import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.HostCooldowns;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,63 +29,113 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
- * The configuration metadata an IDE shows: every documented key is published with a
- * description and its default. Reads the file the configuration processor generated at
- * compile time, which also merges {@code additional-spring-configuration-metadata.json}.
+ * The configuration metadata an IDE shows: every key the README's table documents is published
+ * with a description and the default the table writes, and every published default means what
+ * leaving the key unset means, so it is the core's. Reads the file the configuration processor
+ * generated at compile time, which also merges {@code additional-spring-configuration-metadata.json}.
+ * <p>
+ * The expectations are derived, not listed: a new setting needs its row in the README's table
+ * and, unless its default is a literal initializer, its default in the additional metadata; no
+ * row here.
  */
 class RetryAfterPropertiesMetadataTests {
+
+	private static final Path README = Path.of("..", "README.md");
+
+	/** A row of the README's property table: the key and its default cell. */
+	private static final Pattern README_ROW = Pattern.compile("^\\| `(retry-after\\.[a-z0-9.-]+)` \\| ([^|]*) \\|",
+			Pattern.MULTILINE);
+
+	/** The keys the core does not read: the processor publishes their initializers. */
+	private static final Set<String> INITIALIZED = Set.of("retry-after.enabled", "retry-after.store",
+			"retry-after.observations.enabled");
+
+	/**
+	 * Derived from spring.application.name at start-up: published as the README's table writes
+	 * it, which no binding reproduces.
+	 */
+	private static final String DERIVED = "retry-after.redis.key-prefix";
 
 	private static Map<String, Map<String, Object>> generated;
 
 	private static Map<String, Map<String, Object>> additional;
 
+	private static Map<String, String> readme;
+
 	@BeforeAll
 	static void readMetadata() throws IOException {
 		generated = properties("META-INF/spring-configuration-metadata.json");
 		additional = properties("META-INF/additional-spring-configuration-metadata.json");
+		readme = readmeTable();
 	}
 
 	/**
-	 * The documented keys, one row each, with the default written as the README's table writes it.
+	 * The published keys, each as the IDE offers it.
 	 */
-	static Stream<Arguments> specKeys() {
-		return Stream.of(arguments("retry-after.enabled", "true"), arguments("retry-after.max-attempts", "3"),
-				arguments("retry-after.total-budget", "10s"), arguments("retry-after.attempt-reserve", "500ms"),
-				arguments("retry-after.retryable-statuses", "429,503"),
-				arguments("retry-after.retryable-methods", "GET,HEAD,OPTIONS,TRACE,PUT,DELETE"),
-				arguments("retry-after.idempotency-key-header", "Idempotency-Key"),
-				arguments("retry-after.backoff.initial", "1s"), arguments("retry-after.backoff.multiplier", "2.0"),
-				arguments("retry-after.backoff.max", "8s"), arguments("retry-after.jitter", "0.2"),
-				arguments("retry-after.header.max-wait", "60s"), arguments("retry-after.header.on-invalid", "backoff"),
-				arguments("retry-after.header.date-reference", "server-date"),
-				arguments("retry-after.io-errors.connect", "true"), arguments("retry-after.io-errors.read", "true"),
-				arguments("retry-after.cooldown.enabled", "true"), arguments("retry-after.cooldown.mode", "wait"),
-				arguments("retry-after.cooldown.statuses", "429"),
-				arguments("retry-after.cooldown.max-duration", "60s"),
-				arguments("retry-after.cooldown.partition-headers", ""),
-				arguments("retry-after.cooldown.max-hosts", "10000"),
-				// A secret has no default: one shared by every installation would key nothing.
-				arguments("retry-after.cooldown.partition-secret", null),
-				arguments("retry-after.budget.enabled", "true"),
-				arguments("retry-after.budget.ratio", "0.2"), arguments("retry-after.budget.min-per-second", "10"),
-				arguments("retry-after.budget.window", "10s"), arguments("retry-after.rate-limit.enabled", "true"),
-				arguments("retry-after.rate-limit.fields", "ietf,x-ratelimit"), arguments("retry-after.store", "local"),
-				// Derived from spring.application.name: published as the README's table writes it.
-				arguments("retry-after.redis.key-prefix", "retry-after:<spring.application.name>:"),
-				arguments("retry-after.observations.enabled", "true"));
+	static Stream<String> publishedKeys() throws IOException {
+		return properties("META-INF/spring-configuration-metadata.json").keySet()
+			.stream()
+			.filter((key) -> key.startsWith("retry-after.") && !key.equals("retry-after.clients"))
+			.sorted();
 	}
 
 	@ParameterizedTest(name = "{0}")
-	@MethodSource("specKeys")
-	void specKeyShouldBePublishedWithDescriptionAndDefault(String name, String specDefault) {
+	@MethodSource("publishedKeys")
+	void publishedKeyShouldHaveDescriptionAndTheReadmesDefault(String name) {
 		Map<String, Object> property = generated.get(name);
-		assertThat(property).as(name).isNotNull();
 		assertThat((String) property.get("description")).as(name).isNotBlank().endsWith(".").doesNotStartWith("The ");
-		assertThat(normalized(property.get("defaultValue"))).as(name).isEqualTo(normalized(specDefault));
+		assertThat(readme).as("the README's table").containsKey(name);
+		String written = readme.get(name);
+		if (written.startsWith("none")) {
+			// No default: none published (a secret), or an empty list.
+			assertThat(normalized(property.get("defaultValue"))).as(name).isIn("null", "");
+		}
+		else {
+			assertThat(normalized(property.get("defaultValue"))).as(name).isEqualTo(normalized(written));
+		}
+	}
+
+	@Test
+	void shouldPublishExactlyTheKeysOfTheReadmesTable() {
+		assertThat(generated.keySet()).filteredOn((key) -> key.startsWith("retry-after."))
+			.containsExactlyInAnyOrderElementsOf(
+					Stream.concat(readme.keySet().stream(), Stream.of("retry-after.clients")).toList());
+	}
+
+	/**
+	 * The published keys with a published default that a binding can reproduce.
+	 */
+	static Stream<String> publishedDefaults() throws IOException {
+		Map<String, Map<String, Object>> metadata = properties("META-INF/spring-configuration-metadata.json");
+		return publishedKeys().filter((key) -> metadata.get(key).get("defaultValue") != null && !key.equals(DERIVED));
+	}
+
+	/**
+	 * Binding a published default gives what binding nothing gives: the published default is
+	 * the core's ({@code RetrySettings.defaults()}, {@code HostCooldowns}'), or the
+	 * initializer's for the keys the core does not read.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("publishedDefaults")
+	void publishedDefaultShouldMeanWhatUnsetMeans(String name) {
+		Object published = generated.get(name).get("defaultValue");
+		assertThat(effective(Map.of(name, bindable(published)))).as(name + "=" + published)
+			.isEqualTo(effective(Map.of()));
+	}
+
+	@Test
+	void onlyKeysTheCoreDoesNotReadShouldPublishAnInitializer() throws IOException {
+		// Every other default comes from the additional metadata: the properties carry none.
+		assertThat(publishedKeys()).filteredOn((key) -> generated.get(key).get("defaultValue") != null)
+			.filteredOn((key) -> !additional.containsKey(key))
+			.containsExactlyInAnyOrderElementsOf(INITIALIZED);
 	}
 
 	@Test
@@ -85,14 +144,6 @@ class RetryAfterPropertiesMetadataTests {
 				"java.util.Map<java.lang.String,dev.retryafter.autoconfigure.RetryAfterProperties$Client>")
 			.containsEntry("description", "Named clients, each applying its overrides to the hosts it lists: under "
 					+ "retry-after.clients.<name>, \"hosts\" and any per-request key of retry-after.");
-	}
-
-	@Test
-	void shouldPublishNoKeyOutsideSpec() {
-		assertThat(generated.keySet()).filteredOn((key) -> key.startsWith("retry-after."))
-			.containsExactlyInAnyOrderElementsOf(Stream
-				.concat(specKeys().map((arguments) -> (String) arguments.get()[0]), Stream.of("retry-after.clients"))
-				.toList());
 	}
 
 	@Test
@@ -107,27 +158,34 @@ class RetryAfterPropertiesMetadataTests {
 	void booleanDescriptionsShouldStartWithWhether() {
 		assertThat(generated.values()).filteredOn((property) -> "java.lang.Boolean".equals(property.get("type")))
 			.extracting((property) -> (String) property.get("description"))
-			.hasSize(7)
+			.isNotEmpty()
 			.allMatch((description) -> description.startsWith("Whether "));
 	}
 
-	@Test
-	void additionalMetadataShouldCarryCollectionDefaults() {
-		assertThat(normalized(additional.get("retry-after.retryable-statuses").get("defaultValue"))).isEqualTo("429,503");
-		assertThat(normalized(additional.get("retry-after.retryable-methods").get("defaultValue")))
-			.isEqualTo("GET,HEAD,OPTIONS,TRACE,PUT,DELETE");
-		assertThat(normalized(additional.get("retry-after.cooldown.statuses").get("defaultValue"))).isEqualTo("429");
-		assertThat(normalized(additional.get("retry-after.cooldown.partition-headers").get("defaultValue")))
-			.isEqualTo("");
-		assertThat(normalized(additional.get("retry-after.rate-limit.fields").get("defaultValue")))
-			.isEqualTo("ietf,x-ratelimit");
+	/**
+	 * The published keys whose values are an enum's, or a collection of an enum's.
+	 */
+	static Stream<Arguments> enumKeys() throws IOException {
+		Map<String, Map<String, Object>> metadata = properties("META-INF/spring-configuration-metadata.json");
+		List<Arguments> keys = new ArrayList<>();
+		for (String name : publishedKeys().toList()) {
+			Class<?> type = valueType((String) metadata.get(name).get("type"));
+			if (type != null && type.isEnum()) {
+				keys.add(arguments(name, type));
+			}
+		}
+		assertThat(keys).as("enum keys").isNotEmpty();
+		return keys.stream();
 	}
 
-	static Stream<Arguments> enumKeys() {
-		return Stream.of(arguments("retry-after.store", RetryAfterProperties.Store.class),
-				arguments("retry-after.header.on-invalid", OnInvalidRetryAfter.class),
-				arguments("retry-after.header.date-reference", DateReference.class),
-				arguments("retry-after.cooldown.mode", CooldownMode.class));
+	private static @Nullable Class<?> valueType(String type) {
+		Matcher collection = Pattern.compile("java\\.util\\.(?:Set|List)<(.+)>").matcher(type);
+		try {
+			return Class.forName(collection.matches() ? collection.group(1) : type);
+		}
+		catch (ClassNotFoundException ex) {
+			return null;
+		}
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -182,6 +240,42 @@ class RetryAfterPropertiesMetadataTests {
 			properties.forEach((property) -> byName.put((String) property.get("name"), property));
 			return byName;
 		}
+	}
+
+	/**
+	 * What the instance runs on, as far as properties decide it.
+	 */
+	private static Effective effective(Map<String, String> values) {
+		RetryAfterProperties properties = new Binder(new MapConfigurationPropertySource(values))
+			.bindOrCreate(RetryAfterSettingsMapper.PREFIX, RetryAfterProperties.class);
+		RetryAfterSettingsMapper mapper = new RetryAfterSettingsMapper(properties);
+		HostCooldowns cooldowns = mapper.hostCooldowns();
+		return new Effective(mapper.map().defaults(), cooldowns.maxHosts(), cooldowns.maxDuration(),
+				properties.isEnabled(), properties.getStore(), properties.getObservations().isEnabled());
+	}
+
+	/**
+	 * A published default as a property value is written: a list with commas.
+	 */
+	private static String bindable(Object value) {
+		if (value instanceof List<?> list) {
+			return list.stream().map(String::valueOf).collect(Collectors.joining(","));
+		}
+		return String.valueOf(value);
+	}
+
+	private static Map<String, String> readmeTable() throws IOException {
+		Map<String, String> rows = new LinkedHashMap<>();
+		Matcher row = README_ROW.matcher(Files.readString(README, StandardCharsets.UTF_8));
+		while (row.find()) {
+			assertThat(rows.put(row.group(1), row.group(2).trim().replace("`", ""))).as(row.group(1)).isNull();
+		}
+		assertThat(rows).as("rows of the README's property table").isNotEmpty();
+		return rows;
+	}
+
+	private record Effective(ClientSettings settings, int maxHosts, Duration maxDuration, boolean enabled,
+			RetryAfterProperties.Store store, boolean observations) {
 	}
 
 	/**
