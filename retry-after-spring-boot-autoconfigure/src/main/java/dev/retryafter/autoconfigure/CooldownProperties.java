@@ -59,7 +59,9 @@ public class CooldownProperties {
 
 	/**
 	 * Maps this group onto the core's {@link RetrySettings.Cooldown}, one line per setting: a value
-	 * unset at both levels is the core's default.
+	 * unset at both levels is the core's default. The top-level-only {@code max-duration},
+	 * {@code max-hosts} and {@code partition-secret} are not per-request settings: the mapper
+	 * sizes and keys the one cooldown store with them.
 	 * @param m where each value comes from
 	 * @param d the core's defaults
 	 * @return the core's settings

@@ -25,7 +25,9 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  * <p>
  * The properties carry no defaults: each value is a named client's own when set, else the top
  * level's, else the one of {@link RetrySettings#defaults()} (or of {@link HostCooldowns} for
- * the shared cooldown store), so the core owns every default.
+ * the shared cooldown store), so the core owns every default. Each properties group maps its
+ * own per-request values ({@link RetrySettingsProperties#map}); this class checks the settings
+ * the whole instance shares, the named clients' hosts, and assembles the result.
  *
  * @since 0.1.0
  */

@@ -16,8 +16,8 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  * defaults. Each value is mapped onto the core's settings next to where it is declared (here,
  * and in each group's {@code map}), a named client's unset values falling back to the top
  * level's and then to the core's. The configuration metadata publishes the defaults through
- * {@code additional-spring-configuration-metadata.json}, which
- * {@code RetryAfterPropertiesMetadataTests} holds to the core's.
+ * {@code additional-spring-configuration-metadata.json}, which the metadata tests hold to
+ * the core's.
  *
  * @since 0.1.0
  */
