@@ -78,7 +78,7 @@ class RetryAfterExchangeFilterOuterRetryTests {
 
 	private Mono<ClientResponse> call() {
 		RetryClients clients = RetryClients.of(NO_JITTER);
-		RetryAfterExchangeFilter filter = new RetryAfterExchangeFilter(clients, this.listener,
+		RetryAfterExchangeFilter filter = ExchangeFilters.create(clients, this.listener,
 				new LocalCooldownStore(new HostCooldowns(100)), new RetryBudgets(clients, this.clock), this.scheduler,
 				this.clock, this.wallClock, () -> 0L);
 		return filter.filter(ClientRequest.create(HttpMethod.GET, URI.create("http://127.0.0.1:8080/report")).build(),
