@@ -3,7 +3,7 @@ package dev.retryafter.benchmarks;
 import java.net.URI;
 import java.util.List;
 
-import dev.retryafter.client.RetryAfterInterceptor;
+import dev.retryafter.client.BenchmarkInterceptors;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
@@ -36,12 +36,12 @@ record HappyPathClients(RestClient a, RestClient b, RestClient c, RestClient d) 
 				RestClient.builder().requestFactory(transport).requestInterceptor(new NoOpInterceptor()).build(),
 				RestClient.builder()
 					.requestFactory(transport)
-					.requestInterceptor(new RetryAfterInterceptor(clients, RetryListener.NONE))
+					.requestInterceptor(BenchmarkInterceptors.standalone(clients, RetryListener.NONE))
 					.build(),
 				RestClient.builder()
 					.requestFactory(transport)
 					.requestInterceptor(
-							new RetryAfterInterceptor(clients, new RetryAfterMetrics(new SimpleMeterRegistry())))
+							BenchmarkInterceptors.standalone(clients, new RetryAfterMetrics(new SimpleMeterRegistry())))
 					.build());
 	}
 

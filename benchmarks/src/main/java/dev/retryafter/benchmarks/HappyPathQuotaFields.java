@@ -3,7 +3,7 @@ package dev.retryafter.benchmarks;
 import java.util.List;
 import java.util.Set;
 
-import dev.retryafter.client.RetryAfterInterceptor;
+import dev.retryafter.client.BenchmarkInterceptors;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
@@ -39,11 +39,11 @@ public final class HappyPathQuotaFields {
 				RestClient.builder().requestFactory(transport).requestInterceptor(new NoOpInterceptor()).build(),
 				RestClient.builder()
 					.requestFactory(transport)
-					.requestInterceptor(new RetryAfterInterceptor(off, RetryListener.NONE))
+					.requestInterceptor(BenchmarkInterceptors.standalone(off, RetryListener.NONE))
 					.build(),
 				RestClient.builder()
 					.requestFactory(transport)
-					.requestInterceptor(new RetryAfterInterceptor(defaults, RetryListener.NONE))
+					.requestInterceptor(BenchmarkInterceptors.standalone(defaults, RetryListener.NONE))
 					.build());
 		HappyPathInterleaved.run(args, clients,
 				List.of("a_noOpInterceptor", "b_retryAfter_rateLimitOff", "c_retryAfter_defaults"),

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 
+import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
@@ -258,7 +259,7 @@ public final class ReactiveHerdBenchmark {
 			RetryClients clients = RetryClients.of(RetrySettings.defaults());
 			RetryAfterExchangeFilter filter = new RetryAfterExchangeFilter(clients, this.abandonments,
 					new LocalCooldownStore(new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS)),
-					new RetryBudgets(clients, MonotonicClock.SYSTEM));
+					new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);
 			this.connections = ConnectionProvider.builder("herd")
 				.maxConnections(callers)
 				.pendingAcquireMaxCount(-1)

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.HostCooldowns;
@@ -85,7 +86,7 @@ public final class RedisOutageLatency {
 					.requestFactory(new HttpComponentsClientHttpRequestFactory(
 							HttpClients.custom().disableAutomaticRetries().build()))
 					.requestInterceptor(new RetryAfterInterceptor(clients, RetryListener.NONE, a,
-							new RetryBudgets(clients, MonotonicClock.SYSTEM)))
+							new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER))
 					.build();
 				String uri = origin.uri("/items/42").toString();
 				run(client, uri, a, 2_000);

@@ -17,7 +17,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.retryafter.client.RetryAfterInterceptor;
+import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.client.BenchmarkInterceptors;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
@@ -110,7 +111,7 @@ public final class RequestBodyHeap {
 				RetryClients clients = RetryClients.of(RetrySettings.defaults());
 				builder.filter(new RetryAfterExchangeFilter(clients, RetryListener.NONE,
 						new LocalCooldownStore(new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS)),
-						new RetryBudgets(clients, MonotonicClock.SYSTEM)));
+						new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER));
 			}
 			else if (!variant.equals("none")) {
 				throw new IllegalArgumentException("Unknown webclient variant " + variant);
@@ -163,8 +164,8 @@ public final class RequestBodyHeap {
 		try (LoopbackServer origin = new LoopbackServer(holding(arrived, release))) {
 			RestClient.Builder builder = RestClient.builder().requestFactory(factory);
 			if (variant.equals("interceptor")) {
-				builder.requestInterceptor(new RetryAfterInterceptor(RetryClients.of(RetrySettings.defaults()),
-						RetryListener.NONE));
+				builder.requestInterceptor(
+						BenchmarkInterceptors.standalone(RetryClients.of(RetrySettings.defaults()), RetryListener.NONE));
 			}
 			else if (!variant.equals("none")) {
 				throw new IllegalArgumentException("Unknown restclient variant " + variant);

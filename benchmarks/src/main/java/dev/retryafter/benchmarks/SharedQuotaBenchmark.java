@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
@@ -140,7 +141,7 @@ public final class SharedQuotaBenchmark {
 				SimpleMeterRegistry registry = new SimpleMeterRegistry();
 				registries.add(registry);
 				RetryAfterInterceptor interceptor = new RetryAfterInterceptor(clients, new RetryAfterMetrics(registry),
-						stores.get(), new RetryBudgets(clients, MonotonicClock.SYSTEM));
+						stores.get(), new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);
 				callers.add(Contender.intercepted(interceptor, threads));
 			}
 			int[] statuses = new int[requests];

@@ -6,11 +6,9 @@ import java.time.Instant;
 import java.util.List;
 
 import dev.retryafter.core.Admission;
-import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryAfterParser;
@@ -33,7 +31,8 @@ import org.springframework.http.HttpHeaders;
  * here: admission by the cooldown store, the cooldown a response starts, the planner's
  * decision with the client's retry-budget permits, which
  * requests the budget counts, and the listener events (so the meters, the DEBUG lines and
- * the endpoint see both adapters alike).
+ * the endpoint see both adapters alike). What concerns the cooldown store (the request's
+ * cooldown key, holds, quota slots, what a response records) is its {@code CallCooldown}'s.
  * <p>
  * A call is used by one caller at a time (its attempts are sequential), never shared. It
  * holds only its own state: the subclass gives the collaborators, the URI and the headers
@@ -67,16 +66,11 @@ public abstract class RetryCall {
 	/** The client's retry budget, which counts this request once it is sent; null if off. */
 	private final @Nullable RetryBudget budget;
 
-	/** The cooldown key, resolved on first use: most requests never need it. */
-	private @Nullable CooldownKey cooldownKey;
-
-	private boolean originResolved;
+	/** The cooldown side of the call: its key, its admissions, what its responses record. */
+	private final CallCooldown cooldown;
 
 	/** Whether the first attempt has gone out: later admissions are for retries. */
 	private boolean firstSent;
-
-	// What held the request last, reported when its hold ends.
-	private HoldReason holdReason = HoldReason.COOLDOWN;
 
 	private final long startNanos;
 
@@ -119,6 +113,8 @@ public abstract class RetryCall {
 		this.permits = (budget != null) ? budget.permits() : RetryPermits.UNLIMITED;
 		this.startNanos = startNanos;
 		this.firstSent = firstSent;
+		// It asks this call for its collaborators, URI and headers only when used, never now.
+		this.cooldown = new CallCooldown(this, this.settings);
 	}
 
 	/**
@@ -224,47 +220,11 @@ public abstract class RetryCall {
 	 * reported to the listener, to send nothing
 	 */
 	protected final @Nullable Admission admission() {
-		// With no origin cooling down at all, nothing can hold this request: skip building
-		// its origin and asking the store. A cooldown another thread records while this
-		// check runs may be missed by this one request, exactly as if the request had been
-		// admitted a moment earlier; every request that checks after the record sees it.
-		CallContext calls = calls();
-		if (!calls.mayHold(this.settings)) {
-			return null;
-		}
-		CooldownKey key = cooldownKey();
-		if (key == null) {
-			return null;
-		}
-		// A retry already waited out the server's delay: only a first attempt queues behind
-		// requests still leaving in a cooldown's release window.
-		Admission admission = calls.cooldowns().admit(AdmissionRequest.of(key, calls.monotonicClock().nanoTime(),
-				timeLeft(), this.settings, calls.random(), !this.firstSent));
-		if (!this.firstSent && !(admission instanceof Admission.Refuse) && QuotaFields.reads(this.settings)) {
-			admission = quotaSlot(key, admission);
-		}
-		if (admission instanceof Admission.Wait wait) {
-			this.holdReason = wait.reason();
-			return admission;
-		}
+		Admission admission = this.cooldown.admit(!this.firstSent);
 		if (admission instanceof Admission.Refuse) {
 			stopped(StopReason.COOLDOWN);
-			return admission;
 		}
-		return null;
-	}
-
-	/**
-	 * A first attempt's slot inside the quota its origin announced, when that is later than
-	 * what the cooldown alone gives it: the cooldown's instant is the earliest a slot may be.
-	 * Pacing never refuses, so the cooldown's answer stands when the quota has no say.
-	 */
-	private Admission quotaSlot(CooldownKey key, Admission admission) {
-		Duration cooldownWait = (admission instanceof Admission.Wait wait) ? wait.delay() : Duration.ZERO;
-		Admission.Wait slot = calls().cooldowns().cooldowns()
-			.quotas()
-			.admit(key, calls().monotonicClock().nanoTime(), cooldownWait, timeLeft(), this.settings.attemptReserve());
-		return (slot != null && slot.delay().compareTo(cooldownWait) > 0) ? slot : admission;
+		return admission;
 	}
 
 	/**
@@ -272,11 +232,11 @@ public abstract class RetryCall {
 	 * @param sinceNanos when the hold began, from {@link #nanoTime()}
 	 */
 	protected final void held(long sinceNanos) {
-		CooldownKey key = cooldownKey();
+		CooldownKey key = this.cooldown.key();
 		Duration heldFor = Duration.ofNanos(calls().monotonicClock().nanoTime() - sinceNanos);
 		this.watch.waitEnded(heldFor);
 		if (key != null) {
-			calls().listener().held(this.client.name(), this.facts.method(), key, heldFor, this.holdReason);
+			calls().listener().held(this.client.name(), this.facts.method(), key, heldFor, this.cooldown.holdReason());
 		}
 	}
 
@@ -328,43 +288,22 @@ public abstract class RetryCall {
 	protected final RetryAfter retryAfter(int status, HttpHeaders headers) {
 		boolean startsCooldown = this.settings.cooldown().statuses().contains(status);
 		if (!startsCooldown) {
-			accepted();
+			this.cooldown.accepted();
 		}
-		if (QuotaFields.present(this.settings, headers)) {
-			QuotaFields.record(calls(), this.settings, cooldownKey(), headers);
-		}
+		this.cooldown.quota(headers);
 		List<String> fieldLines = headers.get(ResponseOutcomes.RETRY_AFTER);
 		// Without the field (most responses) there is nothing to parse, so no instant to
 		// stamp either: the wall clock is read only when an HTTP-date may need it.
 		if (fieldLines == null || fieldLines.isEmpty()) {
 			return RetryAfter.ABSENT;
 		}
-		CallContext calls = calls();
-		Instant receivedAt = calls.wallClock().instant();
+		Instant receivedAt = calls().wallClock().instant();
 		RetryAfter retryAfter = RetryAfterParser.parse(fieldLines, receivedAt, headers.getFirst(DATE),
 				this.settings.header().dateReference());
 		if (retryAfter instanceof RetryAfter.Delay delay && startsCooldown) {
-			CooldownKey key = cooldownKey();
-			if (key != null) {
-				calls.cooldowns().record(key, delay.delay(), calls.monotonicClock().nanoTime());
-			}
+			this.cooldown.record(delay.delay());
 		}
 		return retryAfter;
-	}
-
-	/**
-	 * Tells the cooldowns that the origin accepted this request, so that a key it has turned
-	 * requests away for learns the rate it accepts. Nothing to tell while no key is cooling
-	 * down or paced.
-	 */
-	private void accepted() {
-		CallContext calls = calls();
-		if (calls.mayHold(this.settings)) {
-			CooldownKey key = cooldownKey();
-			if (key != null) {
-				calls.cooldowns().accepted(key, calls.monotonicClock().nanoTime());
-			}
-		}
 	}
 
 	/**
@@ -488,19 +427,6 @@ public abstract class RetryCall {
 
 	private Duration elapsed() {
 		return Duration.ofNanos(calls().monotonicClock().nanoTime() - this.startNanos);
-	}
-
-	/**
-	 * The cooldown this request honours and sets: its origin, split by the client's
-	 * partition headers; {@code null} when the client's cooldown is off (or the URI has no
-	 * usable origin).
-	 */
-	private @Nullable CooldownKey cooldownKey() {
-		if (!this.originResolved) {
-			this.cooldownKey = RequestOrigins.cooldownKey(this.settings, uri(), requestHeaders(), calls().cooldowns());
-			this.originResolved = true;
-		}
-		return this.cooldownKey;
 	}
 
 }

@@ -57,12 +57,7 @@ public class LoggingRetryListener implements RetryListener {
 		if (!this.logger.isDebugEnabled()) {
 			return;
 		}
-		StringBuilder line = new StringBuilder(160).append("retry decision: client=")
-			.append(client)
-			.append(" method=")
-			.append(method)
-			.append(" attempt=")
-			.append(attempt);
+		StringBuilder line = line("retry decision", client, method).append(" attempt=").append(attempt);
 		if (outcome instanceof AttemptOutcome.Response response) {
 			line.append(" status=").append(response.status());
 			appendRetryAfter(line, response.retryAfter());
@@ -95,8 +90,9 @@ public class LoggingRetryListener implements RetryListener {
 	@Override
 	public void stoppedWithoutAttempt(String client, String method, StopReason reason) {
 		if (this.logger.isDebugEnabled()) {
-			this.logger.debug("retry decision: client=" + client + " method=" + method
-					+ " no attempt sent -> stop reason=" + reason.tagValue());
+			this.logger.debug(line("retry decision", client, method).append(" no attempt sent -> stop reason=")
+				.append(reason.tagValue())
+				.toString());
 		}
 	}
 
@@ -110,12 +106,7 @@ public class LoggingRetryListener implements RetryListener {
 		if (!this.logger.isDebugEnabled()) {
 			return;
 		}
-		StringBuilder line = new StringBuilder(128).append("cooldown held: client=")
-			.append(client)
-			.append(" method=")
-			.append(method)
-			.append(" origin=")
-			.append(key.origin());
+		StringBuilder line = line("cooldown held", client, method).append(" origin=").append(key.origin());
 		String partition = key.partitionPrefix();
 		if (partition != null) {
 			line.append(" partition=").append(partition);
@@ -125,6 +116,18 @@ public class LoggingRetryListener implements RetryListener {
 			line.append(" reason=").append(reason.tagValue());
 		}
 		this.logger.debug(line.toString());
+	}
+
+	/**
+	 * Starts a DEBUG line with what every one of them names first: the event, the client and
+	 * the method.
+	 */
+	private static StringBuilder line(String event, String client, String method) {
+		return new StringBuilder(160).append(event)
+			.append(": client=")
+			.append(client)
+			.append(" method=")
+			.append(method);
 	}
 
 	private static void appendRetryAfter(StringBuilder line, RetryAfter retryAfter) {

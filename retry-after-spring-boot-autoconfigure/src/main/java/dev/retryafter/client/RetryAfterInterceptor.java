@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.random.RandomGenerator;
 
 import dev.retryafter.call.CallContext;
 import dev.retryafter.call.FirstAttemptRules;
@@ -15,7 +14,6 @@ import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.call.RetryCall;
 import dev.retryafter.call.RetryInterruptedException;
 import dev.retryafter.call.RetryRefusedException;
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RequestFacts;
@@ -28,7 +26,6 @@ import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.Sleeper;
 import dev.retryafter.store.CooldownStore;
-import dev.retryafter.store.LocalCooldownStore;
 
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpMethod;
@@ -84,28 +81,6 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	private final Sleeper sleeper;
 
 	/**
-	 * Creates an interceptor on the system clocks, sleeping the calling thread.
-	 * @param clients the settings per named client
-	 * @param listener notified at each decision point
-	 */
-	public RetryAfterInterceptor(RetryClients clients, RetryListener listener) {
-		this(clients, listener, localCooldowns(), new RetryBudgets(clients, MonotonicClock.SYSTEM));
-	}
-
-	/**
-	 * Creates an interceptor on the system clocks, sleeping the calling thread, with the
-	 * given origin protection.
-	 * @param clients the settings per named client
-	 * @param listener notified at each decision point
-	 * @param cooldowns the host cooldowns consulted before and recorded after each attempt
-	 * @param budgets the retry budget of each client
-	 */
-	public RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
-			RetryBudgets budgets) {
-		this(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER);
-	}
-
-	/**
 	 * Creates an interceptor on the system clocks, sleeping the calling thread, with the
 	 * given origin protection, that sends a single attempt while an outer retry layer drives
 	 * the call.
@@ -114,48 +89,25 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 * @param cooldowns the host cooldowns consulted before and recorded after each attempt
 	 * @param budgets the retry budget of each client
 	 * @param outerRetry tells whether a retry layer around the client is retrying the call
+	 * ({@link OuterRetryDetector#NEVER} when there is none)
 	 */
 	public RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, OuterRetryDetector outerRetry) {
 		// ThreadLocalRandom.current() is looked up per call: the interceptor is shared by
 		// every calling thread, and the per-thread generator avoids contention.
-		this(clients, listener, cooldowns, budgets, outerRetry, new ThreadSleeper(), MonotonicClock.SYSTEM,
-				Clock.systemUTC(), () -> ThreadLocalRandom.current().nextLong());
+		this(new CallContext(clients, listener, cooldowns, budgets, outerRetry, MonotonicClock.SYSTEM,
+				Clock.systemUTC(), () -> ThreadLocalRandom.current().nextLong()), new ThreadSleeper());
 	}
 
 	/**
-	 * Creates an interceptor on the given time, waiting and randomness seams.
-	 * @param clients the settings per named client
-	 * @param listener notified at each decision point
-	 * @param sleeper waits between attempts
-	 * @param monotonicClock measures elapsed time and waits (all scheduling)
-	 * @param wallClock only stamps the instant a response was received, for HTTP-dates
-	 * @param random the jitter source
+	 * Creates an interceptor on the given seams: the time and randomness its calls share, and
+	 * how it waits.
+	 * @param calls the collaborators shared by every call, with their clocks and jitter source
+	 * @param sleeper waits between attempts and for cooldowns
 	 */
-	RetryAfterInterceptor(RetryClients clients, RetryListener listener, Sleeper sleeper,
-			MonotonicClock monotonicClock, Clock wallClock, RandomGenerator random) {
-		this(clients, listener, localCooldowns(), new RetryBudgets(clients, monotonicClock), sleeper, monotonicClock,
-				wallClock, random);
-	}
-
-	RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
-			RetryBudgets budgets, Sleeper sleeper, MonotonicClock monotonicClock, Clock wallClock,
-			RandomGenerator random) {
-		this(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, sleeper, monotonicClock, wallClock,
-				random);
-	}
-
-	RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
-			RetryBudgets budgets, OuterRetryDetector outerRetry, Sleeper sleeper, MonotonicClock monotonicClock,
-			Clock wallClock, RandomGenerator random) {
-		this.calls = new CallContext(clients, listener, cooldowns, budgets, outerRetry, monotonicClock,
-				wallClock, random);
+	RetryAfterInterceptor(CallContext calls, Sleeper sleeper) {
+		this.calls = Objects.requireNonNull(calls, "calls");
 		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-	}
-
-	// The defaults of the cooldown properties, for an interceptor built without a store.
-	private static CooldownStore localCooldowns() {
-		return new LocalCooldownStore(new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS));
 	}
 
 	@Override

@@ -31,9 +31,7 @@ public record AdmissionRequest(CooldownKey key, long nowNanos, Duration remainin
 		Objects.requireNonNull(attemptReserve, "attemptReserve");
 		Objects.requireNonNull(mode, "mode");
 		Objects.requireNonNull(random, "random");
-		if (!(jitter >= 0 && jitter <= 1)) {
-			throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
-		}
+		Jitter.checkFactor(jitter);
 	}
 
 	/**

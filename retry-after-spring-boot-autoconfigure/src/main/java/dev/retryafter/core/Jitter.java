@@ -63,9 +63,7 @@ public final class Jitter {
 		if (scale.isNegative()) {
 			throw new IllegalArgumentException("scale must not be negative: " + scale);
 		}
-		if (!(jitter >= 0 && jitter <= 1)) {
-			throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
-		}
+		checkFactor(jitter);
 		double fraction = clampUnit(random.nextDouble());
 		if (limit.compareTo(base) <= 0) {
 			return base;
@@ -73,6 +71,18 @@ public final class Jitter {
 		// limit > base >= 0, so neither the headroom nor base + extra can overflow.
 		Duration headroom = limit.minus(base);
 		return base.plus(DurationMath.multiplyCapped(scale, fraction * jitter, headroom));
+	}
+
+	/**
+	 * Checks a jitter factor: the one place its range is written, for the settings, the
+	 * admission requests and the jitter itself.
+	 * @param jitter the factor
+	 * @throws IllegalArgumentException if it is not between 0 and 1 (or is NaN)
+	 */
+	static void checkFactor(double jitter) {
+		if (!(jitter >= 0 && jitter <= 1)) {
+			throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
+		}
 	}
 
 	private static double clampUnit(double value) {

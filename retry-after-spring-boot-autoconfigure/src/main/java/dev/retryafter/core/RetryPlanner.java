@@ -46,15 +46,9 @@ public final class RetryPlanner {
 	 */
 	public static RetryDecision decide(RetrySettings settings, RequestFacts request, AttemptOutcome outcome,
 			int attempt, Duration elapsed, RetryPermits permits, RandomGenerator random) {
-		Objects.requireNonNull(settings, "settings");
+		checkPlanArguments(settings, outcome, attempt, elapsed, random);
 		Objects.requireNonNull(request, "request");
-		Objects.requireNonNull(outcome, "outcome");
-		Objects.requireNonNull(elapsed, "elapsed");
 		Objects.requireNonNull(permits, "permits");
-		Objects.requireNonNull(random, "random");
-		if (attempt < 1) {
-			throw new IllegalArgumentException("attempt must be at least 1: " + attempt);
-		}
 		RetryDecision.Stop stop = finalStop(settings, outcome);
 		if (stop == null) {
 			stop = stopIfNotRepeatable(settings, request, outcome);
@@ -121,13 +115,7 @@ public final class RetryPlanner {
 	 */
 	public static RetryDecision planWait(RetrySettings settings, AttemptOutcome outcome, int attempt,
 			Duration elapsed, RandomGenerator random) {
-		Objects.requireNonNull(settings, "settings");
-		Objects.requireNonNull(outcome, "outcome");
-		Objects.requireNonNull(elapsed, "elapsed");
-		Objects.requireNonNull(random, "random");
-		if (attempt < 1) {
-			throw new IllegalArgumentException("attempt must be at least 1: " + attempt);
-		}
+		checkPlanArguments(settings, outcome, attempt, elapsed, random);
 		RetryAfter retryAfter = retryAfter(outcome);
 		RetryDecision.Stop stop = stopIfInvalidRetryAfter(settings, retryAfter);
 		if (stop == null) {
@@ -145,6 +133,21 @@ public final class RetryPlanner {
 			return stop;
 		}
 		return retry(settings, serverDelay, backoff, base, limit, random);
+	}
+
+	/**
+	 * Checks the arguments {@link #decide} and {@link #planWait} share.
+	 * @throws IllegalArgumentException if {@code attempt < 1}
+	 */
+	private static void checkPlanArguments(RetrySettings settings, AttemptOutcome outcome, int attempt,
+			Duration elapsed, RandomGenerator random) {
+		Objects.requireNonNull(settings, "settings");
+		Objects.requireNonNull(outcome, "outcome");
+		Objects.requireNonNull(elapsed, "elapsed");
+		Objects.requireNonNull(random, "random");
+		if (attempt < 1) {
+			throw new IllegalArgumentException("attempt must be at least 1: " + attempt);
+		}
 	}
 
 	/**

@@ -53,9 +53,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 		}
 		requireNonNegative(totalBudget, "totalBudget");
 		requireNonNegative(attemptReserve, "attemptReserve");
-		if (!(jitter >= 0 && jitter <= 1)) {
-			throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
-		}
+		Jitter.checkFactor(jitter);
 		retryableStatuses = Set.copyOf(retryableStatuses);
 		TreeSet<String> methods = new TreeSet<>();
 		for (String method : retryableMethods) {

@@ -5,7 +5,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.random.RandomGenerator;
 
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.call.RetriedInvocation;
@@ -91,18 +90,6 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	private final OuterRetryDetector outerRetry;
 
 	/**
-	 * Creates a filter on the system clocks, timing its waits on Reactor's parallel scheduler.
-	 * @param clients the settings per named client
-	 * @param listener notified at each decision point
-	 * @param cooldowns the cooldowns consulted before and recorded after each attempt
-	 * @param budgets the retry budget of each client
-	 */
-	public RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
-			RetryBudgets budgets) {
-		this(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER);
-	}
-
-	/**
 	 * Creates a filter on the system clocks, timing its waits on Reactor's parallel scheduler,
 	 * that also sends a single attempt when subscribed to on a thread where a blocking outer
 	 * retry layer drives an invocation ({@link OuterRetryDetector#invocation()}).
@@ -111,41 +98,34 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	 * @param cooldowns the cooldowns consulted before and recorded after each attempt
 	 * @param budgets the retry budget of each client
 	 * @param outerRetry tells, on the subscribing thread, which invocation of an outer retry
-	 * layer the call is an attempt of
+	 * layer the call is an attempt of ({@link OuterRetryDetector#NEVER} when there is none)
 	 */
 	public RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, OuterRetryDetector outerRetry) {
+		// The calls never ask the detector themselves: a decision runs on whatever thread the
+		// response arrives on, where a thread-bound outer layer is not to be found.
 		// ThreadLocalRandom.current() is looked up per draw: the filter is shared by every
 		// thread that runs a call, and the per-thread generator avoids contention.
-		this(clients, listener, cooldowns, budgets, Schedulers.parallel(), MonotonicClock.SYSTEM, Clock.systemUTC(),
-				() -> ThreadLocalRandom.current().nextLong(), outerRetry);
+		this(new CallContext(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, MonotonicClock.SYSTEM,
+				Clock.systemUTC(), () -> ThreadLocalRandom.current().nextLong()), Schedulers.parallel(), outerRetry);
 	}
 
 	/**
-	 * Creates a filter on the given time, waiting and randomness seams.
-	 * @param clients the settings per named client
-	 * @param listener notified at each decision point
-	 * @param cooldowns the cooldowns consulted before and recorded after each attempt
-	 * @param budgets the retry budget of each client
-	 * @param scheduler times the waits and holds
-	 * @param monotonicClock measures elapsed time and waits; must agree with the scheduler
-	 * @param wallClock only stamps the instant a response was received, for HTTP-dates
-	 * @param random the jitter source
+	 * Creates a filter on the given seams: the time and randomness its calls share, and the
+	 * scheduler that times its waits.
+	 * @param calls the collaborators shared by every call; their own outer-retry detector
+	 * must be {@link OuterRetryDetector#NEVER}, as a call's decision runs on whatever thread
+	 * the response arrives on
+	 * @param scheduler times the waits and holds; must agree with the calls' monotonic clock
+	 * @param outerRetry asked on the subscribing thread for the invocation of an outer retry
+	 * layer
 	 */
-	RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
-			RetryBudgets budgets, Scheduler scheduler, MonotonicClock monotonicClock, Clock wallClock,
-			RandomGenerator random) {
-		this(clients, listener, cooldowns, budgets, scheduler, monotonicClock, wallClock, random,
-				OuterRetryDetector.NEVER);
-	}
-
-	RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
-			RetryBudgets budgets, Scheduler scheduler, MonotonicClock monotonicClock, Clock wallClock,
-			RandomGenerator random, OuterRetryDetector outerRetry) {
-		// The calls never ask the detector themselves: a decision runs on whatever thread the
-		// response arrives on, where a thread-bound outer layer is not to be found.
-		this.calls = new CallContext(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, monotonicClock,
-				wallClock, random);
+	RetryAfterExchangeFilter(CallContext calls, Scheduler scheduler, OuterRetryDetector outerRetry) {
+		this.calls = Objects.requireNonNull(calls, "calls");
+		if (calls.outerRetry() != OuterRetryDetector.NEVER) {
+			throw new IllegalArgumentException(
+					"calls.outerRetry() must be NEVER: the filter asks its own detector on the subscribing thread");
+		}
 		this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
 		this.outerRetry = Objects.requireNonNull(outerRetry, "outerRetry");
 	}

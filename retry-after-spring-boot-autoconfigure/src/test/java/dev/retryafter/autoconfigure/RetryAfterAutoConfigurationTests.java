@@ -9,11 +9,15 @@ import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.client.RetryAfterRestClientCustomizer;
 import dev.retryafter.client.RetryAfterRestTemplateCustomizer;
+import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.springretry.BackOffPolicyRetryDetector;
 import dev.retryafter.springretry.RetryAfterBackOffPolicy;
+import dev.retryafter.store.LocalCooldownStore;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.junit.jupiter.api.Test;
 
@@ -248,12 +252,20 @@ class RetryAfterAutoConfigurationTests {
 
 	}
 
+	/** An interceptor built by hand, as an application that declares its own would. */
+	private static RetryAfterInterceptor handBuiltInterceptor() {
+		RetryClients clients = RetryClients.of(RetrySettings.defaults());
+		return new RetryAfterInterceptor(clients, RetryListener.NONE,
+				new LocalCooldownStore(new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS)),
+				new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class UserInterceptorConfiguration {
 
 		@Bean
 		RetryAfterInterceptor userInterceptor() {
-			return new RetryAfterInterceptor(RetryClients.of(RetrySettings.defaults()), RetryListener.NONE);
+			return handBuiltInterceptor();
 		}
 
 	}
@@ -264,7 +276,7 @@ class RetryAfterAutoConfigurationTests {
 		@Bean
 		RetryAfterRestClientCustomizer userRestClientCustomizer() {
 			return new RetryAfterRestClientCustomizer(
-					new RetryAfterInterceptor(RetryClients.of(RetrySettings.defaults()), RetryListener.NONE));
+					handBuiltInterceptor());
 		}
 
 	}
@@ -275,7 +287,7 @@ class RetryAfterAutoConfigurationTests {
 		@Bean
 		RetryAfterRestTemplateCustomizer userRestTemplateCustomizer() {
 			return new RetryAfterRestTemplateCustomizer(
-					new RetryAfterInterceptor(RetryClients.of(RetrySettings.defaults()), RetryListener.NONE));
+					handBuiltInterceptor());
 		}
 
 	}

@@ -3,6 +3,7 @@ package dev.retryafter.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -64,7 +65,7 @@ class RetryAfterWebClientAutoConfigurationTests {
 			WebClient.Builder builder = WebClient.builder().filter(new RetryAfterExchangeFilter(
 					context.getBean(RetryClients.class), RetryListener.NONE,
 					context.getBean(CooldownStore.class),
-					context.getBean(RetryBudgets.class)));
+					context.getBean(RetryBudgets.class), OuterRetryDetector.NEVER));
 			context.getBean(RetryAfterWebClientCustomizer.class).customize(builder);
 			assertThat(filtersOf(builder)).hasSize(1).first().isNotSameAs(own);
 		});
@@ -120,7 +121,7 @@ class RetryAfterWebClientAutoConfigurationTests {
 		@Bean
 		RetryAfterExchangeFilter ownFilter(RetryClients clients,
 				CooldownStore cooldowns, RetryBudgets budgets) {
-			return new RetryAfterExchangeFilter(clients, RetryListener.NONE, cooldowns, budgets);
+			return new RetryAfterExchangeFilter(clients, RetryListener.NONE, cooldowns, budgets, OuterRetryDetector.NEVER);
 		}
 
 	}

@@ -416,7 +416,7 @@ class HostileOriginTests {
 	}
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings) {
-		return new RetryAfterInterceptor(RetryClients.of(settings), this.listener, this.sleeper, this.clock, this.clock,
+		return Interceptors.create(RetryClients.of(settings), this.listener, this.sleeper, this.clock, this.clock,
 				() -> 0L);
 	}
 

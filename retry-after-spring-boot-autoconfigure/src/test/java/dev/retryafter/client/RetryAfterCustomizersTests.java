@@ -126,7 +126,7 @@ class RetryAfterCustomizersTests {
 	}
 
 	private static RetryAfterInterceptor newInterceptor() {
-		return new RetryAfterInterceptor(RetryClients.of(RetrySettings.defaults()), RetryListener.NONE);
+		return Interceptors.system(RetryClients.of(RetrySettings.defaults()), RetryListener.NONE);
 	}
 
 	private record OrderedInterceptor(int order) implements ClientHttpRequestInterceptor, Ordered {

@@ -187,7 +187,7 @@ class RetryAfterInterceptorExecutionTests {
 						new RetryClients.NamedClient(Set.of("api.example.com:443"), NO_JITTER.withMaxAttempts(2)),
 						"plain",
 						new RetryClients.NamedClient(Set.of("plain.example.com:80"), NO_JITTER.withMaxAttempts(2))));
-		RetryAfterInterceptor interceptor = new RetryAfterInterceptor(clients, this.listener, this.sleeper, this.clock,
+		RetryAfterInterceptor interceptor = Interceptors.create(clients, this.listener, this.sleeper, this.clock,
 				this.clock, new FixedRandom(0.5));
 
 		for (String uri : new String[] { "https://api.example.com/charges", "http://plain.example.com/x" }) {
@@ -200,7 +200,7 @@ class RetryAfterInterceptorExecutionTests {
 	}
 
 	private RetryAfterInterceptor interceptor(RetryListener listener) {
-		return new RetryAfterInterceptor(RetryClients.of(NO_JITTER), listener, this.sleeper, this.clock, this.clock,
+		return Interceptors.create(RetryClients.of(NO_JITTER), listener, this.sleeper, this.clock, this.clock,
 				() -> 0L);
 	}
 

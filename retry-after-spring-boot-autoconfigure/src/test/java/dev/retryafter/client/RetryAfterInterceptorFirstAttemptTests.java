@@ -71,7 +71,7 @@ class RetryAfterInterceptorFirstAttemptTests {
 	void whenACallSucceedsAtOnceThenTheMonotonicClockIsReadOnceAndTheSuccessIsReported(Kind kind) {
 		this.server.on("/report", Reply.status(200).body("ready"));
 		CountingMonotonicClock counting = new CountingMonotonicClock(this.clock);
-		RetryAfterInterceptor interceptor = new RetryAfterInterceptor(RetryClients.of(NO_JITTER), this.listener,
+		RetryAfterInterceptor interceptor = Interceptors.create(RetryClients.of(NO_JITTER), this.listener,
 				this.sleeper, counting, this.clock, MIDDLE);
 		// The retry budget reads the clock as it is built, before any call.
 		int beforeCall = counting.reads();
@@ -186,7 +186,7 @@ class RetryAfterInterceptorFirstAttemptTests {
 	}
 
 	private RetryAfterInterceptor interceptor() {
-		return new RetryAfterInterceptor(RetryClients.of(NO_JITTER), this.listener, this.sleeper, this.clock,
+		return Interceptors.create(RetryClients.of(NO_JITTER), this.listener, this.sleeper, this.clock,
 				this.clock, MIDDLE);
 	}
 

@@ -73,7 +73,7 @@ class RetryAfterInterceptorObservationTests {
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings, RetryListener listener, Sleeper sleeper) {
 		RetryClients clients = RetryClients.of(settings);
-		return new RetryAfterInterceptor(clients, listener, new LocalCooldownStore(new HostCooldowns(100)),
+		return Interceptors.create(clients, listener, new LocalCooldownStore(new HostCooldowns(100)),
 				new RetryBudgets(clients, this.clock), sleeper, this.clock, this.clock, MIDDLE);
 	}
 

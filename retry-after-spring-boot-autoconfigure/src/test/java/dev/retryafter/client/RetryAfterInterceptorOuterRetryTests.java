@@ -119,7 +119,7 @@ class RetryAfterInterceptorOuterRetryTests {
 		RetrySettings settings = NO_JITTER.withBudget(new RetrySettings.Budget(true, 0.5, 0, Duration.ofSeconds(10)));
 		RetryClients clients = RetryClients.of(settings);
 		RetryBudgets budgets = new RetryBudgets(clients, this.clock);
-		HttpCaller caller = Kind.REST_CLIENT_JDK.create(new RetryAfterInterceptor(clients, this.listener,
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(Interceptors.create(clients, this.listener,
 				this.cooldowns, budgets, outerRetry(true), this.sleeper, this.clock, this.clock, MIDDLE));
 
 		caller.get(this.server.uri("/report"));
@@ -191,7 +191,7 @@ class RetryAfterInterceptorOuterRetryTests {
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings, OuterRetryDetector outerRetry) {
 		RetryClients clients = RetryClients.of(settings);
-		return new RetryAfterInterceptor(clients, this.listener, this.cooldowns, new RetryBudgets(clients, this.clock),
+		return Interceptors.create(clients, this.listener, this.cooldowns, new RetryBudgets(clients, this.clock),
 				outerRetry, this.sleeper, this.clock, this.clock, MIDDLE);
 	}
 

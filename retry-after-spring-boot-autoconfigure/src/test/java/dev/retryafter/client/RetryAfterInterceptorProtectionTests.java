@@ -408,7 +408,7 @@ class RetryAfterInterceptorProtectionTests {
 		RetryClients clients = new RetryClients(NO_JITTER,
 				Map.of("billing", new RetryClients.NamedClient(Set.of("127.0.0.1"), billing)));
 		RetryBudgets budgets = new RetryBudgets(clients, this.clock);
-		HttpCaller caller = Kind.REST_CLIENT_JDK.create(new RetryAfterInterceptor(clients, this.listener,
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(Interceptors.create(clients, this.listener,
 				this.cooldowns, budgets, this.sleeper, this.clock, this.clock, MIDDLE));
 
 		caller.get(this.server.uri("/report"));
@@ -431,7 +431,7 @@ class RetryAfterInterceptorProtectionTests {
 		RetryClients clients = RetryClients.of(settings);
 		RetryBudgets budgets = new RetryBudgets(clients, this.clock);
 		Sleeper overrunning = (duration) -> this.sleeper.sleep(duration.plus(Duration.ofSeconds(10)));
-		HttpCaller caller = Kind.REST_CLIENT_JDK.create(new RetryAfterInterceptor(clients, this.listener,
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(Interceptors.create(clients, this.listener,
 				this.cooldowns, budgets, overrunning, this.clock, this.clock, MIDDLE));
 
 		Result result = caller.get(this.server.uri("/report"));
@@ -450,7 +450,7 @@ class RetryAfterInterceptorProtectionTests {
 		this.server.on("/report", Reply.status(429).header("Retry-After", "30"));
 		RetryClients clients = RetryClients.of(SINGLE_ATTEMPT);
 		RetryBudgets budgets = new RetryBudgets(clients, this.clock);
-		HttpCaller caller = Kind.REST_CLIENT_JDK.create(new RetryAfterInterceptor(clients, this.listener,
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(Interceptors.create(clients, this.listener,
 				this.cooldowns, budgets, this.sleeper, this.clock, this.clock, MIDDLE));
 
 		caller.get(this.server.uri("/report"));
@@ -517,7 +517,7 @@ class RetryAfterInterceptorProtectionTests {
 
 		};
 		RetryClients clients = RetryClients.of(SINGLE_ATTEMPT);
-		HttpCaller caller = Kind.REST_CLIENT_JDK.create(new RetryAfterInterceptor(clients, this.listener, counting,
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(Interceptors.create(clients, this.listener, counting,
 				new RetryBudgets(clients, this.clock), this.sleeper, this.clock, this.clock, MIDDLE));
 
 		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
@@ -616,7 +616,7 @@ class RetryAfterInterceptorProtectionTests {
 		RetrySettings stingy = NO_JITTER.withBudget(new RetrySettings.Budget(true, 0, 0, Duration.ofSeconds(10)));
 		RetryClients clients = RetryClients.of(stingy);
 		RetryBudgets budgets = new RetryBudgets(clients, this.clock);
-		HttpCaller caller = Kind.REST_CLIENT_JDK.create(new RetryAfterInterceptor(clients, this.listener,
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(Interceptors.create(clients, this.listener,
 				this.cooldowns, budgets, this.sleeper, this.clock, this.clock, MIDDLE));
 
 		assertThat(caller.get(this.server.uri("/report")).body()).isEqualTo("ready");
@@ -640,7 +640,7 @@ class RetryAfterInterceptorProtectionTests {
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings, Sleeper sleeper) {
 		RetryClients clients = RetryClients.of(settings);
-		return new RetryAfterInterceptor(clients, this.listener, this.cooldowns, new RetryBudgets(clients, this.clock),
+		return Interceptors.create(clients, this.listener, this.cooldowns, new RetryBudgets(clients, this.clock),
 				sleeper, this.clock, this.clock, MIDDLE);
 	}
 

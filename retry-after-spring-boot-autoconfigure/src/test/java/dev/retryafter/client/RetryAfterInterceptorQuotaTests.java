@@ -181,7 +181,7 @@ class RetryAfterInterceptorQuotaTests {
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings) {
 		RetryClients clients = RetryClients.of(settings);
-		return new RetryAfterInterceptor(clients, this.listener, this.cooldowns, new RetryBudgets(clients, this.clock),
+		return Interceptors.create(clients, this.listener, this.cooldowns, new RetryBudgets(clients, this.clock),
 				this.sleeper, this.clock, this.clock, MIDDLE);
 	}
 

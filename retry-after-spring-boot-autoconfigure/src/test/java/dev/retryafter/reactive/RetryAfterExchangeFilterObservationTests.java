@@ -52,7 +52,7 @@ class RetryAfterExchangeFilterObservationTests {
 
 	private Mono<ClientResponse> call() {
 		RetryClients clients = RetryClients.of(RetrySettings.defaults().withJitter(0));
-		RetryAfterExchangeFilter filter = new RetryAfterExchangeFilter(clients,
+		RetryAfterExchangeFilter filter = ExchangeFilters.create(clients,
 				new RetryAfterObservations(this.registry, null, null, false), new LocalCooldownStore(new HostCooldowns(100)),
 				new RetryBudgets(clients, this.clock), this.scheduler, this.clock,
 				Clock.fixed(Instant.parse("2026-03-01T10:00:00Z"), ZoneOffset.UTC), () -> 0L);

@@ -8,6 +8,8 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.TimeUnit;
 
+import dev.retryafter.call.CallContext;
+import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
@@ -34,6 +36,7 @@ import org.springframework.web.reactive.function.client.ClientResponse;
 
 import static dev.retryafter.reactive.ScriptedExchange.response;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * {@link RetryAfterExchangeFilter} inside an outer retry layer that puts a
@@ -78,7 +81,7 @@ class RetryAfterExchangeFilterOuterRetryTests {
 
 	private Mono<ClientResponse> call() {
 		RetryClients clients = RetryClients.of(NO_JITTER);
-		RetryAfterExchangeFilter filter = new RetryAfterExchangeFilter(clients, this.listener,
+		RetryAfterExchangeFilter filter = ExchangeFilters.create(clients, this.listener,
 				new LocalCooldownStore(new HostCooldowns(100)), new RetryBudgets(clients, this.clock), this.scheduler,
 				this.clock, this.wallClock, () -> 0L);
 		return filter.filter(ClientRequest.create(HttpMethod.GET, URI.create("http://127.0.0.1:8080/report")).build(),
@@ -132,6 +135,19 @@ class RetryAfterExchangeFilterOuterRetryTests {
 		assertThat(this.exchange.sent()).isEmpty();
 		assertThat(this.listener.events())
 			.containsExactly(new StoppedWithoutAttempt("default", "GET", StopReason.RETRY_AFTER_TOO_LONG));
+	}
+
+	@Test
+	void whenTheCallsWouldAskAnOuterRetryDetectorThemselvesThenTheFilterIsNotBuilt() {
+		// A decision runs on whatever thread the response arrives on, where a thread-bound
+		// outer layer is not to be found: only the filter asks, on the subscribing thread.
+		RetryClients clients = RetryClients.of(NO_JITTER);
+		CallContext calls = new CallContext(clients, this.listener, new LocalCooldownStore(new HostCooldowns(100)),
+				new RetryBudgets(clients, this.clock), () -> true, this.clock, this.wallClock, () -> 0L);
+
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new RetryAfterExchangeFilter(calls, this.scheduler, OuterRetryDetector.NEVER))
+			.withMessageContaining("outerRetry");
 	}
 
 	private static AttemptOutcome serverAsked(Duration delay) {

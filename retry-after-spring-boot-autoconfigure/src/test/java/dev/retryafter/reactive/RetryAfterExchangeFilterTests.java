@@ -125,7 +125,7 @@ class RetryAfterExchangeFilterTests {
 		RetryClients clients = RetryClients.of(settings);
 		this.budgets = new RetryBudgets(clients, this.clock);
 		// nextDouble() is 0: no jitter draws ever add anything.
-		return new RetryAfterExchangeFilter(clients, this.listener, this.cooldowns, this.budgets, this.scheduler,
+		return ExchangeFilters.create(clients, this.listener, this.cooldowns, this.budgets, this.scheduler,
 				this.clock, this.wallClock, () -> 0L);
 	}
 
@@ -353,7 +353,7 @@ class RetryAfterExchangeFilterTests {
 		};
 		RetryClients clients = RetryClients.of(NO_JITTER);
 		this.budgets = new RetryBudgets(clients, this.clock);
-		RetryAfterExchangeFilter filter = new RetryAfterExchangeFilter(clients,
+		RetryAfterExchangeFilter filter = ExchangeFilters.create(clients,
 				RetryListener.composite(List.of(this.listener, cancelling)), this.cooldowns, this.budgets,
 				this.scheduler, this.clock, this.wallClock, () -> 0L);
 

@@ -1,0 +1,149 @@
+package dev.retryafter.call;
+
+import java.time.Duration;
+
+import dev.retryafter.core.Admission;
+import dev.retryafter.core.AdmissionRequest;
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.RetrySettings;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpHeaders;
+
+/**
+ * The cooldown side of one {@link RetryCall}: the key its request honours and sets, resolved
+ * on first use, the admission before each send (a cooldown hold, a quota slot), and what its
+ * responses tell the cooldown store. It asks the call for its collaborators, URI, headers and
+ * time left only when used, so most calls, which never meet a cooldown, resolve nothing.
+ */
+final class CallCooldown {
+
+	private final RetryCall call;
+
+	private final RetrySettings settings;
+
+	/** The cooldown key, resolved on first use: most requests never need it. */
+	private @Nullable CooldownKey key;
+
+	private boolean resolved;
+
+	// What held the request last, reported when its hold ends.
+	private HoldReason holdReason = HoldReason.COOLDOWN;
+
+	CallCooldown(RetryCall call, RetrySettings settings) {
+		this.call = call;
+		this.settings = settings;
+	}
+
+	/**
+	 * Asks the cooldowns whether a request may be sent now (see {@link RetryCall#admission()}).
+	 * @param firstAttempt whether the request has not been sent yet: only a first attempt
+	 * queues behind a release window or takes a quota slot
+	 * @return {@code null} to send now, an {@link Admission.Wait} (whose reason is kept for
+	 * {@link #holdReason()}) or an {@link Admission.Refuse}
+	 */
+	@Nullable Admission admit(boolean firstAttempt) {
+		// With no origin cooling down at all, nothing can hold this request: skip building
+		// its origin and asking the store. A cooldown another thread records while this
+		// check runs may be missed by this one request, exactly as if the request had been
+		// admitted a moment earlier; every request that checks after the record sees it.
+		CallContext calls = this.call.calls();
+		if (!calls.mayHold(this.settings)) {
+			return null;
+		}
+		CooldownKey key = key();
+		if (key == null) {
+			return null;
+		}
+		// A retry already waited out the server's delay: only a first attempt queues behind
+		// requests still leaving in a cooldown's release window.
+		Admission admission = calls.cooldowns().admit(AdmissionRequest.of(key, calls.monotonicClock().nanoTime(),
+				this.call.timeLeft(), this.settings, calls.random(), firstAttempt));
+		if (firstAttempt && !(admission instanceof Admission.Refuse) && QuotaFields.reads(this.settings)) {
+			admission = quotaSlot(key, admission);
+		}
+		if (admission instanceof Admission.Wait wait) {
+			this.holdReason = wait.reason();
+			return admission;
+		}
+		return (admission instanceof Admission.Refuse) ? admission : null;
+	}
+
+	/**
+	 * A first attempt's slot inside the quota its origin announced, when that is later than
+	 * what the cooldown alone gives it: the cooldown's instant is the earliest a slot may be.
+	 * Pacing never refuses, so the cooldown's answer stands when the quota has no say.
+	 */
+	private Admission quotaSlot(CooldownKey key, Admission admission) {
+		CallContext calls = this.call.calls();
+		Duration cooldownWait = (admission instanceof Admission.Wait wait) ? wait.delay() : Duration.ZERO;
+		Admission.Wait slot = calls.cooldowns()
+			.cooldowns()
+			.quotas()
+			.admit(key, calls.monotonicClock().nanoTime(), cooldownWait, this.call.timeLeft(),
+					this.settings.attemptReserve());
+		return (slot != null && slot.delay().compareTo(cooldownWait) > 0) ? slot : admission;
+	}
+
+	/**
+	 * What held the request last.
+	 * @return the reason of the last {@link Admission.Wait}
+	 */
+	HoldReason holdReason() {
+		return this.holdReason;
+	}
+
+	/**
+	 * Records the quota a response announced under this request's key, if it announced one.
+	 * @param headers the response headers
+	 */
+	void quota(HttpHeaders headers) {
+		if (QuotaFields.present(this.settings, headers)) {
+			QuotaFields.record(this.call.calls(), this.settings, key(), headers);
+		}
+	}
+
+	/**
+	 * Starts this request's key's cooldown for a server-requested delay.
+	 * @param delay the delay the response asked for
+	 */
+	void record(Duration delay) {
+		CooldownKey key = key();
+		if (key != null) {
+			CallContext calls = this.call.calls();
+			calls.cooldowns().record(key, delay, calls.monotonicClock().nanoTime());
+		}
+	}
+
+	/**
+	 * Tells the cooldowns that the origin accepted this request, so that a key it has turned
+	 * requests away for learns the rate it accepts. Nothing to tell while no key is cooling
+	 * down or paced.
+	 */
+	void accepted() {
+		CallContext calls = this.call.calls();
+		if (calls.mayHold(this.settings)) {
+			CooldownKey key = key();
+			if (key != null) {
+				calls.cooldowns().accepted(key, calls.monotonicClock().nanoTime());
+			}
+		}
+	}
+
+	/**
+	 * The cooldown this request honours and sets: its origin, split by the client's
+	 * partition headers; {@code null} when the client's cooldown is off (or the URI has no
+	 * usable origin).
+	 * @return the key, or {@code null}
+	 */
+	@Nullable CooldownKey key() {
+		if (!this.resolved) {
+			this.key = RequestOrigins.cooldownKey(this.settings, this.call.uri(), this.call.requestHeaders(),
+					this.call.calls().cooldowns());
+			this.resolved = true;
+		}
+		return this.key;
+	}
+
+}
