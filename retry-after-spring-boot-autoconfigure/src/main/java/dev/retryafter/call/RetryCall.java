@@ -330,8 +330,9 @@ public abstract class RetryCall {
 		if (!startsCooldown) {
 			accepted();
 		}
-		if (QuotaFields.present(this.settings, headers)) {
-			QuotaFields.record(calls(), this.settings, cooldownKey(), headers);
+		QuotaFields quotaFields = calls().quotaFields();
+		if (quotaFields.present(this.settings, status, headers)) {
+			quotaFields.record(this.settings, cooldownKey(), headers);
 		}
 		List<String> fieldLines = headers.get(ResponseOutcomes.RETRY_AFTER);
 		// Without the field (most responses) there is nothing to parse, so no instant to
