@@ -25,12 +25,27 @@ public final class InMemoryRequestFactory implements ClientHttpRequestFactory {
 
 	private static final byte[] BODY = "{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8);
 
+	private final Map<String, String> extraHeaders;
+
+	/** A transport whose responses carry only a content type and length. */
+	public InMemoryRequestFactory() {
+		this(Map.of());
+	}
+
+	/**
+	 * A transport whose responses also carry the given header fields.
+	 * @param extraHeaders field names and values added to every response
+	 */
+	public InMemoryRequestFactory(Map<String, String> extraHeaders) {
+		this.extraHeaders = Map.copyOf(extraHeaders);
+	}
+
 	@Override
 	public ClientHttpRequest createRequest(URI uri, HttpMethod httpMethod) {
 		return new InMemoryRequest(uri, httpMethod);
 	}
 
-	private static final class InMemoryRequest implements ClientHttpRequest {
+	private final class InMemoryRequest implements ClientHttpRequest {
 
 		private final URI uri;
 
@@ -47,7 +62,7 @@ public final class InMemoryRequestFactory implements ClientHttpRequestFactory {
 
 		@Override
 		public ClientHttpResponse execute() {
-			return new InMemoryResponse();
+			return new InMemoryResponse(InMemoryRequestFactory.this.extraHeaders);
 		}
 
 		@Override
@@ -81,9 +96,10 @@ public final class InMemoryRequestFactory implements ClientHttpRequestFactory {
 
 		private final HttpHeaders headers = new HttpHeaders();
 
-		InMemoryResponse() {
+		InMemoryResponse(Map<String, String> extraHeaders) {
 			this.headers.setContentType(MediaType.APPLICATION_JSON);
 			this.headers.setContentLength(BODY.length);
+			extraHeaders.forEach(this.headers::add);
 		}
 
 		@Override

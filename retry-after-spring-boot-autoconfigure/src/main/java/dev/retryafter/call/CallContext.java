@@ -56,6 +56,8 @@ public final class CallContext {
 
 	private final RequestFactsResolver factsResolver = new RequestFactsResolver();
 
+	private final QuotaFields quotaFields;
+
 	/** The default client's first-attempt rules: most requests, and all without named clients. */
 	private final FirstAttemptRules defaultRules;
 
@@ -84,6 +86,7 @@ public final class CallContext {
 		this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
 		this.random = Objects.requireNonNull(random, "random");
 		this.watched = listener.watchesCalls();
+		this.quotaFields = new QuotaFields(cooldowns, monotonicClock, wallClock, random);
 		this.defaultRules = rules(clients.defaults());
 		Map<String, FirstAttemptRules> named = new HashMap<>();
 		for (ClientSettings client : clients.all()) {
@@ -253,6 +256,14 @@ public final class CallContext {
 	 */
 	public RandomGenerator random() {
 		return this.random;
+	}
+
+	/**
+	 * Where this adapter's calls look for and read responses' quota fields.
+	 * @return the adapter's quota field reader
+	 */
+	public QuotaFields quotaFields() {
+		return this.quotaFields;
 	}
 
 	/**

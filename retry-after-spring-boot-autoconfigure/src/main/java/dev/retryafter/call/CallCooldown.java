@@ -98,9 +98,10 @@ final class CallCooldown {
 	 * Records the quota a response announced under this request's key, if it announced one.
 	 * @param headers the response headers
 	 */
-	void quota(HttpHeaders headers) {
-		if (QuotaFields.present(this.settings, headers)) {
-			QuotaFields.record(this.call.calls(), this.settings, key(), headers);
+	void quota(int status, HttpHeaders headers) {
+		QuotaFields quotaFields = this.call.calls().quotaFields();
+		if (quotaFields.present(this.settings, status, headers)) {
+			quotaFields.record(this.settings, key(), headers);
 		}
 	}
 

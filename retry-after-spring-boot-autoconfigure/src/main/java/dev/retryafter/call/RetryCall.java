@@ -290,7 +290,7 @@ public abstract class RetryCall {
 		if (!startsCooldown) {
 			this.cooldown.accepted();
 		}
-		this.cooldown.quota(headers);
+		this.cooldown.quota(status, headers);
 		List<String> fieldLines = headers.get(ResponseOutcomes.RETRY_AFTER);
 		// Without the field (most responses) there is nothing to parse, so no instant to
 		// stamp either: the wall clock is read only when an HTTP-date may need it.

@@ -9,7 +9,6 @@ import dev.retryafter.call.CallContext;
 import dev.retryafter.call.FirstAttemptRules;
 import dev.retryafter.call.IoFailures;
 import dev.retryafter.call.OuterRetryDetector;
-import dev.retryafter.call.QuotaFields;
 import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.call.RetryCall;
 import dev.retryafter.call.RetryInterruptedException;
@@ -165,12 +164,16 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 				.continueWith(BlockingAttempt.failed(ex));
 		}
 		int status;
-		boolean retryAfter;
-		boolean quota;
+		RetryDecision.Stop stop;
 		try {
 			status = response.getStatusCode().value();
-			retryAfter = ResponseOutcomes.hasRetryAfter(response.getHeaders());
-			quota = !retryAfter && QuotaFields.present(rules.settings(), response.getHeaders());
+			// A response with Retry-After, or announcing its origin's quota, goes on as a
+			// call: the call records the cooldown or the quota under the request's key.
+			stop = ResponseOutcomes.hasRetryAfter(response.getHeaders()) ? null
+					: rules.stopWithoutRetryAfter(status);
+			if (stop != null && calls.quotaFields().present(rules.settings(), status, response.getHeaders())) {
+				stop = null;
+			}
 		}
 		catch (IOException ex) {
 			response.close();
@@ -181,9 +184,6 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			response.close();
 			throw ex;
 		}
-		// A response announcing its origin's quota goes on as a call too: the call records the
-		// quota under the request's cooldown key.
-		RetryDecision.Stop stop = (retryAfter || quota) ? null : rules.stopWithoutRetryAfter(status);
 		if (stop != null) {
 			try {
 				calls.listener().attemptCompleted(rules.client().name(), method, 1,

@@ -38,6 +38,9 @@ class RetryAfterInterceptorQuotaTests {
 
 	private static final RandomGenerator MIDDLE = () -> Long.MIN_VALUE;
 
+	/** Never draws a success for a look while no response has carried the fields. */
+	private static final RandomGenerator NEVER_DRAWN = () -> -1L;
+
 	/** One request every 100 ms after the reset, a little under the quota. */
 	private static final Duration AFTER_RESET = Duration.ofNanos((long) (1e9 / 10 / 0.99));
 
@@ -173,6 +176,38 @@ class RetryAfterInterceptorQuotaTests {
 		assertThat(this.sleeper.sleeps()).isEmpty();
 	}
 
+	@Test
+	void whileNoResponseHasCarriedTheFieldsThenASuccessIsLookedAtOnlyWhenDrawn() {
+		this.server.on("/report", ietf(200, 0, 3), ietf(200, 0, 3), Reply.status(200));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER, NEVER_DRAWN));
+
+		for (int i = 0; i < 3; i++) {
+			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		}
+
+		// Neither success was looked at, so nothing paced the requests after them.
+		assertThat(this.sleeper.sleeps()).isEmpty();
+		assertThat(this.cooldowns.cooldowns().quotas().isEmpty()).isTrue();
+	}
+
+	@Test
+	void whenAResponseThatIsNoSuccessCarriesTheFieldsThenEveryResponseIsReadFromThenOn() {
+		// A 404 is always looked at; from it on, the successes are too, drawn or not.
+		this.server.on("/report", ietf(404, 0, 3), ietf(200, 9, 1), ietf(200, 8, 1));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER, NEVER_DRAWN));
+
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(404);
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+
+		// The second request waited for the 404's reset; the third for the slot the success
+		// before it announced (9 left in 1 s).
+		assertThat(this.sleeper.sleeps()).hasSize(2);
+		assertThat(this.sleeper.sleeps().get(0)).isEqualTo(Duration.ofSeconds(3).plus(AFTER_RESET));
+		assertThat(this.sleeper.sleeps().get(1)).isPositive();
+		assertThat(this.listener.holdReasons()).containsOnly(HoldReason.QUOTA);
+	}
+
 	private static Reply ietf(int status, int remaining, int reset) {
 		return Reply.status(status)
 			.header("RateLimit-Policy", "\"burst\";q=10;w=1;pk=:cHJvZmlsZQ==:, \"day\";q=1000;w=86400")
@@ -180,9 +215,13 @@ class RetryAfterInterceptorQuotaTests {
 	}
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings) {
+		return interceptor(settings, MIDDLE);
+	}
+
+	private RetryAfterInterceptor interceptor(RetrySettings settings, RandomGenerator random) {
 		RetryClients clients = RetryClients.of(settings);
 		return Interceptors.create(clients, this.listener, this.cooldowns, new RetryBudgets(clients, this.clock),
-				this.sleeper, this.clock, this.clock, MIDDLE);
+				this.sleeper, this.clock, this.clock, random);
 	}
 
 }

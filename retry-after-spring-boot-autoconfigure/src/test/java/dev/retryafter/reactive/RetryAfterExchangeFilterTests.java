@@ -612,4 +612,23 @@ class RetryAfterExchangeFilterTests {
 		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.QUOTA);
 	}
 
+	@Test
+	void whileNoResponseHasCarriedTheFieldsThenASuccessNotDrawnForALookIsNotRead() {
+		ClientResponse limited = response(200, "RateLimit-Policy", "\"burst\";q=10;w=1", "RateLimit",
+				"\"burst\";r=0;t=2");
+		ClientResponse ok = response(200);
+		this.exchange.respond(limited, ok);
+		RetryClients clients = RetryClients.of(NO_JITTER);
+		this.budgets = new RetryBudgets(clients, this.clock);
+		// nextInt() is -1: a success is never drawn for a look.
+		RetryAfterExchangeFilter filter = ExchangeFilters.create(clients, this.listener, this.cooldowns,
+				this.budgets, this.scheduler, this.clock, this.wallClock, () -> -1L);
+
+		assertThat(filter.filter(get(), this.exchange).block(TIMEOUT)).isSameAs(limited);
+		assertThat(filter.filter(get(), this.exchange).block(TIMEOUT)).isSameAs(ok);
+
+		assertThat(this.listener.holdReasons()).isEmpty();
+		assertThat(this.cooldowns.cooldowns().quotas().isEmpty()).isTrue();
+	}
+
 }
