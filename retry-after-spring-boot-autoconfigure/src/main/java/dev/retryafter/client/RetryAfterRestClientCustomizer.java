@@ -2,6 +2,8 @@ package dev.retryafter.client;
 
 import java.util.Objects;
 
+import dev.retryafter.call.OutermostPlacement;
+
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.core.Ordered;
 import org.springframework.web.client.RestClient;
@@ -33,7 +35,8 @@ public class RetryAfterRestClientCustomizer implements RestClientCustomizer, Ord
 	@Override
 	public void customize(RestClient.Builder restClientBuilder) {
 		restClientBuilder
-			.requestInterceptors((interceptors) -> InterceptorPlacement.putFirst(interceptors, this.interceptor));
+			.requestInterceptors((interceptors) -> OutermostPlacement.putFirst(interceptors, this.interceptor,
+					RetryAfterInterceptor.class));
 	}
 
 	/**

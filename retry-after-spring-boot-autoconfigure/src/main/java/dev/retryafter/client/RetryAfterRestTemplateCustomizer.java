@@ -2,6 +2,8 @@ package dev.retryafter.client;
 
 import java.util.Objects;
 
+import dev.retryafter.call.OutermostPlacement;
+
 import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.core.Ordered;
 import org.springframework.web.client.RestTemplate;
@@ -31,7 +33,7 @@ public class RetryAfterRestTemplateCustomizer implements RestTemplateCustomizer,
 	@Override
 	public void customize(RestTemplate restTemplate) {
 		// The live list is edited in place: RestTemplate.setInterceptors would re-sort it.
-		InterceptorPlacement.putFirst(restTemplate.getInterceptors(), this.interceptor);
+		OutermostPlacement.putFirst(restTemplate.getInterceptors(), this.interceptor, RetryAfterInterceptor.class);
 	}
 
 	/**

@@ -1,11 +1,11 @@
 package dev.retryafter.reactive;
 
-import java.util.List;
 import java.util.Objects;
+
+import dev.retryafter.call.OutermostPlacement;
 
 import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.core.Ordered;
-import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
@@ -36,17 +36,8 @@ public class RetryAfterWebClientCustomizer implements WebClientCustomizer, Order
 
 	@Override
 	public void customize(WebClient.Builder webClientBuilder) {
-		webClientBuilder.filters(this::putFirst);
-	}
-
-	private void putFirst(List<ExchangeFilterFunction> filters) {
-		for (ExchangeFilterFunction candidate : filters) {
-			if (candidate instanceof RetryAfterExchangeFilter && candidate != this.filter) {
-				return;
-			}
-		}
-		filters.removeIf((candidate) -> candidate == this.filter);
-		filters.add(0, this.filter);
+		webClientBuilder
+			.filters((filters) -> OutermostPlacement.putFirst(filters, this.filter, RetryAfterExchangeFilter.class));
 	}
 
 	/**
