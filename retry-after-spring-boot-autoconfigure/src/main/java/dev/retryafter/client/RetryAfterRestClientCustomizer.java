@@ -1,11 +1,10 @@
 package dev.retryafter.client;
 
-import java.util.Objects;
-
 import dev.retryafter.call.OutermostPlacement;
 
 import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.core.Ordered;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -20,32 +19,20 @@ import org.springframework.web.client.RestClient;
  *
  * @since 0.1.0
  */
-public class RetryAfterRestClientCustomizer implements RestClientCustomizer, Ordered {
-
-	private final RetryAfterInterceptor interceptor;
+public class RetryAfterRestClientCustomizer extends OutermostPlacement<ClientHttpRequestInterceptor>
+		implements RestClientCustomizer {
 
 	/**
 	 * Creates a customizer adding {@code interceptor}.
 	 * @param interceptor the retry interceptor
 	 */
 	public RetryAfterRestClientCustomizer(RetryAfterInterceptor interceptor) {
-		this.interceptor = Objects.requireNonNull(interceptor, "interceptor");
+		super(interceptor, RetryAfterInterceptor.class);
 	}
 
 	@Override
 	public void customize(RestClient.Builder restClientBuilder) {
-		restClientBuilder
-			.requestInterceptors((interceptors) -> OutermostPlacement.putFirst(interceptors, this.interceptor,
-					RetryAfterInterceptor.class));
-	}
-
-	/**
-	 * Runs after the application's customizers.
-	 * @return {@link Ordered#LOWEST_PRECEDENCE}
-	 */
-	@Override
-	public int getOrder() {
-		return Ordered.LOWEST_PRECEDENCE;
+		restClientBuilder.requestInterceptors(this::putFirst);
 	}
 
 }

@@ -1,11 +1,10 @@
 package dev.retryafter.client;
 
-import java.util.Objects;
-
 import dev.retryafter.call.OutermostPlacement;
 
 import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.core.Ordered;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.web.client.RestTemplate;
 
 /**
@@ -18,31 +17,21 @@ import org.springframework.web.client.RestTemplate;
  *
  * @since 0.1.0
  */
-public class RetryAfterRestTemplateCustomizer implements RestTemplateCustomizer, Ordered {
-
-	private final RetryAfterInterceptor interceptor;
+public class RetryAfterRestTemplateCustomizer extends OutermostPlacement<ClientHttpRequestInterceptor>
+		implements RestTemplateCustomizer {
 
 	/**
 	 * Creates a customizer adding {@code interceptor}.
 	 * @param interceptor the retry interceptor
 	 */
 	public RetryAfterRestTemplateCustomizer(RetryAfterInterceptor interceptor) {
-		this.interceptor = Objects.requireNonNull(interceptor, "interceptor");
+		super(interceptor, RetryAfterInterceptor.class);
 	}
 
 	@Override
 	public void customize(RestTemplate restTemplate) {
 		// The live list is edited in place: RestTemplate.setInterceptors would re-sort it.
-		OutermostPlacement.putFirst(restTemplate.getInterceptors(), this.interceptor, RetryAfterInterceptor.class);
-	}
-
-	/**
-	 * Runs after the application's customizers.
-	 * @return {@link Ordered#LOWEST_PRECEDENCE}
-	 */
-	@Override
-	public int getOrder() {
-		return Ordered.LOWEST_PRECEDENCE;
+		putFirst(restTemplate.getInterceptors());
 	}
 
 }

@@ -1,11 +1,10 @@
 package dev.retryafter.reactive;
 
-import java.util.Objects;
-
 import dev.retryafter.call.OutermostPlacement;
 
 import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.core.Ordered;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
@@ -22,31 +21,20 @@ import org.springframework.web.reactive.function.client.WebClient;
  *
  * @since 0.1.0
  */
-public class RetryAfterWebClientCustomizer implements WebClientCustomizer, Ordered {
-
-	private final RetryAfterExchangeFilter filter;
+public class RetryAfterWebClientCustomizer extends OutermostPlacement<ExchangeFilterFunction>
+		implements WebClientCustomizer {
 
 	/**
 	 * Creates a customizer adding {@code filter}.
 	 * @param filter the retry filter
 	 */
 	public RetryAfterWebClientCustomizer(RetryAfterExchangeFilter filter) {
-		this.filter = Objects.requireNonNull(filter, "filter");
+		super(filter, RetryAfterExchangeFilter.class);
 	}
 
 	@Override
 	public void customize(WebClient.Builder webClientBuilder) {
-		webClientBuilder
-			.filters((filters) -> OutermostPlacement.putFirst(filters, this.filter, RetryAfterExchangeFilter.class));
-	}
-
-	/**
-	 * Runs after the application's customizers.
-	 * @return {@link Ordered#LOWEST_PRECEDENCE}
-	 */
-	@Override
-	public int getOrder() {
-		return Ordered.LOWEST_PRECEDENCE;
+		webClientBuilder.filters(this::putFirst);
 	}
 
 }
