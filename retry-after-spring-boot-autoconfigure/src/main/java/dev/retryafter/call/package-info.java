@@ -1,8 +1,11 @@
 /**
  * The call every adapter shares, whatever the HTTP client or retry library: one
  * {@link dev.retryafter.call.RetryCall} per request over the collaborators all calls of an
- * adapter share ({@link dev.retryafter.call.CallContext}), the first-attempt shortcut, the
- * facts about a request, the detection of an outer retry layer, and the vocabulary a caller
+ * adapter share ({@link dev.retryafter.call.CallContext}), with its cooldown side (admission,
+ * holds, quota slots) in a class of its own, the first-attempt shortcut, the facts about a
+ * request, the look for quota fields ({@link dev.retryafter.call.QuotaFields}), the detection
+ * of an outer retry layer, the placement every customizer shares
+ * ({@link dev.retryafter.call.OutermostPlacement}), and the vocabulary a caller
  * uses to mark requests ({@link dev.retryafter.call.RetryAfterAttributes}) and to tell
  * failures apart ({@link dev.retryafter.call.RetryFailures}). It sits over the policy core
  * and the cooldown store, and under the adapters ({@code client}, {@code reactive},
