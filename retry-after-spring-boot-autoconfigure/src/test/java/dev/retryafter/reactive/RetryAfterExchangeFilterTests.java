@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.random.RandomGenerator;
 
 import dev.retryafter.call.RetryAfterAttributes;
 import dev.retryafter.call.RetryRefusedException;
@@ -122,11 +123,15 @@ class RetryAfterExchangeFilterTests {
 	private RetryBudgets budgets;
 
 	private RetryAfterExchangeFilter filter(RetrySettings settings) {
+		// nextDouble() is 0: no jitter draws ever add anything.
+		return filter(settings, () -> 0L);
+	}
+
+	private RetryAfterExchangeFilter filter(RetrySettings settings, RandomGenerator random) {
 		RetryClients clients = RetryClients.of(settings);
 		this.budgets = new RetryBudgets(clients, this.clock);
-		// nextDouble() is 0: no jitter draws ever add anything.
 		return ExchangeFilters.create(clients, this.listener, this.cooldowns, this.budgets, this.scheduler,
-				this.clock, this.wallClock, () -> 0L);
+				this.clock, this.wallClock, random);
 	}
 
 	private Mono<ClientResponse> call(RetrySettings settings, ClientRequest request) {
@@ -592,8 +597,7 @@ class RetryAfterExchangeFilterTests {
 
 	@Test
 	void whenTheOriginAnnouncesNothingIsLeftThenTheNextFirstAttemptIsHeldOnATimerForItsSlot() {
-		ClientResponse limited = response(200, "RateLimit-Policy", "\"burst\";q=10;w=1", "RateLimit",
-				"\"burst\";r=0;t=2");
+		ClientResponse limited = limited();
 		ClientResponse ok = response(200);
 		this.exchange.respond(limited, ok);
 		RetryAfterExchangeFilter filter = filter(NO_JITTER);
@@ -614,21 +618,22 @@ class RetryAfterExchangeFilterTests {
 
 	@Test
 	void whileNoResponseHasCarriedTheFieldsThenASuccessNotDrawnForALookIsNotRead() {
-		ClientResponse limited = response(200, "RateLimit-Policy", "\"burst\";q=10;w=1", "RateLimit",
-				"\"burst\";r=0;t=2");
+		ClientResponse limited = limited();
 		ClientResponse ok = response(200);
 		this.exchange.respond(limited, ok);
-		RetryClients clients = RetryClients.of(NO_JITTER);
-		this.budgets = new RetryBudgets(clients, this.clock);
 		// nextInt() is -1: a success is never drawn for a look.
-		RetryAfterExchangeFilter filter = ExchangeFilters.create(clients, this.listener, this.cooldowns,
-				this.budgets, this.scheduler, this.clock, this.wallClock, () -> -1L);
+		RetryAfterExchangeFilter filter = filter(NO_JITTER, () -> -1L);
 
 		assertThat(filter.filter(get(), this.exchange).block(TIMEOUT)).isSameAs(limited);
 		assertThat(filter.filter(get(), this.exchange).block(TIMEOUT)).isSameAs(ok);
 
 		assertThat(this.listener.holdReasons()).isEmpty();
 		assertThat(this.cooldowns.cooldowns().quotas().isEmpty()).isTrue();
+	}
+
+	/** A success saying nothing is left of a quota of 10 a second for 2 s. */
+	private static ClientResponse limited() {
+		return response(200, "RateLimit-Policy", "\"burst\";q=10;w=1", "RateLimit", "\"burst\";r=0;t=2");
 	}
 
 }
