@@ -138,6 +138,19 @@ public final class CallContext {
 	}
 
 	/**
+	 * Whether a cooldown could hold or refuse this request before it is sent: as
+	 * {@link #mayHold(RetrySettings)}, except that an origin's announced quota counts only
+	 * for requests to its own host, so that one origin's quota does not send every other
+	 * origin's calls down the whole call path.
+	 * @param settings the client's settings
+	 * @param uri the request's URI
+	 * @return {@code false} when the request is certainly admitted at once
+	 */
+	public boolean mayHold(RetrySettings settings, URI uri) {
+		return settings.cooldown().enabled() && this.cooldowns.mayHold(uri.getHost());
+	}
+
+	/**
 	 * Starts a request whose first attempt is sent at once (no cooldown held it): its time
 	 * budget runs from the returned reading, and it counts towards its client's retry budget,
 	 * on that same reading when the budget slides on the same clock.

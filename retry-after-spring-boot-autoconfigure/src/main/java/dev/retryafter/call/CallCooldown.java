@@ -49,7 +49,7 @@ final class CallCooldown {
 		// check runs may be missed by this one request, exactly as if the request had been
 		// admitted a moment earlier; every request that checks after the record sees it.
 		CallContext calls = this.call.calls();
-		if (!calls.mayHold(this.settings)) {
+		if (!calls.mayHold(this.settings, this.call.uri())) {
 			return null;
 		}
 		CooldownKey key = key();

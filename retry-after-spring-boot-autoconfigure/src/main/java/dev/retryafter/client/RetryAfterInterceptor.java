@@ -113,7 +113,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
 		FirstAttemptRules rules = this.calls.rules(request.getURI());
-		if (this.calls.mayHold(rules.settings()) || this.calls.watched()) {
+		if (this.calls.mayHold(rules.settings(), request.getURI()) || this.calls.watched()) {
 			return whole(rules, request, body, execution);
 		}
 		return sendFirst(rules, request, body, execution);
@@ -129,7 +129,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			ClientHttpRequestExecution execution) throws IOException {
 		RetryListener.Call watch = this.calls.watched() ? this.calls.listener().callStarted(rules.client().name(),
 				FirstAttemptRules.methodName(request.getMethod()), null) : RetryListener.Call.NONE;
-		if (watch == RetryListener.Call.NONE && !this.calls.mayHold(rules.settings())) {
+		if (watch == RetryListener.Call.NONE && !this.calls.mayHold(rules.settings(), request.getURI())) {
 			return sendFirst(rules, request, body, execution);
 		}
 		RequestFacts facts = this.calls.facts(request, rules.settings());

@@ -394,6 +394,17 @@ public final class HostCooldowns {
 	}
 
 	/**
+	 * Whether a request to {@code host} may be held: some origin is cooling down or paced,
+	 * or a quota is kept for that host (see {@link QuotaPacing#mayPace}). Cheap and
+	 * lock-free, for a check before every request.
+	 * @param host the request's host, or {@code null} when it has none
+	 * @return {@code false} only if {@link #admit} would let the request go at once
+	 */
+	public boolean mayHold(@Nullable String host) {
+		return !this.notBefore.isEmpty() || !this.pacers.isEmpty() || this.quotas.mayPace(host);
+	}
+
+	/**
 	 * How many entries are held, expired ones not yet purged included.
 	 * @return the number of entries
 	 */

@@ -32,6 +32,9 @@ public final class QuotaPacing {
 	// Budget and reserve are clamped to about 146 years, so budget - wait stays a long.
 	private static final long DURATION_LIMIT_NANOS = 1L << 62;
 
+	/** Above this many paced keys, {@link #mayPace} says yes rather than scan them all. */
+	static final int HOSTS_SCANNED = 8;
+
 	private final int maxKeys;
 
 	private final ConcurrentHashMap<CooldownKey, QuotaSchedule> schedules = new ConcurrentHashMap<>();
@@ -103,6 +106,35 @@ public final class QuotaPacing {
 	 */
 	public boolean isEmpty() {
 		return this.schedules.isEmpty();
+	}
+
+	/**
+	 * Whether a request to {@code host} may be paced: some key of that host is paced, or
+	 * more keys than are worth scanning (then the answer is yes, to be safe). Cheap enough
+	 * for a check before every request, so that one origin's quota does not send the calls
+	 * to every other origin down the whole call path.
+	 * @param host the request's host, any case, or {@code null} when it has none
+	 * @return {@code false} only if no key of {@code host} is paced
+	 */
+	public boolean mayPace(@Nullable String host) {
+		if (this.schedules.isEmpty()) {
+			return false;
+		}
+		if (host == null || this.schedules.size() > HOSTS_SCANNED) {
+			return true;
+		}
+		for (CooldownKey key : this.schedules.keySet()) {
+			if (sameHost(key.origin().host(), host)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	// Origin hosts are lower case with IPv6 literals in brackets, as URI.getHost() gives them.
+	private static boolean sameHost(String originHost, String host) {
+		return originHost.equalsIgnoreCase(host)
+				|| (host.indexOf(':') >= 0 && !host.startsWith("[") && originHost.equalsIgnoreCase("[" + host + "]"));
 	}
 
 	/**

@@ -70,6 +70,17 @@ public interface CooldownStore {
 	}
 
 	/**
+	 * Whether a request to {@code host} may be held before it is sent: as
+	 * {@link #hasCooldowns()}, but an origin's announced quota counts only for requests to
+	 * its own host.
+	 * @param host the request's host, or {@code null} when it has none
+	 * @return {@code false} only if the request would certainly be admitted at once
+	 */
+	default boolean mayHold(@Nullable String host) {
+		return cooldowns().mayHold(host);
+	}
+
+	/**
 	 * Decides whether a request may be sent now; see {@link HostCooldowns#admit}.
 	 * @param request the request, its budget and its cooldown settings
 	 * @return the admission

@@ -12,12 +12,20 @@ import dev.retryafter.call.RetryAfterAttributes;
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.client.HttpCaller.Result;
 import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.core.Origin;
+import dev.retryafter.core.RateLimitFields;
+import dev.retryafter.core.RateLimitReading;
 import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
+import dev.retryafter.store.CooldownStore;
+import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.LoopbackHttpServer.RecordedRequest;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
@@ -82,6 +90,28 @@ class RetryAfterInterceptorFirstAttemptTests {
 		assertThat(counting.reads() - beforeCall).isEqualTo(1);
 		assertThat(this.listener.events()).containsExactly(new AttemptCompleted("default", "GET", 1,
 				response(200, RetryAfter.ABSENT), new RetryDecision.Stop(StopReason.SUCCESS)));
+	}
+
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void whenOnlyAnotherOriginsQuotaIsKeptThenACallThatSucceedsAtOnceStillReadsTheClockOnce(Kind kind) {
+		this.server.on("/report", Reply.status(200).body("ready"));
+		CountingMonotonicClock counting = new CountingMonotonicClock(this.clock);
+		RetryClients clients = RetryClients.of(NO_JITTER);
+		CooldownStore cooldowns = new LocalCooldownStore(new HostCooldowns(100));
+		cooldowns.cooldowns()
+			.quotas()
+			.record(CooldownKey.of(Origin.of("https", "quota.example", 443)), new RateLimitReading("day", 1000,
+					Duration.ofHours(1), 1000, Duration.ofHours(1), RateLimitFields.IETF), this.clock.nanoTime());
+		RetryAfterInterceptor interceptor = Interceptors.create(clients, this.listener, cooldowns,
+				new RetryBudgets(clients, counting), this.sleeper, counting, this.clock, MIDDLE);
+		int beforeCall = counting.reads();
+
+		Result result = kind.create(interceptor).get(this.server.uri("/report"));
+
+		// The first-attempt shortcut: the quota of quota.example holds nothing sent to 127.0.0.1.
+		assertThat(result.body()).isEqualTo("ready");
+		assertThat(counting.reads() - beforeCall).isEqualTo(1);
 	}
 
 	@ParameterizedTest

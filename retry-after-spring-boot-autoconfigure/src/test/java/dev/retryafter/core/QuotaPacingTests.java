@@ -212,6 +212,37 @@ class QuotaPacingTests {
 		return waits;
 	}
 
+	@Test
+	void whenNoKeyOfAHostIsPacedThenARequestToItMayNotBePaced() {
+		assertThat(this.pacing.mayPace("api.example.com")).isFalse();
+		this.pacing.record(KEY, reading(4, 2, 10, 1), T0);
+
+		assertThat(this.pacing.mayPace("api.example.com")).isTrue();
+		assertThat(this.pacing.mayPace("API.Example.COM")).isTrue();
+		assertThat(this.pacing.mayPace("other.example.com")).isFalse();
+		// Without a host nothing can be told apart: yes, to be safe.
+		assertThat(this.pacing.mayPace(null)).isTrue();
+	}
+
+	@Test
+	void whenAnIpv6OriginIsPacedThenItsHostIsKnownWithOrWithoutBrackets() {
+		this.pacing.record(CooldownKey.of(Origin.of("http", "::1", 8080)), reading(4, 2, 10, 1), T0);
+
+		assertThat(this.pacing.mayPace("[::1]")).isTrue();
+		assertThat(this.pacing.mayPace("::1")).isTrue();
+		assertThat(this.pacing.mayPace("[::2]")).isFalse();
+	}
+
+	@Test
+	void whenMoreKeysArePacedThanAreScannedThenEveryHostMayBePaced() {
+		for (int i = 0; i <= QuotaPacing.HOSTS_SCANNED; i++) {
+			this.pacing.record(CooldownKey.of(Origin.of("https", "api" + i + ".example.com", 443)),
+					reading(4, 2, 10, 1), T0);
+		}
+
+		assertThat(this.pacing.mayPace("other.example.com")).isTrue();
+	}
+
 	private static RateLimitReading reading(long remaining, long resetSeconds, long quota, long windowSeconds) {
 		return new RateLimitReading("p", remaining, Duration.ofSeconds(resetSeconds), quota,
 				Duration.ofSeconds(windowSeconds), RateLimitFields.IETF);
