@@ -113,8 +113,9 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
 		FirstAttemptRules rules = this.calls.rules(request.getURI());
-		if (this.calls.mayHold(rules.settings(), request.getURI()) || this.calls.watched()) {
-			return whole(rules, request, body, execution);
+		boolean mayHold = this.calls.mayHold(rules.settings(), request.getURI());
+		if (mayHold || this.calls.watched()) {
+			return whole(rules, mayHold, request, body, execution);
 		}
 		return sendFirst(rules, request, body, execution);
 	}
@@ -125,11 +126,11 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 * call's attempts from their start (a tracer); otherwise the first attempt goes out
 	 * through {@link #sendFirst} after all.
 	 */
-	private ClientHttpResponse whole(FirstAttemptRules rules, HttpRequest request, byte[] body,
+	private ClientHttpResponse whole(FirstAttemptRules rules, boolean mayHold, HttpRequest request, byte[] body,
 			ClientHttpRequestExecution execution) throws IOException {
 		RetryListener.Call watch = this.calls.watched() ? this.calls.listener().callStarted(rules.client().name(),
 				FirstAttemptRules.methodName(request.getMethod()), null) : RetryListener.Call.NONE;
-		if (watch == RetryListener.Call.NONE && !this.calls.mayHold(rules.settings(), request.getURI())) {
+		if (watch == RetryListener.Call.NONE && !mayHold) {
 			return sendFirst(rules, request, body, execution);
 		}
 		RequestFacts facts = this.calls.facts(request, rules.settings());
