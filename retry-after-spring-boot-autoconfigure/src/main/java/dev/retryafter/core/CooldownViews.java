@@ -49,6 +49,16 @@ final class CooldownViews {
 		return Collections.unmodifiableList(views);
 	}
 
+	static int activeCount(Map<CooldownKey, CooldownHold> notBefore, long nowNanos) {
+		int count = 0;
+		for (CooldownHold hold : notBefore.values()) {
+			if (hold.until - nowNanos > 0) {
+				count++;
+			}
+		}
+		return count;
+	}
+
 	static Map<CooldownKey, Duration> snapshot(Map<CooldownKey, CooldownHold> notBefore, long nowNanos) {
 		List<Map.Entry<CooldownKey, Long>> active = new ArrayList<>();
 		notBefore.forEach((key, hold) -> {

@@ -363,13 +363,7 @@ public final class HostCooldowns {
 	 */
 	public int activeCount(long nowNanos) {
 		this.bound.purgeExpired(nowNanos);
-		int count = 0;
-		for (CooldownHold hold : this.notBefore.values()) {
-			if (hold.until - nowNanos > 0) {
-				count++;
-			}
-		}
-		return count;
+		return CooldownViews.activeCount(this.notBefore, nowNanos);
 	}
 
 	/**
