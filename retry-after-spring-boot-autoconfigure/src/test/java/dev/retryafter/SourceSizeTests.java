@@ -1,0 +1,44 @@
+package dev.retryafter;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Small classes with one job: a main source file that grows past the bound has taken on a
+ * second job, and is split by job rather than let grow.
+ */
+class SourceSizeTests {
+
+	private static final int MAX_LINES = 450;
+
+	@Test
+	void noMainSourceFileIsLongerThanTheBound() throws IOException {
+		Path sources = Path.of("src/main/java");
+		assertThat(sources).isDirectory();
+		List<String> tooLong;
+		try (Stream<Path> files = Files.walk(sources)) {
+			tooLong = files.filter((file) -> file.toString().endsWith(".java"))
+				.filter((file) -> lines(file) > MAX_LINES)
+				.map((file) -> sources.relativize(file) + " (" + lines(file) + " lines)")
+				.toList();
+		}
+		assertThat(tooLong).isEmpty();
+	}
+
+	private static long lines(Path file) {
+		try (Stream<String> lines = Files.lines(file)) {
+			return lines.count();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Cannot read " + file, ex);
+		}
+	}
+
+}
