@@ -2,10 +2,7 @@ package dev.retryafter.benchmarks;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A rate-limited origin (token bucket, {@code 429} with {@code Retry-After} beyond it) and a
@@ -46,7 +43,7 @@ public final class RateLimitBenchmark {
 			int failed, double seconds, double callP50, double callP99, String gaveUp) {
 
 		double sentPerSuccess() {
-			return (this.succeeded > 0) ? (double) this.sent / this.succeeded : Double.NaN;
+			return QueuedCalls.sentPerSuccess(this.sent, this.succeeded);
 		}
 
 	}
@@ -96,52 +93,16 @@ public final class RateLimitBenchmark {
 		ResultFiles.write(out.resolve("rate-limit.csv"), csv(results));
 	}
 
-	static Result run(Contender contender, int requests, int threads, int rate, int burst)
-			throws InterruptedException {
-		return run(contender, requests, threads, rate, burst, TokenBucketOrigin.Fields.NONE);
-	}
-
 	static Result run(Contender contender, int requests, int threads, int rate, int burst,
 			TokenBucketOrigin.Fields fields) throws InterruptedException {
 		try (TokenBucketOrigin origin = new TokenBucketOrigin(rate, burst, fields);
 				Caller caller = contender.open(threads)) {
-			int[] statuses = new int[requests];
-			double[] durations = new double[requests];
-			AtomicInteger next = new AtomicInteger();
-			List<Thread> workers = new ArrayList<>(threads);
-			long start = System.nanoTime();
-			for (int t = 0; t < threads; t++) {
-				Thread worker = new Thread(() -> {
-					for (int i = next.getAndIncrement(); i < requests
-							&& !Thread.currentThread().isInterrupted(); i = next.getAndIncrement()) {
-						long began = System.nanoTime();
-						statuses[i] = caller.get(origin.uri(i));
-						durations[i] = (System.nanoTime() - began) / 1e6;
-					}
-				}, "worker-" + t);
-				worker.setDaemon(true);
-				worker.start();
-				workers.add(worker);
-			}
-			long deadline = start + TimeUnit.MILLISECONDS.toNanos(RUN_TIMEOUT_MILLIS);
-			for (Thread worker : workers) {
-				long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-				if (left > 0) {
-					worker.join(left);
-				}
-				worker.interrupt();
-			}
-			double seconds = (System.nanoTime() - start) / 1e9;
-			int succeeded = (int) Arrays.stream(statuses).filter((status) -> status == 200).count();
-			double[] sorted = durations.clone();
-			Arrays.sort(sorted);
+			QueuedCalls calls = QueuedCalls.run(requests, threads, RUN_TIMEOUT_MILLIS,
+					(thread, i) -> caller.get(origin.uri(i)));
+			int succeeded = calls.succeeded();
 			return new Result(contender, fields, origin.requests(), origin.rejected(), succeeded, requests - succeeded,
-					seconds, Stats.percentile(sorted, 50), Stats.percentile(sorted, 99), caller.abandonments());
+					calls.seconds(), calls.percentileMillis(50), calls.percentileMillis(99), caller.abandonments());
 		}
-	}
-
-	static String markdown(List<Result> results, String setup) {
-		return markdown(results, setup, false);
 	}
 
 	static String markdown(List<Result> results, String setup, boolean withFields) {

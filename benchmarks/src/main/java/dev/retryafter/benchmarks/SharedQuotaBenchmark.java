@@ -3,10 +3,7 @@ package dev.retryafter.benchmarks;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import dev.retryafter.call.OuterRetryDetector;
@@ -51,7 +48,7 @@ public final class SharedQuotaBenchmark {
 	record Result(String store, int sent, int rejected, int succeeded, int failed, double seconds, int held) {
 
 		double sentPerSuccess() {
-			return (this.succeeded > 0) ? (double) this.sent / this.succeeded : Double.NaN;
+			return QueuedCalls.sentPerSuccess(this.sent, this.succeeded);
 		}
 
 	}
@@ -144,32 +141,9 @@ public final class SharedQuotaBenchmark {
 						stores.get(), new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);
 				callers.add(Contender.intercepted(interceptor, threads));
 			}
-			int[] statuses = new int[requests];
-			AtomicInteger next = new AtomicInteger();
-			List<Thread> workers = new ArrayList<>(threads);
-			long start = System.nanoTime();
-			for (int t = 0; t < threads; t++) {
-				Caller caller = callers.get(t % contexts);
-				Thread worker = new Thread(() -> {
-					for (int i = next.getAndIncrement(); i < requests
-							&& !Thread.currentThread().isInterrupted(); i = next.getAndIncrement()) {
-						statuses[i] = caller.get(origin.uri(i));
-					}
-				}, "worker-" + t);
-				worker.setDaemon(true);
-				worker.start();
-				workers.add(worker);
-			}
-			long deadline = start + TimeUnit.MILLISECONDS.toNanos(RUN_TIMEOUT_MILLIS);
-			for (Thread worker : workers) {
-				long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-				if (left > 0) {
-					worker.join(left);
-				}
-				worker.interrupt();
-			}
-			double seconds = (System.nanoTime() - start) / 1e9;
-			int succeeded = (int) Arrays.stream(statuses).filter((status) -> status == 200).count();
+			QueuedCalls calls = QueuedCalls.run(requests, threads, RUN_TIMEOUT_MILLIS,
+					(thread, i) -> callers.get(thread % contexts).get(origin.uri(i)));
+			int succeeded = calls.succeeded();
 			int held = 0;
 			for (SimpleMeterRegistry registry : registries) {
 				held += (int) registry.find(RetryAfterMetrics.COOLDOWN_HELD)
@@ -178,8 +152,8 @@ public final class SharedQuotaBenchmark {
 					.mapToLong((timer) -> timer.count())
 					.sum();
 			}
-			return new Result(name, origin.requests(), origin.rejected(), succeeded, requests - succeeded, seconds,
-					held);
+			return new Result(name, origin.requests(), origin.rejected(), succeeded, requests - succeeded,
+					calls.seconds(), held);
 		}
 		finally {
 			callers.forEach(Caller::close);
