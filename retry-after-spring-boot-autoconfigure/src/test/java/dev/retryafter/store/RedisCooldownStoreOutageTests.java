@@ -8,9 +8,6 @@ import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.LoopbackTcpProxy;
-import dev.retryafter.testsupport.RedisServerExtension;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -45,19 +42,7 @@ class RedisCooldownStoreOutageTests {
 	private static final String BACK = "Redis cooldown store 'retry-after:' is connected again after an outage of ";
 
 	@RegisterExtension
-	final RedisServerExtension redis = new RedisServerExtension();
-
-	private RedisStoreFixture fixture;
-
-	@BeforeEach
-	void createFixture() {
-		this.fixture = new RedisStoreFixture(this.redis.server());
-	}
-
-	@AfterEach
-	void closeFixture() throws Exception {
-		this.fixture.close();
-	}
+	final RedisStoreExtension redis = new RedisStoreExtension();
 
 	@Test
 	void whenRedisDiesThenTheOutageIsCountedOnceAndTheCooldownsRecordedMeanwhileArePublishedOnRecovery() {
@@ -80,8 +65,8 @@ class RedisCooldownStoreOutageTests {
 		assertThat(first.errorCount()).isEqualTo(1);
 		assertThat(second.errorCount()).isEqualTo(1);
 		assertThat(first.state().errors()).isEqualTo(1);
-		assertThat(this.fixture.messages(Level.WARN)).hasSize(2).allMatch((line) -> line.startsWith(UNAVAILABLE));
-		assertThat(this.fixture.messages(Level.INFO)).isEmpty();
+		assertThat(this.redis.fixture().messages(Level.WARN)).hasSize(2).allMatch((line) -> line.startsWith(UNAVAILABLE));
+		assertThat(this.redis.fixture().messages(Level.INFO)).isEmpty();
 
 		this.redis.server().start();
 		// Recorded during the outage only, and never again: published on recovery.
@@ -89,18 +74,18 @@ class RedisCooldownStoreOutageTests {
 			assertThat(remaining(second, ORIGIN)).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(30));
 			assertThat(remaining(first, OTHER)).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(30));
 		});
-		await().atMost(AWAIT).until(() -> this.fixture.messages(Level.INFO).size() == 2);
-		assertThat(this.fixture.messages(Level.INFO)).allMatch((line) -> line.startsWith(BACK));
+		await().atMost(AWAIT).until(() -> this.redis.fixture().messages(Level.INFO).size() == 2);
+		assertThat(this.redis.fixture().messages(Level.INFO)).allMatch((line) -> line.startsWith(BACK));
 		assertThat(first.state().connected()).isTrue();
 		assertThat(first.errorCount() + second.errorCount()).isEqualTo(2);
-		assertThat(this.fixture.messages(Level.WARN)).hasSize(2);
+		assertThat(this.redis.fixture().messages(Level.WARN)).hasSize(2);
 	}
 
 	@Test
 	void whenRedisDiesThenTheClosedConnectionIsNoticedWithinSecondsWithoutWaitingForTheHeartbeat() {
 		// Heartbeat every 10 s, 25 s to come back, 60 s command timeout: only the closed
 		// connection tells the store so soon.
-		RedisCooldownStore store = this.fixture.storeWithDefaultTimings(new HostCooldowns(100));
+		RedisCooldownStore store = this.redis.fixture().storeWithDefaultTimings(new HostCooldowns(100));
 		await().atMost(AWAIT).until(() -> store.state().connected());
 		// The heartbeats of the start are done, the next is 10 s away: no command is in flight
 		// when Redis dies, so only the closed connection can tell.
@@ -109,7 +94,7 @@ class RedisCooldownStoreOutageTests {
 		this.redis.server().kill();
 		await().atMost(AWAIT).until(() -> store.errorCount() == 1);
 		assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).isLessThan(Duration.ofSeconds(5));
-		assertThat(this.fixture.messages(Level.WARN)).singleElement()
+		assertThat(this.redis.fixture().messages(Level.WARN)).singleElement()
 			.asString()
 			.startsWith(UNAVAILABLE + "connection failed: the connection to ")
 			.endsWith(" closed and no heartbeat came back within 2000 ms); requests use this instance's "
@@ -119,7 +104,7 @@ class RedisCooldownStoreOutageTests {
 	@Test
 	void whenTheSubscriptionIsDroppedSilentlyThenTheHeartbeatNoticesItAndANewOneRecovers() throws Exception {
 		try (LoopbackTcpProxy proxy = new LoopbackTcpProxy(this.redis.server().port())) {
-			RedisCooldownStore dropped = this.fixture.storeSubscribingThrough(proxy, new HostCooldowns(100));
+			RedisCooldownStore dropped = this.redis.fixture().storeSubscribingThrough(proxy, new HostCooldowns(100));
 			RedisCooldownStore other = store();
 			awaitConnected(dropped, other);
 
@@ -130,7 +115,7 @@ class RedisCooldownStoreOutageTests {
 			Duration unnoticed = Duration.ofNanos(System.nanoTime() - droppedAt);
 			assertThat(unnoticed).isGreaterThanOrEqualTo(RedisStoreFixture.HEARTBEAT_TIMEOUT.minus(
 					RedisStoreFixture.HEARTBEAT_INTERVAL)).isLessThan(NOTICED_WITHIN);
-			assertThat(this.fixture.messages(Level.WARN)).singleElement()
+			assertThat(this.redis.fixture().messages(Level.WARN)).singleElement()
 				.asString()
 				.startsWith(UNAVAILABLE + "heartbeat failed: no heartbeat heard back for ");
 			assertThat(dropped.state().connected()).isFalse();
@@ -140,7 +125,7 @@ class RedisCooldownStoreOutageTests {
 			// A new subscription: the one the network forgot is never heard from again.
 			await().atMost(AWAIT).until(() -> dropped.state().connected());
 			await().atMost(AWAIT).until(() -> !remaining(dropped, ORIGIN).isZero());
-			assertThat(this.fixture.messages(Level.INFO)).singleElement().asString().startsWith(BACK);
+			assertThat(this.redis.fixture().messages(Level.INFO)).singleElement().asString().startsWith(BACK);
 			assertThat(dropped.errorCount()).isEqualTo(1);
 			assertThat(other.errorCount()).isZero();
 		}
@@ -153,18 +138,18 @@ class RedisCooldownStoreOutageTests {
 		await().atMost(AWAIT).until(() -> first.errorCount() == 1);
 		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
 		assertThat(remaining(first, ORIGIN)).isBetween(Duration.ofSeconds(25), Duration.ofSeconds(30));
-		assertThat(this.fixture.messages(Level.WARN)).hasSize(1);
+		assertThat(this.redis.fixture().messages(Level.WARN)).hasSize(1);
 		// The subscription, or the heartbeat it did not let through, whichever failed first.
-		assertThat(this.fixture.messages(Level.WARN).get(0)).startsWith(UNAVAILABLE)
+		assertThat(this.redis.fixture().messages(Level.WARN).get(0)).startsWith(UNAVAILABLE)
 			.containsPattern("\\((subscribe|heartbeat) failed: ");
 
 		this.redis.server().start();
 		RedisCooldownStore second = store();
-		await().atMost(AWAIT).until(() -> this.fixture.messages(Level.INFO).size() == 1);
+		await().atMost(AWAIT).until(() -> this.redis.fixture().messages(Level.INFO).size() == 1);
 		await().atMost(AWAIT).until(() -> !remaining(second, ORIGIN).isZero());
 		first.record(OTHER, Duration.ofSeconds(30), System.nanoTime());
 		await().atMost(AWAIT).until(() -> remaining(second, OTHER).compareTo(Duration.ofSeconds(25)) > 0);
-		assertThat(this.fixture.messages(Level.WARN)).hasSize(1);
+		assertThat(this.redis.fixture().messages(Level.WARN)).hasSize(1);
 		assertThat(first.errorCount()).isEqualTo(1);
 	}
 
@@ -186,14 +171,14 @@ class RedisCooldownStoreOutageTests {
 			}
 			await().atMost(AWAIT).until(() -> first.errorCount() == 1 && second.errorCount() == 1);
 			assertThat(Duration.ofNanos(System.nanoTime() - pausedAt)).isLessThan(NOTICED_WITHIN);
-			assertThat(this.fixture.messages(Level.WARN)).hasSize(2).allMatch((line) -> line.startsWith(UNAVAILABLE));
+			assertThat(this.redis.fixture().messages(Level.WARN)).hasSize(2).allMatch((line) -> line.startsWith(UNAVAILABLE));
 			assertThat(timed(() -> first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime())))
 				.isLessThan(CALLER_BOUND);
 		}
 		finally {
 			this.redis.server().resume();
 		}
-		await().atMost(AWAIT).until(() -> this.fixture.messages(Level.INFO).size() == 2);
+		await().atMost(AWAIT).until(() -> this.redis.fixture().messages(Level.INFO).size() == 2);
 		await().atMost(AWAIT).until(() -> !remaining(second, ORIGIN).isZero());
 		assertThat(first.state().connected()).isTrue();
 		assertThat(first.errorCount() + second.errorCount()).isEqualTo(2);
@@ -203,7 +188,7 @@ class RedisCooldownStoreOutageTests {
 	void whenTheWriteQueueIsFullThenCooldownsAreDroppedAndCountedButNoOutageIsReported() {
 		HostCooldowns cooldowns = new HostCooldowns(2);
 		// Not started yet, so writes wait in the queue.
-		RedisCooldownStore store = this.fixture.unstarted(cooldowns, RedisCooldownStore.DEFAULT_KEY_PREFIX,
+		RedisCooldownStore store = this.redis.fixture().unstarted(cooldowns, RedisCooldownStore.DEFAULT_KEY_PREFIX,
 				Clock.systemUTC());
 		store.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
 		store.record(OTHER, Duration.ofSeconds(30), System.nanoTime());
@@ -213,18 +198,18 @@ class RedisCooldownStoreOutageTests {
 		store.record(OTHER, Duration.ofSeconds(40), System.nanoTime());
 		assertThat(store.droppedCount()).isEqualTo(1);
 		assertThat(store.errorCount()).isZero();
-		assertThat(this.fixture.messages(Level.WARN)).isEmpty();
+		assertThat(this.redis.fixture().messages(Level.WARN)).isEmpty();
 
 		store.start();
-		await().atMost(AWAIT).until(() -> this.fixture.template().hasKey("retry-after:" + OTHER));
-		assertThat(this.fixture.template().getExpire("retry-after:" + OTHER)).isBetween(35L, 40L);
-		assertThat(this.fixture.template().hasKey("retry-after:" + ORIGIN)).isTrue();
-		assertThat(this.fixture.template().hasKey("retry-after:" + third)).isFalse();
+		await().atMost(AWAIT).until(() -> this.redis.fixture().template().hasKey("retry-after:" + OTHER));
+		assertThat(this.redis.fixture().template().getExpire("retry-after:" + OTHER)).isBetween(35L, 40L);
+		assertThat(this.redis.fixture().template().hasKey("retry-after:" + ORIGIN)).isTrue();
+		assertThat(this.redis.fixture().template().hasKey("retry-after:" + third)).isFalse();
 		assertThat(store.errorCount()).isZero();
 	}
 
 	private RedisCooldownStore store() {
-		return this.fixture.store(new HostCooldowns(100));
+		return this.redis.fixture().store(new HostCooldowns(100));
 	}
 
 	private static void awaitConnected(RedisCooldownStore first, RedisCooldownStore second) {

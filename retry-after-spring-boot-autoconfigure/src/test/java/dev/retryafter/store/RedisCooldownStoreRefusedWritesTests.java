@@ -11,9 +11,6 @@ import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.RedisServer;
-import dev.retryafter.testsupport.RedisServerExtension;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -51,29 +48,17 @@ class RedisCooldownStoreRefusedWritesTests {
 	private static final String UNAVAILABLE = "Redis cooldown store 'retry-after:' is unavailable (";
 
 	@RegisterExtension
-	final RedisServerExtension redis = new RedisServerExtension();
-
-	private RedisStoreFixture fixture;
-
-	@BeforeEach
-	void createFixture() {
-		this.fixture = new RedisStoreFixture(this.redis.server());
-	}
-
-	@AfterEach
-	void closeFixture() throws Exception {
-		this.fixture.close();
-	}
+	final RedisStoreExtension redis = new RedisStoreExtension();
 
 	@Test
 	void whenRedisIsAReadOnlyReplicaThenOneOutageIsCountedAndAttemptsBackOffUntilItIsPromoted() {
 		try (RedisServer replica = RedisServer.onFreePort()) {
 			replica.arguments("--replicaof", "127.0.0.1 " + this.redis.server().port()).start();
-			StringRedisTemplate admin = this.fixture.template(new RedisStandaloneConfiguration("127.0.0.1",
+			StringRedisTemplate admin = this.redis.fixture().template(new RedisStandaloneConfiguration("127.0.0.1",
 					replica.port()));
 			await().atMost(AWAIT)
 				.until(() -> "up".equals(info(admin, "replication").getProperty("master_link_status")));
-			RedisConnectionFactory factory = this.fixture
+			RedisConnectionFactory factory = this.redis.fixture()
 				.connectionFactory(new RedisStandaloneConfiguration("127.0.0.1", replica.port()));
 			refusedThenAccepted(factory, admin, "READONLY", (redis) -> redis.execute((RedisCallback<Void>) (
 					connection) -> {
@@ -85,29 +70,29 @@ class RedisCooldownStoreRefusedWritesTests {
 
 	@Test
 	void whenRedisIsOutOfMemoryUnderNoEvictionThenOneOutageIsCountedAndAttemptsBackOffUntilItHasRoom() {
-		StringRedisTemplate admin = this.fixture.template();
+		StringRedisTemplate admin = this.redis.fixture().template();
 		setConfig(admin, "maxmemory-policy", "noeviction");
 		setConfig(admin, "maxmemory", "1");
-		refusedThenAccepted(this.fixture.connectionFactory(), admin, "OOM",
+		refusedThenAccepted(this.redis.fixture().connectionFactory(), admin, "OOM",
 				(redis) -> setConfig(redis, "maxmemory", "0"));
 	}
 
 	@Test
 	void whenTheUserMayNotRunScriptsThenOneOutageIsCountedAndAttemptsBackOffUntilItMay() {
-		StringRedisTemplate admin = this.fixture.template();
+		StringRedisTemplate admin = this.redis.fixture().template();
 		acl(admin, "SETUSER", "store", "on", ">store-secret", "~*", "&*", "+@all", "-@scripting");
 		RedisStandaloneConfiguration config = new RedisStandaloneConfiguration("127.0.0.1",
 				this.redis.server().port());
 		config.setUsername("store");
 		config.setPassword("store-secret");
-		refusedThenAccepted(this.fixture.connectionFactory(config), admin, "NOPERM",
+		refusedThenAccepted(this.redis.fixture().connectionFactory(config), admin, "NOPERM",
 				(redis) -> acl(redis, "SETUSER", "store", "+@scripting"));
 	}
 
 	private void refusedThenAccepted(RedisConnectionFactory factory, StringRedisTemplate admin, String refusal,
 			Consumer<StringRedisTemplate> acceptWrites) {
 		long subscribesBefore = calls(admin, "subscribe");
-		RedisCooldownStore store = this.fixture.unstarted(factory, new HostCooldowns(100),
+		RedisCooldownStore store = this.redis.fixture().unstarted(factory, new HostCooldowns(100),
 				RedisCooldownStore.DEFAULT_KEY_PREFIX, Clock.systemUTC(), FIRST_RETRY_DELAY, MAX_RETRY_DELAY);
 		store.start();
 		// A 429 with Retry-After: 60 while Redis refuses its write.
@@ -119,11 +104,11 @@ class RedisCooldownStoreRefusedWritesTests {
 			assertThat(store.errorCount()).isEqualTo(1);
 			sleep(Duration.ofMillis(100));
 		}
-		assertThat(this.fixture.messages(Level.WARN)).singleElement()
+		assertThat(this.redis.fixture().messages(Level.WARN)).singleElement()
 			.asString()
 			.startsWith(UNAVAILABLE)
 			.contains(refusal);
-		assertThat(this.fixture.messages(Level.INFO)).isEmpty();
+		assertThat(this.redis.fixture().messages(Level.INFO)).isEmpty();
 		// The first subscription and one per attempt: no more than 6 in the 10 s and the time
 		// before them; a store that spun counted dozens within milliseconds.
 		assertThat(calls(admin, "subscribe") - subscribesBefore).isBetween(2L, 6L);
@@ -134,10 +119,10 @@ class RedisCooldownStoreRefusedWritesTests {
 		// Recorded while Redis refused it: written on recovery.
 		await().atMost(AWAIT).until(() -> admin.hasKey("retry-after:" + ORIGIN));
 		assertThat(admin.getExpire("retry-after:" + ORIGIN)).isBetween(30L, 60L);
-		assertThat(this.fixture.messages(Level.INFO)).singleElement()
+		assertThat(this.redis.fixture().messages(Level.INFO)).singleElement()
 			.asString()
 			.startsWith("Redis cooldown store 'retry-after:' is connected again after an outage of ");
-		assertThat(this.fixture.messages(Level.WARN)).hasSize(1);
+		assertThat(this.redis.fixture().messages(Level.WARN)).hasSize(1);
 		assertThat(store.errorCount()).isEqualTo(1);
 	}
 

@@ -9,10 +9,8 @@ import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
-import dev.retryafter.testsupport.RedisServerExtension;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -38,23 +36,15 @@ class RedisCooldownStoreSigningTests {
 	private static final String CHANNEL = RedisCooldownStore.DEFAULT_KEY_PREFIX + "cooldowns";
 
 	@RegisterExtension
-	final RedisServerExtension redis = new RedisServerExtension();
-
-	private RedisStoreFixture fixture;
+	final RedisStoreExtension redis = new RedisStoreExtension();
 
 	private final List<RedisCooldownStore> stores = new ArrayList<>();
 
-	@BeforeEach
-	void createFixture() {
-		this.fixture = new RedisStoreFixture(this.redis.server());
-	}
-
 	@AfterEach
-	void closeFixture() throws Exception {
+	void closeStores() {
 		for (RedisCooldownStore store : this.stores) {
 			store.close();
 		}
-		this.fixture.close();
 	}
 
 	@Test
@@ -73,7 +63,7 @@ class RedisCooldownStoreSigningTests {
 	void whenAnUnsignedOrForeignMessageIsPublishedThenItIsDroppedAndCounted() {
 		RedisCooldownStore store = store(SECRET);
 		await().atMost(AWAIT).until(() -> store.state().connected());
-		StringRedisTemplate redis = this.fixture.template();
+		StringRedisTemplate redis = this.redis.fixture().template();
 		String forged = CooldownMessage.cooldown(30000, "intruder", TENANT).encode();
 		redis.convertAndSend(CHANNEL, forged);
 		redis.convertAndSend(CHANNEL, forged + " sig:" + SECRET.sign(forged.replace("30000", "3000")));
@@ -103,7 +93,7 @@ class RedisCooldownStoreSigningTests {
 	}
 
 	private RedisCooldownStore store(@Nullable PartitionSecret secret) {
-		RedisCooldownStore store = new RedisCooldownStore(this.fixture.connectionFactory(), new HostCooldowns(100),
+		RedisCooldownStore store = new RedisCooldownStore(this.redis.fixture().connectionFactory(), new HostCooldowns(100),
 				RedisCooldownStore.DEFAULT_KEY_PREFIX, MonotonicClock.SYSTEM, Clock.systemUTC(),
 				RedisStoreFixture.HEARTBEAT_INTERVAL, RedisStoreFixture.HEARTBEAT_TIMEOUT, secret);
 		this.stores.add(store);
