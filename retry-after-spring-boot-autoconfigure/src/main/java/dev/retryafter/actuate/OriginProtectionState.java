@@ -76,7 +76,7 @@ final class OriginProtectionState {
 			Origin origin = entry.getKey().origin();
 			// Origin always carries its effective port, so api.example.com:443 in a client's
 			// hosts matches https://api.example.com.
-			descriptors.add(new CooldownDescriptor(this.clients.resolve(origin.host(), origin.port()).name(),
+			descriptors.add(new CooldownDescriptor(clientOf(origin),
 					origin.toString(), DurationFormat.formatMeasured(entry.getValue()), entry.getKey().partitionPrefix()));
 		}
 		return descriptors;
@@ -95,7 +95,7 @@ final class OriginProtectionState {
 		for (KeyProtection view : views) {
 			Origin origin = view.key().origin();
 			double rate = view.pacedRate();
-			descriptors.add(new ProtectionDescriptor(this.clients.resolve(origin.host(), origin.port()).name(),
+			descriptors.add(new ProtectionDescriptor(clientOf(origin),
 					origin.toString(), view.key().partitionPrefix(), instant(wallNow, view.instant()),
 					instant(wallNow, view.releaseWindow()), view.leaving(),
 					Double.isNaN(rate) ? null : Math.round(rate * 1000) / 1000.0, instant(wallNow, view.nextSlot())));
@@ -117,7 +117,7 @@ final class OriginProtectionState {
 		List<QuotaDescriptor> descriptors = new ArrayList<>(quotas.size());
 		quotas.forEach((key, quota) -> {
 			Origin origin = key.origin();
-			descriptors.add(new QuotaDescriptor(this.clients.resolve(origin.host(), origin.port()).name(),
+			descriptors.add(new QuotaDescriptor(clientOf(origin),
 					origin.toString(), key.partitionPrefix(), quota.policy(), quota.fields().wireName(),
 					quota.remaining(), DurationFormat.formatMeasured(quota.resetIn())));
 		});
@@ -167,6 +167,11 @@ final class OriginProtectionState {
 
 	private static BudgetDescriptor descriptor(RetryBudget.Snapshot snapshot) {
 		return new BudgetDescriptor(snapshot.requests(), snapshot.retries(), snapshot.available());
+	}
+
+	// The named client a request to the origin resolves to, as the calls resolve it.
+	private String clientOf(Origin origin) {
+		return this.clients.resolve(origin.host(), origin.port()).name();
 	}
 
 }

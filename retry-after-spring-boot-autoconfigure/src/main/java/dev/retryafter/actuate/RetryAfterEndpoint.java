@@ -136,19 +136,6 @@ public class RetryAfterEndpoint {
 	public record RetryAfterDescriptor(Map<String, ClientDescriptor> clients, List<CooldownDescriptor> cooldowns,
 			Map<String, BudgetDescriptor> budgets, StoreDescriptor store,
 			List<ProtectionDescriptor> protection, List<QuotaDescriptor> quotas) implements OperationResponseBody {
-
-		/**
-		 * A response without protection entries or quotas.
-		 * @param clients each client's hosts and settings, {@code default} first
-		 * @param cooldowns the origins, or partitions of origins, currently cooling down
-		 * @param budgets the retry budget state by client name
-		 * @param store the cooldown store's state
-		 */
-		public RetryAfterDescriptor(Map<String, ClientDescriptor> clients, List<CooldownDescriptor> cooldowns,
-				Map<String, BudgetDescriptor> budgets, StoreDescriptor store) {
-			this(clients, cooldowns, budgets, store, List.of(), List.of());
-		}
-
 	}
 
 	/**

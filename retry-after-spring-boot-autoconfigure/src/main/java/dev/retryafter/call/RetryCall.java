@@ -136,14 +136,6 @@ public abstract class RetryCall {
 	protected abstract HttpHeaders requestHeaders();
 
 	/**
-	 * The named client of this call.
-	 * @return the client name, or {@code default}
-	 */
-	protected final String clientName() {
-		return this.client.name();
-	}
-
-	/**
 	 * Lets a listener that watches calls (a tracer) follow this one from its start: the
 	 * adapter calls this once, before the first admission. Nothing happens unless the
 	 * listener {@link RetryListener#watchesCalls() watches calls}.

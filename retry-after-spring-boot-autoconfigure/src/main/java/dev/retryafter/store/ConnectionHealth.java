@@ -167,10 +167,6 @@ final class ConnectionHealth {
 		}
 	}
 
-	boolean isConnected() {
-		return this.connected;
-	}
-
 	/**
 	 * Whether writes may be sent now: when connected, or while recovering.
 	 */
