@@ -50,4 +50,20 @@ public record AdmissionRequest(CooldownKey key, long nowNanos, Duration remainin
 				settings.cooldown().mode(), settings.jitter(), random, firstAttempt);
 	}
 
+	/**
+	 * The remaining budget in nanoseconds, clamped so that {@code budget - wait} stays a long.
+	 * @return the budget, possibly negative
+	 */
+	long budgetNanos() {
+		return DurationMath.saturatedNanos(this.remainingBudget, DurationMath.DURATION_LIMIT_NANOS);
+	}
+
+	/**
+	 * The attempt reserve in nanoseconds, clamped alike and never negative.
+	 * @return the reserve
+	 */
+	long reserveNanos() {
+		return Math.max(0, DurationMath.saturatedNanos(this.attemptReserve, DurationMath.DURATION_LIMIT_NANOS));
+	}
+
 }

@@ -1,5 +1,6 @@
 package dev.retryafter.core;
 
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -27,7 +28,6 @@ public final class CooldownPartition {
 	/** Length of a partition digest in hex digits (128 bits). */
 	public static final int DIGEST_LENGTH = 32;
 
-	private static final char[] HEX = "0123456789abcdef".toCharArray();
 
 	private CooldownPartition() {
 	}
@@ -80,7 +80,7 @@ public final class CooldownPartition {
 		if (digest.length < DIGEST_LENGTH / 2) {
 			throw new IllegalStateException("A partition hash must give at least " + (DIGEST_LENGTH / 2) + " bytes");
 		}
-		return hex(digest, DIGEST_LENGTH / 2);
+		return HexFormat.of().formatHex(digest, 0, DIGEST_LENGTH / 2);
 	}
 
 	/**
@@ -114,14 +114,6 @@ public final class CooldownPartition {
 		return Integer.BYTES + 2 * text.length();
 	}
 
-	private static String hex(byte[] bytes, int count) {
-		char[] chars = new char[count * 2];
-		for (int i = 0; i < count; i++) {
-			chars[2 * i] = HEX[(bytes[i] >>> 4) & 0xf];
-			chars[2 * i + 1] = HEX[bytes[i] & 0xf];
-		}
-		return new String(chars);
-	}
 
 	/**
 	 * A keyed one-way function of bytes, e.g. HMAC-SHA256 with a secret: the core frames what

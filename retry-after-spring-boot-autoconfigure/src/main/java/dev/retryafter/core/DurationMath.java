@@ -16,7 +16,27 @@ final class DurationMath {
 
 	private static final BigInteger NANOS_PER_SECOND = BigInteger.valueOf(1_000_000_000L);
 
+	/** About 146 years: budgets and reserves clamped to it keep {@code budget - wait} a long. */
+	static final long DURATION_LIMIT_NANOS = 1L << 62;
+
 	private DurationMath() {
+	}
+
+	/**
+	 * {@code duration} in nanoseconds, saturated at {@code limit} either way rather than
+	 * overflowing.
+	 * @param duration any duration
+	 * @param limit the largest magnitude returned, positive
+	 * @return the nanoseconds, between {@code -limit} and {@code limit}
+	 */
+	static long saturatedNanos(Duration duration, long limit) {
+		if (duration.compareTo(Duration.ofNanos(limit)) >= 0) {
+			return limit;
+		}
+		if (duration.compareTo(Duration.ofNanos(-limit)) <= 0) {
+			return -limit;
+		}
+		return duration.toNanos();
 	}
 
 	/**

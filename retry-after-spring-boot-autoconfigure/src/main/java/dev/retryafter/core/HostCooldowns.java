@@ -2,14 +2,9 @@ package dev.retryafter.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Comparator;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
@@ -53,8 +48,6 @@ public final class HostCooldowns {
 	private static final long MAX_DELAY_NANOS = RetryAfter.MAX_DELAY.toNanos();
 
 	// Budget and reserve are clamped to about 146 years: with a wait of at most MAX_DELAY,
-	// budget - wait then stays inside the range of a long.
-	private static final long DURATION_LIMIT_NANOS = 1L << 62;
 
 	private final int maxHosts;
 
@@ -93,7 +86,7 @@ public final class HostCooldowns {
 			throw new IllegalArgumentException("maxDuration must be positive: " + maxDuration);
 		}
 		this.maxHosts = maxHosts;
-		this.maxDurationNanos = saturatedNanos(maxDuration, MAX_DELAY_NANOS);
+		this.maxDurationNanos = DurationMath.saturatedNanos(maxDuration, MAX_DELAY_NANOS);
 		this.quotas = new QuotaPacing(maxHosts);
 		this.bound = new CooldownBound(maxHosts, this.notBefore, this.pacers);
 	}
@@ -117,7 +110,7 @@ public final class HostCooldowns {
 	 */
 	public boolean record(CooldownKey key, long nowNanos, Duration delay) {
 		Objects.requireNonNull(key, "key");
-		long delayNanos = saturatedNanos(delay, this.maxDurationNanos);
+		long delayNanos = DurationMath.saturatedNanos(delay, this.maxDurationNanos);
 		if (delayNanos <= 0) {
 			return false;
 		}
@@ -207,8 +200,8 @@ public final class HostCooldowns {
 		if (request.mode() == CooldownMode.FAIL_FAST) {
 			return new Admission.Refuse(timeLeft);
 		}
-		long budget = saturatedNanos(request.remainingBudget(), DURATION_LIMIT_NANOS);
-		long reserve = Math.max(0, saturatedNanos(request.attemptReserve(), DURATION_LIMIT_NANOS));
+		long budget = request.budgetNanos();
+		long reserve = request.reserveNanos();
 		long afterWait = budget - left;
 		if (afterWait < reserve) {
 			return new Admission.Refuse(timeLeft);
@@ -236,8 +229,8 @@ public final class HostCooldowns {
 		if (!request.firstAttempt() || request.mode() == CooldownMode.FAIL_FAST) {
 			return Admission.PROCEED;
 		}
-		long budget = saturatedNanos(request.remainingBudget(), DURATION_LIMIT_NANOS);
-		long reserve = Math.max(0, saturatedNanos(request.attemptReserve(), DURATION_LIMIT_NANOS));
+		long budget = request.budgetNanos();
+		long reserve = request.reserveNanos();
 		long afterWait = budget - untilLast;
 		if (afterWait < reserve) {
 			// A queue that does not fit the budget is not taken, as a paced slot is not: the
@@ -270,8 +263,8 @@ public final class HostCooldowns {
 			this.pacers.remove(request.key(), pacer);
 			return null;
 		}
-		long budget = saturatedNanos(request.remainingBudget(), DURATION_LIMIT_NANOS);
-		long reserve = Math.max(0, saturatedNanos(request.attemptReserve(), DURATION_LIMIT_NANOS));
+		long budget = request.budgetNanos();
+		long reserve = request.reserveNanos();
 		Admission admission = pacer.admit(nowNanos, cooling ? hold.until : nowNanos, budget, reserve,
 				request.jitter(), request.random());
 		if (cooling && admission instanceof Admission.Wait wait) {
@@ -432,17 +425,6 @@ public final class HostCooldowns {
 			this.notBefore.remove(key, hold);
 		}
 		return left;
-	}
-
-	static long saturatedNanos(Duration duration, long limit) {
-		Objects.requireNonNull(duration, "duration");
-		if (duration.compareTo(Duration.ofNanos(limit)) >= 0) {
-			return limit;
-		}
-		if (duration.compareTo(Duration.ofNanos(-limit)) <= 0) {
-			return -limit;
-		}
-		return duration.toNanos();
 	}
 
 }

@@ -29,9 +29,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class QuotaPacing {
 
-	// Budget and reserve are clamped to about 146 years, so budget - wait stays a long.
-	private static final long DURATION_LIMIT_NANOS = 1L << 62;
-
 	/** Above this many paced keys, {@link #mayPace} says yes rather than scan them all. */
 	static final int HOSTS_SCANNED = 8;
 
@@ -95,8 +92,8 @@ public final class QuotaPacing {
 			this.schedules.remove(key, schedule);
 			return null;
 		}
-		long notBefore = nowNanos + Math.max(0, clamp(cooldownLeft));
-		long wait = schedule.take(nowNanos, notBefore, clamp(remainingBudget), Math.max(0, clamp(attemptReserve)));
+		long notBefore = nowNanos + Math.max(0, clamped(cooldownLeft));
+		long wait = schedule.take(nowNanos, notBefore, clamped(remainingBudget), Math.max(0, clamped(attemptReserve)));
 		return (wait > 0) ? new Admission.Wait(Duration.ofNanos(wait), HoldReason.QUOTA) : null;
 	}
 
@@ -170,13 +167,6 @@ public final class QuotaPacing {
 		this.schedules.keySet().removeIf((key) -> origin == null || key.origin().equals(origin));
 	}
 
-	/**
-	 * Forgets what one key's origin announced.
-	 * @param key the key
-	 */
-	public void forget(CooldownKey key) {
-		this.schedules.remove(key);
-	}
 
 	/**
 	 * How many keys are paced, for tests of the bound.
@@ -205,14 +195,8 @@ public final class QuotaPacing {
 		}
 	}
 
-	private static long clamp(Duration duration) {
-		if (duration.compareTo(Duration.ofNanos(DURATION_LIMIT_NANOS)) >= 0) {
-			return DURATION_LIMIT_NANOS;
-		}
-		if (duration.compareTo(Duration.ofNanos(-DURATION_LIMIT_NANOS)) <= 0) {
-			return -DURATION_LIMIT_NANOS;
-		}
-		return duration.toNanos();
+	private static long clamped(Duration duration) {
+		return DurationMath.saturatedNanos(duration, DurationMath.DURATION_LIMIT_NANOS);
 	}
 
 }

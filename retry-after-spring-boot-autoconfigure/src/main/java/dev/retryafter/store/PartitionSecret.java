@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.HexFormat;
 import java.util.Objects;
 
 import javax.crypto.Mac;
@@ -30,7 +31,6 @@ public final class PartitionSecret {
 
 	private static final String ALGORITHM = "HmacSHA256";
 
-	private static final char[] HEX = "0123456789abcdef".toCharArray();
 
 	private final Mac partitionMac;
 
@@ -91,7 +91,7 @@ public final class PartitionSecret {
 	 * @return its signature, 64 lower-case hex digits
 	 */
 	String sign(String text) {
-		return hex(hmac(this.messageMac, text.getBytes(StandardCharsets.UTF_8)));
+		return HexFormat.of().formatHex(hmac(this.messageMac, text.getBytes(StandardCharsets.UTF_8)));
 	}
 
 	/**
@@ -139,14 +139,6 @@ public final class PartitionSecret {
 		return mac.doFinal(input);
 	}
 
-	private static String hex(byte[] bytes) {
-		char[] chars = new char[bytes.length * 2];
-		for (int i = 0; i < bytes.length; i++) {
-			chars[2 * i] = HEX[(bytes[i] >>> 4) & 0xf];
-			chars[2 * i + 1] = HEX[bytes[i] & 0xf];
-		}
-		return new String(chars);
-	}
 
 	private static final class PerJvm {
 
