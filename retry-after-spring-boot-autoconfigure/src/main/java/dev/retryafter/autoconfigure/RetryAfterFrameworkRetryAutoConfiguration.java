@@ -28,6 +28,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.retry.RetryPolicy;
 import org.springframework.core.retry.RetryTemplate;
+import org.springframework.util.function.SingletonSupplier;
 import org.springframework.resilience.annotation.RetryAnnotationBeanPostProcessor;
 import org.springframework.web.client.RestClientResponseException;
 
@@ -99,8 +100,9 @@ public final class RetryAfterFrameworkRetryAutoConfiguration {
 		@Bean
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 		static BeanPostProcessor retriedMethodsPostProcessor(ObjectProvider<OuterRetries> outerRetries) {
+			// Resolved on the first invocation and kept: not a bean lookup per attempt.
 			return new RetriedMethodsPostProcessor(
-					new RetriedMethodInterceptor(outerRetries::getObject));
+					new RetriedMethodInterceptor(SingletonSupplier.of(outerRetries::getObject)));
 		}
 
 	}

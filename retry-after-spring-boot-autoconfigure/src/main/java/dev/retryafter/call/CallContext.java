@@ -127,21 +127,11 @@ public final class CallContext {
 	}
 
 	/**
-	 * Whether a cooldown could hold or refuse a request of a client with these settings
-	 * before it is sent, or learn from its response: only while cooldowns are on and some
-	 * origin is cooling down. The one place this check is written.
-	 * @param settings the client's settings
-	 * @return {@code false} when the request is certainly admitted
-	 */
-	public boolean mayHold(RetrySettings settings) {
-		return settings.cooldown().enabled() && this.cooldowns.hasCooldowns();
-	}
-
-	/**
-	 * Whether a cooldown could hold or refuse this request before it is sent: as
-	 * {@link #mayHold(RetrySettings)}, except that an origin's announced quota counts only
-	 * for requests to its own host, so that one origin's quota does not send every other
-	 * origin's calls down the whole call path.
+	 * Whether a cooldown could hold or refuse this request before it is sent, or learn from
+	 * its response: only while cooldowns are on and some origin is cooling down or paced, or
+	 * a quota is kept for the request's own host (so that one origin's quota does not send
+	 * every other origin's calls down the whole call path). The one place this check is
+	 * written.
 	 * @param settings the client's settings
 	 * @param uri the request's URI
 	 * @return {@code false} when the request is certainly admitted at once
@@ -213,14 +203,6 @@ public final class CallContext {
 	 */
 	public boolean hasIdempotencyKey(HttpHeaders headers, RetrySettings settings) {
 		return this.factsResolver.hasIdempotencyKey(headers, settings);
-	}
-
-	/**
-	 * The settings per named client.
-	 * @return the clients
-	 */
-	public RetryClients clients() {
-		return this.clients;
 	}
 
 	/**

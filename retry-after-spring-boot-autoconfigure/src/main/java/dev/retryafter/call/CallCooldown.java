@@ -124,7 +124,7 @@ final class CallCooldown {
 	 */
 	void accepted() {
 		CallContext calls = this.call.calls();
-		if (calls.mayHold(this.settings)) {
+		if (calls.mayHold(this.settings, this.call.uri())) {
 			CooldownKey key = key();
 			if (key != null) {
 				calls.cooldowns().accepted(key, calls.monotonicClock().nanoTime());

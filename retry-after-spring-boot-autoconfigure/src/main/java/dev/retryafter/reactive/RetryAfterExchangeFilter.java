@@ -7,12 +7,12 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.call.RetryCall;
 import dev.retryafter.call.CallContext;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.Admission;
-import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.MonotonicClock;
@@ -245,7 +245,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 				.map((response) -> {
 					int status = response.statusCode().value();
 					RetryAfter retryAfter = retryAfter(status, response.headers().asHttpHeaders());
-					return ExchangeAttempt.responded(response, new AttemptOutcome.Response(status, retryAfter));
+					return ExchangeAttempt.responded(response, ResponseOutcomes.outcome(status, retryAfter));
 				})
 				.onErrorResume((error) -> {
 					IoFailureKind kind = ExchangeFailures.classify(error);
