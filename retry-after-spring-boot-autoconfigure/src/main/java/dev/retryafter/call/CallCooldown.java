@@ -58,10 +58,11 @@ final class CallCooldown {
 		}
 		// A retry already waited out the server's delay: only a first attempt queues behind
 		// requests still leaving in a cooldown's release window.
-		Admission admission = calls.cooldowns().admit(AdmissionRequest.of(key, calls.monotonicClock().nanoTime(),
-				this.call.timeLeft(), this.settings, calls.random(), firstAttempt));
+		AdmissionRequest request = AdmissionRequest.of(key, calls.monotonicClock().nanoTime(), this.call.timeLeft(),
+				this.settings, calls.random(), firstAttempt);
+		Admission admission = calls.cooldowns().admit(request);
 		if (firstAttempt && !(admission instanceof Admission.Refuse) && QuotaFields.reads(this.settings)) {
-			admission = quotaSlot(key, admission);
+			admission = quotaSlot(request, admission);
 		}
 		if (admission instanceof Admission.Wait wait) {
 			this.holdReason = wait.reason();
@@ -75,14 +76,15 @@ final class CallCooldown {
 	 * what the cooldown alone gives it: the cooldown's instant is the earliest a slot may be.
 	 * Pacing never refuses, so the cooldown's answer stands when the quota has no say.
 	 */
-	private Admission quotaSlot(CooldownKey key, Admission admission) {
-		CallContext calls = this.call.calls();
+	private Admission quotaSlot(AdmissionRequest request, Admission admission) {
 		Duration cooldownWait = (admission instanceof Admission.Wait wait) ? wait.delay() : Duration.ZERO;
-		Admission.Wait slot = calls.cooldowns()
+		// On the same clock reading and budget as the cooldown's answer.
+		Admission.Wait slot = this.call.calls()
+			.cooldowns()
 			.cooldowns()
 			.quotas()
-			.admit(key, calls.monotonicClock().nanoTime(), cooldownWait, this.call.timeLeft(),
-					this.settings.attemptReserve());
+			.admit(request.key(), request.nowNanos(), cooldownWait, request.remainingBudget(),
+					request.attemptReserve());
 		return (slot != null && slot.delay().compareTo(cooldownWait) > 0) ? slot : admission;
 	}
 
