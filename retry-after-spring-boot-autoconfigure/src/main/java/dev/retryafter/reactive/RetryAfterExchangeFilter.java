@@ -141,6 +141,9 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			RetriedInvocation invocation = context.getOrDefault(RetriedInvocation.class, null);
 			Call call = new Call(client, facts, request, next,
 					(invocation != null) ? invocation : this.outerRetry.invocation());
+			if (!this.calls.watched()) {
+				return call.start(null).doOnCancel(call::cancelled);
+			}
 			// WebClient runs its filters under its http.client.requests observation, put in the
 			// subscriber context under this key: a tracer's attempts become its children.
 			return call.start(context.getOrDefault(OBSERVATION_KEY, null))
