@@ -241,14 +241,8 @@ public final class RateLimitParser {
 			return -1;
 		}
 		String value = lines.get(0);
-		int start = 0;
-		int end = value.length();
-		while (start < end && isOws(value.charAt(start))) {
-			start++;
-		}
-		while (end > start && isOws(value.charAt(end - 1))) {
-			end--;
-		}
+		int start = RetryAfterParser.skipLeadingOws(value);
+		int end = RetryAfterParser.skipTrailingOws(value, start);
 		// 18 digits fit a long; more is no count or time of any server.
 		if (start == end || end - start > 18) {
 			return -1;
@@ -267,11 +261,6 @@ public final class RateLimitParser {
 	private static List<String> lines(Function<String, @Nullable List<String>> fieldLines, String name) {
 		List<String> lines = fieldLines.apply(name);
 		return (lines != null) ? lines : List.of();
-	}
-
-	// OWS = *( SP / HTAB ), RFC 9110 section 5.6.3.
-	private static boolean isOws(char c) {
-		return c == ' ' || c == '\t';
 	}
 
 }

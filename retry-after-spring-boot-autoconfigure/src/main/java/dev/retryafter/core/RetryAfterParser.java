@@ -105,7 +105,8 @@ public final class RetryAfterParser {
 		return (delay.compareTo(RetryAfter.MAX_DELAY) > 0) ? RetryAfter.MAX_DELAY : delay;
 	}
 
-	private static int skipLeadingOws(String value) {
+	// Package-private: every field parser of the core trims OWS the same way.
+	static int skipLeadingOws(String value) {
 		int start = 0;
 		while (start < value.length() && isOws(value.charAt(start))) {
 			start++;
@@ -113,7 +114,7 @@ public final class RetryAfterParser {
 		return start;
 	}
 
-	private static int skipTrailingOws(String value, int start) {
+	static int skipTrailingOws(String value, int start) {
 		int end = value.length();
 		while (end > start && isOws(value.charAt(end - 1))) {
 			end--;
