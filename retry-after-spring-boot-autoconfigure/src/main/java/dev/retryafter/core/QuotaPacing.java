@@ -190,7 +190,10 @@ public final class QuotaPacing {
 		// The longest since the last response goes first: it is the least likely to be used.
 		candidates.sort(Comparator.comparing((Map.Entry<CooldownKey, QuotaState> entry) -> entry.getValue().age())
 			.reversed());
-		for (int i = 0; i < excess && i < candidates.size(); i++) {
+		// A little below the bound, as the cooldowns' bound does: the next new key then finds
+		// room instead of paying for another full scan.
+		int evicted = excess + this.maxKeys / 16;
+		for (int i = 0; i < evicted && i < candidates.size(); i++) {
 			this.schedules.remove(candidates.get(i).getKey());
 		}
 	}

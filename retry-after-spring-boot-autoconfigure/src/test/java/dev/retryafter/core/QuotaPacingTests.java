@@ -168,6 +168,21 @@ class QuotaPacingTests {
 	}
 
 	@Test
+	void whenTheBoundIsPassedThenRoomIsMadeBelowItSoTheNextKeysDoNotScanAgain() {
+		QuotaPacing bounded = new QuotaPacing(32);
+		for (int i = 0; i <= 32; i++) {
+			bounded.record(CooldownKey.of(Origin.of("https", "h" + i + ".example.com", 443)), reading(1, 60, 0, 0),
+					T0 + i * SECOND);
+		}
+
+		// 33 keys over a bound of 32: the one over and 32 / 16 more, the longest unheard.
+		assertThat(bounded.size()).isEqualTo(30);
+		assertThat(bounded.snapshot(T0 + 33 * SECOND).keySet()).extracting((key) -> key.origin().host())
+			.doesNotContain("h0.example.com", "h1.example.com", "h2.example.com")
+			.contains("h3.example.com", "h32.example.com");
+	}
+
+	@Test
 	void whenMoreKeysArePacedThanTheBoundThenTheLongestUnheardAreForgotten() {
 		QuotaPacing small = new QuotaPacing(2);
 		for (int i = 0; i < 5; i++) {
