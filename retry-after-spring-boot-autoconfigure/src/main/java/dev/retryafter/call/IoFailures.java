@@ -24,7 +24,6 @@ import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
 import dev.retryafter.core.IoFailureKind;
-
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -72,7 +71,34 @@ public final class IoFailures {
 
 	private static final String HC5_CONNECTION_CLOSED = "org.apache.hc.core5.http.ConnectionClosedException";
 
+	private static final String NETTY_READ_TIMEOUT = "io.netty.handler.timeout.ReadTimeoutException";
+
 	private IoFailures() {
+	}
+
+	/**
+	 * Classifies a failure a client reports around the transport's own (Spring's
+	 * {@code ResourceAccessException}, {@code WebClient}'s {@code WebClientRequestException}):
+	 * the first {@link IOException} in the cause chain, as {@link #classify(IOException)} does.
+	 * Reactor Netty's response timeout is Netty's {@code ReadTimeoutException}, which is no
+	 * {@link IOException}: it is a read timeout, matched by class name so that Netty stays
+	 * optional.
+	 * @param failure what the client reported
+	 * @return the kind of I/O failure, or {@code null} if the chain holds none (a codec or
+	 * programming error)
+	 */
+	public static @Nullable IoFailureKind classifyCause(Throwable failure) {
+		Throwable current = failure;
+		for (int depth = 0; current != null && depth < MAX_DEPTH; depth++) {
+			if (current instanceof IOException io) {
+				return classify(io);
+			}
+			if (NETTY_READ_TIMEOUT.equals(current.getClass().getName())) {
+				return IoFailureKind.READ_TIMEOUT;
+			}
+			current = (current.getCause() != current) ? current.getCause() : null;
+		}
+		return null;
 	}
 
 	/**

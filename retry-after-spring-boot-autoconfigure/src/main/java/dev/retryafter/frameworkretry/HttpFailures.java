@@ -43,8 +43,8 @@ final class HttpFailures {
 						retryAfter(response.getResponseHeaders(), settings, receivedAt));
 			}
 			if (candidate instanceof ResourceAccessException access) {
-				return new AttemptOutcome.IoFailure((access.getCause() instanceof IOException io)
-						? IoFailures.classify(io) : IoFailureKind.OTHER);
+				IoFailureKind kind = IoFailures.classifyCause(access);
+				return new AttemptOutcome.IoFailure((kind != null) ? kind : IoFailureKind.OTHER);
 			}
 			candidate = (candidate.getCause() != candidate) ? candidate.getCause() : null;
 		}

@@ -1,6 +1,5 @@
 package dev.retryafter.frameworkretry;
 
-import java.io.IOException;
 import java.util.Objects;
 
 import dev.retryafter.call.IoFailures;
@@ -123,8 +122,8 @@ public class RetryAfterReactorRetry extends Retry {
 				.retryAfter(response.getHeaders(), client.settings(), this.retries.wallClock().instant()));
 		}
 		if (failure instanceof WebClientRequestException request) {
-			return new AttemptOutcome.IoFailure((request.getCause() instanceof IOException io)
-					? IoFailures.classify(io) : IoFailureKind.OTHER);
+			IoFailureKind kind = IoFailures.classifyCause(request);
+			return new AttemptOutcome.IoFailure((kind != null) ? kind : IoFailureKind.OTHER);
 		}
 		return null;
 	}

@@ -11,6 +11,7 @@ import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.call.RetryCall;
 import dev.retryafter.call.CallContext;
+import dev.retryafter.call.IoFailures;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.ClientSettings;
@@ -251,7 +252,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 					return ExchangeAttempt.responded(response, ResponseOutcomes.outcome(status, retryAfter));
 				})
 				.onErrorResume((error) -> {
-					IoFailureKind kind = ExchangeFailures.classify(error);
+					IoFailureKind kind = IoFailures.classifyCause(error);
 					return (kind != null) ? Mono.just(ExchangeAttempt.failed(error, kind)) : Mono.error(error);
 				})
 				.flatMap((result) -> decide(result, attempt));

@@ -136,4 +136,25 @@ class IoFailuresTests {
 		assertThat(IoFailures.classify(failure)).isEqualTo(IoFailureKind.OTHER);
 	}
 
+	@Test
+	void whenAClientWrapsTheTransportsFailureThenTheFirstIoExceptionInTheChainIsClassified() {
+		RuntimeException wrapped = new IllegalStateException("request failed",
+				new RuntimeException("around", new ConnectException("Connection refused")));
+
+		assertThat(IoFailures.classifyCause(wrapped)).isEqualTo(IoFailureKind.CONNECT_REFUSED);
+	}
+
+	@Test
+	void whenNettysResponseTimeoutIsInTheChainThenItIsAReadTimeout() {
+		RuntimeException wrapped = new IllegalStateException("request failed",
+				io.netty.handler.timeout.ReadTimeoutException.INSTANCE);
+
+		assertThat(IoFailures.classifyCause(wrapped)).isEqualTo(IoFailureKind.READ_TIMEOUT);
+	}
+
+	@Test
+	void whenTheChainHoldsNoIoFailureThenItIsNone() {
+		assertThat(IoFailures.classifyCause(new IllegalStateException("codec", new IllegalArgumentException()))).isNull();
+	}
+
 }
