@@ -1,9 +1,13 @@
 package dev.retryafter.call;
 
+import java.time.Instant;
 import java.util.List;
 
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.RetryAfterParser;
+import dev.retryafter.core.RetrySettings;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
 
@@ -55,6 +59,25 @@ public final class ResponseOutcomes {
 	public static boolean hasRetryAfter(HttpHeaders headers) {
 		List<String> fieldLines = headers.get(RETRY_AFTER);
 		return fieldLines != null && !fieldLines.isEmpty();
+	}
+
+	/**
+	 * The outcome of a response a retry library reports inside an exception (Spring's
+	 * {@code RestClientResponseException}, {@code WebClientResponseException}), its
+	 * {@code Retry-After} read as the client adapters read it.
+	 * @param status the response status
+	 * @param headers the response headers, or {@code null} when the exception kept none
+	 * @param settings the client's settings (the HTTP-date reference)
+	 * @param receivedAt the instant an HTTP-date is measured from
+	 * @return the outcome
+	 */
+	public static AttemptOutcome.Response outcome(int status, @Nullable HttpHeaders headers, RetrySettings settings,
+			Instant receivedAt) {
+		if (headers == null || !hasRetryAfter(headers)) {
+			return outcome(status, RetryAfter.ABSENT);
+		}
+		return outcome(status, RetryAfterParser.parse(headers.getOrEmpty(RETRY_AFTER), receivedAt,
+				headers.getFirst(HttpHeaders.DATE), settings.header().dateReference()));
 	}
 
 }

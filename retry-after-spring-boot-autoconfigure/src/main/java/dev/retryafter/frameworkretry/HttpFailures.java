@@ -4,14 +4,12 @@ import java.io.IOException;
 import java.time.Instant;
 
 import dev.retryafter.call.IoFailures;
+import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.IoFailureKind;
-import dev.retryafter.core.RetryAfter;
-import dev.retryafter.core.RetryAfterParser;
 import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.http.HttpHeaders;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClientResponseException;
 
@@ -39,8 +37,8 @@ final class HttpFailures {
 		Throwable candidate = failure;
 		for (int depth = 0; candidate != null && depth < MAX_DEPTH; depth++) {
 			if (candidate instanceof RestClientResponseException response) {
-				return new AttemptOutcome.Response(response.getStatusCode().value(),
-						retryAfter(response.getResponseHeaders(), settings, receivedAt));
+				return ResponseOutcomes.outcome(response.getStatusCode().value(), response.getResponseHeaders(),
+						settings, receivedAt);
 			}
 			if (candidate instanceof ResourceAccessException access) {
 				IoFailureKind kind = IoFailures.classifyCause(access);
@@ -51,12 +49,5 @@ final class HttpFailures {
 		return null;
 	}
 
-	static RetryAfter retryAfter(@Nullable HttpHeaders headers, RetrySettings settings, Instant receivedAt) {
-		if (headers == null) {
-			return RetryAfter.ABSENT;
-		}
-		return RetryAfterParser.parse(headers.getOrEmpty(HttpHeaders.RETRY_AFTER), receivedAt,
-				headers.getFirst(HttpHeaders.DATE), settings.header().dateReference());
-	}
 
 }

@@ -3,6 +3,7 @@ package dev.retryafter.frameworkretry;
 import java.util.Objects;
 
 import dev.retryafter.call.IoFailures;
+import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
@@ -118,8 +119,8 @@ public class RetryAfterReactorRetry extends Retry {
 
 	private @Nullable AttemptOutcome outcome(Throwable failure, ClientSettings client) {
 		if (failure instanceof WebClientResponseException response) {
-			return new AttemptOutcome.Response(response.getStatusCode().value(), HttpFailures
-				.retryAfter(response.getHeaders(), client.settings(), this.retries.wallClock().instant()));
+			return ResponseOutcomes.outcome(response.getStatusCode().value(), response.getHeaders(), client.settings(),
+					this.retries.wallClock().instant());
 		}
 		if (failure instanceof WebClientRequestException request) {
 			IoFailureKind kind = IoFailures.classifyCause(request);

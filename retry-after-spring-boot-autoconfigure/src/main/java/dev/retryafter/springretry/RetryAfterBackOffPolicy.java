@@ -6,18 +6,16 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
+import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.MonotonicClock;
-import dev.retryafter.core.RetryAfter;
-import dev.retryafter.core.RetryAfterParser;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.http.HttpHeaders;
 import org.springframework.retry.RetryContext;
 import org.springframework.retry.backoff.BackOffContext;
 import org.springframework.retry.backoff.BackOffInterruptedException;
@@ -158,12 +156,8 @@ public class RetryAfterBackOffPolicy implements SleepingBackOffPolicy<RetryAfter
 		if (response == null) {
 			return new AttemptOutcome.IoFailure(IoFailureKind.OTHER);
 		}
-		HttpHeaders headers = response.getResponseHeaders();
-		RetryAfter retryAfter = (headers != null)
-				? RetryAfterParser.parse(headers.getOrEmpty(HttpHeaders.RETRY_AFTER), this.wallClock.instant(),
-						headers.getFirst(HttpHeaders.DATE), this.settings.header().dateReference())
-				: RetryAfter.ABSENT;
-		return new AttemptOutcome.Response(response.getStatusCode().value(), retryAfter);
+		return ResponseOutcomes.outcome(response.getStatusCode().value(), response.getResponseHeaders(), this.settings,
+				this.wallClock.instant());
 	}
 
 	private static @Nullable RestClientResponseException responseException(@Nullable Throwable throwable) {
