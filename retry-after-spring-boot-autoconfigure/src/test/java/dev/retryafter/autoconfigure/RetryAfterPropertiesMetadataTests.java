@@ -36,20 +36,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
- * The configuration metadata an IDE shows: every key the README's table documents is published
+ * The configuration metadata an IDE shows: every key the property table (docs/CONFIGURATION.md)
+ * documents is published
  * with a description and the default the table writes, and every published default means what
  * leaving the key unset means, so it is the core's. Reads the file the configuration processor
  * generated at compile time, which also merges {@code additional-spring-configuration-metadata.json}.
  * <p>
- * The expectations are derived, not listed: a new setting needs its row in the README's table
+ * The expectations are derived, not listed: a new setting needs its row in the property table
  * and, unless its default is a literal initializer, its default in the additional metadata; no
- * row here.
+ * row here. The README's shorter table of the key properties must agree with it, row for row.
  */
 class RetryAfterPropertiesMetadataTests {
 
+	private static final Path TABLE = Path.of("..", "docs", "CONFIGURATION.md");
+
 	private static final Path README = Path.of("..", "README.md");
 
-	/** A row of the README's property table: the key and its default cell. */
+	/** A row of a property table: the key and its default cell. */
 	private static final Pattern README_ROW = Pattern.compile("^\\| `(retry-after\\.[a-z0-9.-]+)` \\| ([^|]*) \\|",
 			Pattern.MULTILINE);
 
@@ -58,7 +61,7 @@ class RetryAfterPropertiesMetadataTests {
 			"retry-after.observations.enabled");
 
 	/**
-	 * Derived from spring.application.name at start-up: published as the README's table writes
+	 * Derived from spring.application.name at start-up: published as the property table writes
 	 * it, which no binding reproduces.
 	 */
 	private static final String DERIVED = "retry-after.redis.key-prefix";
@@ -73,7 +76,7 @@ class RetryAfterPropertiesMetadataTests {
 	static void readMetadata() throws IOException {
 		generated = properties("META-INF/spring-configuration-metadata.json");
 		additional = properties("META-INF/additional-spring-configuration-metadata.json");
-		readme = readmeTable();
+		readme = table(TABLE);
 	}
 
 	/**
@@ -91,7 +94,7 @@ class RetryAfterPropertiesMetadataTests {
 	void publishedKeyShouldHaveDescriptionAndTheReadmesDefault(String name) {
 		Map<String, Object> property = generated.get(name);
 		assertThat((String) property.get("description")).as(name).isNotBlank().endsWith(".").doesNotStartWith("The ");
-		assertThat(readme).as("the README's table").containsKey(name);
+		assertThat(readme).as("the property table").containsKey(name);
 		String written = readme.get(name);
 		if (written.startsWith("none")) {
 			// No default: none published (a secret), or an empty list.
@@ -264,13 +267,19 @@ class RetryAfterPropertiesMetadataTests {
 		return String.valueOf(value);
 	}
 
-	private static Map<String, String> readmeTable() throws IOException {
+	@Test
+	void readmeKeyPropertiesShouldBeRowsOfThePropertyTable() throws IOException {
+		Map<String, String> keyProperties = table(README);
+		assertThat(readme).as("the property table").containsAllEntriesOf(keyProperties);
+	}
+
+	private static Map<String, String> table(Path file) throws IOException {
 		Map<String, String> rows = new LinkedHashMap<>();
-		Matcher row = README_ROW.matcher(Files.readString(README, StandardCharsets.UTF_8));
+		Matcher row = README_ROW.matcher(Files.readString(file, StandardCharsets.UTF_8));
 		while (row.find()) {
 			assertThat(rows.put(row.group(1), row.group(2).trim().replace("`", ""))).as(row.group(1)).isNull();
 		}
-		assertThat(rows).as("rows of the README's property table").isNotEmpty();
+		assertThat(rows).as("rows of the property table in %s", file).isNotEmpty();
 		return rows;
 	}
 

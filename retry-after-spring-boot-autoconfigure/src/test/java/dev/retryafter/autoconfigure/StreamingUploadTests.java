@@ -34,7 +34,7 @@ import org.springframework.web.client.RestTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's streaming upload clients: built without interceptors on Boot's request factory,
+ * The streaming upload clients of docs/REQUEST-BODIES.md: built without interceptors on Boot's request factory,
  * they send the body while it is being written (Spring buffers every body of a client with an
  * interceptor), and are not retried. Shown on a real loopback origin that signals when the first
  * bytes of a body arrived, while the body's writer waits for that signal: a buffered body
@@ -82,7 +82,7 @@ class StreamingUploadTests {
 	@Test
 	void whenBuiltOnBootsRequestFactoryWithoutInterceptorsThenARestClientStreamsTheBodyAndDoesNotRetry() {
 		this.contextRunner.run((context) -> {
-			// The README's snippet:
+			// The snippet in docs/REQUEST-BODIES.md:
 			RestClient uploads = RestClient.builder()
 				.requestFactory(context.getBean(ClientHttpRequestFactory.class))
 				.build();
@@ -118,7 +118,7 @@ class StreamingUploadTests {
 	@Test
 	void whenBuiltWithoutInterceptorsThenARestTemplateStreamsTheBodyAndDoesNotRetry() {
 		this.contextRunner.run((context) -> {
-			// The README's snippet:
+			// The snippet in docs/REQUEST-BODIES.md:
 			RestTemplate uploads = context.getBean(RestTemplateBuilder.class).build();
 			uploads.getInterceptors().clear();
 			uploads.setErrorHandler((response) -> false);
