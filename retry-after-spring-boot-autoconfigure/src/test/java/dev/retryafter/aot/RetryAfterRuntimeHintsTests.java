@@ -1,6 +1,9 @@
 package dev.retryafter.aot;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 
 import dev.retryafter.actuate.RetryAfterEndpoint;
@@ -28,6 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.aot.generate.ClassNameGenerator;
 import org.springframework.aot.generate.DefaultGenerationContext;
+import org.springframework.aot.generate.GeneratedFiles;
 import org.springframework.aot.generate.InMemoryGeneratedFiles;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
@@ -45,6 +49,7 @@ import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfigurati
 import org.springframework.context.annotation.AnnotatedBeanDefinitionReader;
 import org.springframework.context.aot.ApplicationContextAotGenerator;
 import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.core.io.InputStreamSource;
 import org.springframework.javapoet.ClassName;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,6 +65,8 @@ class RetryAfterRuntimeHintsTests {
 
 	private static RuntimeHints hints;
 
+	private static Map<String, InputStreamSource> generatedSources;
+
 	@BeforeAll
 	static void processAheadOfTime() {
 		GenericApplicationContext context = new GenericApplicationContext();
@@ -67,10 +74,28 @@ class RetryAfterRuntimeHintsTests {
 		new AnnotatedBeanDefinitionReader(context).register(Application.class);
 		// What spring-core-test's TestGenerationContext is, without that artifact: Maven
 		// Central serves it for some Framework 7.0.x releases only.
+		InMemoryGeneratedFiles files = new InMemoryGeneratedFiles();
 		DefaultGenerationContext generation = new DefaultGenerationContext(
-				new ClassNameGenerator(ClassName.get(Application.class)), new InMemoryGeneratedFiles());
+				new ClassNameGenerator(ClassName.get(Application.class)), files);
 		new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
 		hints = generation.getRuntimeHints();
+		generation.writeGeneratedContent();
+		generatedSources = files.getGeneratedFiles(GeneratedFiles.Kind.SOURCE);
+	}
+
+	@Test
+	void theStartersRetryTemplateAndPolicyStayOutOfOtherLibrariesWayAheadOfTime() throws IOException {
+		String definitions = source(RetryAfterFrameworkRetryAutoConfiguration.class.getName().replace('.', '/')
+				+ "__BeanDefinitions.java");
+		assertThat(definitions).contains("getRetryAfterRetryTemplateBeanDefinition()",
+				"getRetryAfterRetryPolicyBeanDefinition()");
+		assertThat(definitions.split("setDefaultCandidate\\(false\\)", -1)).hasSize(3);
+	}
+
+	private static String source(String path) throws IOException {
+		InputStreamSource source = generatedSources.get(path);
+		assertThat(source).as(path + " among " + generatedSources.keySet()).isNotNull();
+		return new String(source.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 	}
 
 	static List<Class<?>> boundTypes() {

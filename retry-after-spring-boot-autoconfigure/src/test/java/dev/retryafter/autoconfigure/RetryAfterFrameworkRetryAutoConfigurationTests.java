@@ -20,7 +20,9 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -86,6 +88,23 @@ class RetryAfterFrameworkRetryAutoConfigurationTests {
 				TemplateConsumer consumer = context.getBean(TemplateConsumer.class);
 				assertThat(consumer.byType).isSameAs(context.getBean("myRetryTemplate"));
 				assertThat(consumer.byName).isInstanceOf(RetryAfterRetryTemplate.class);
+			});
+	}
+
+	@Test
+	void aLibraryDefiningItsPolicyAndTemplateOnlyWhenNoneExistsStillDefinesThem() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+					RetryAfterFrameworkRetryAutoConfiguration.class, LibraryRetryAutoConfiguration.class))
+			.withBean(PolicyConsumer.class)
+			.withBean(TemplateConsumer.class)
+			.run((context) -> {
+				assertThat(context.getBean(PolicyConsumer.class).byType)
+					.isSameAs(context.getBean("libraryRetryPolicy"));
+				assertThat(context.getBean(TemplateConsumer.class).byType)
+					.isSameAs(context.getBean("libraryRetryTemplate"));
+				assertThat(context.getBean(PolicyConsumer.class).byName).isInstanceOf(RetryAfterRetryPolicy.class);
+				assertThat(context.getBean(TemplateConsumer.class).byName).isInstanceOf(RetryAfterRetryTemplate.class);
 			});
 	}
 
@@ -189,6 +208,24 @@ class RetryAfterFrameworkRetryAutoConfigurationTests {
 		RetryAfterRetryPolicy retryAfterRetryPolicy(OuterRetries outerRetries) {
 			this.policy = new RetryAfterRetryPolicy(outerRetries);
 			return this.policy;
+		}
+
+	}
+
+	/** A library's auto-configuration, after the starter's, defining its beans only when none exists. */
+	@AutoConfiguration(after = RetryAfterFrameworkRetryAutoConfiguration.class)
+	static class LibraryRetryAutoConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		RetryPolicy libraryRetryPolicy() {
+			return RetryPolicy.withDefaults();
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		RetryTemplate libraryRetryTemplate(RetryPolicy retryPolicy) {
+			return new RetryTemplate(retryPolicy);
 		}
 
 	}
