@@ -32,10 +32,12 @@ final class HttpServiceGroupCheck implements SmartInitializingSingleton {
 
 	@Override
 	public void afterSingletonsInstantiated() {
+		// all() lists the defaults first, then the named clients (one may be called "default").
 		List<String> hostless = this.clients.all()
 			.stream()
+			.skip(1)
 			.map(ClientSettings::name)
-			.filter((name) -> !ClientSettings.DEFAULT_NAME.equals(name) && this.clients.hosts(name).isEmpty())
+			.filter((name) -> this.clients.hosts(name).isEmpty())
 			.toList();
 		if (hostless.isEmpty()) {
 			return;
