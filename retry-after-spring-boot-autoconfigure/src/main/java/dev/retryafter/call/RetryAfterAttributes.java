@@ -58,7 +58,8 @@ public final class RetryAfterAttributes {
 	 * Names the client whose settings apply to a request ({@link #CLIENT}), unless the request
 	 * names one already, for {@code RestClient.Builder.defaultRequest(...)} or
 	 * {@code WebClient.Builder.defaultRequest(...)}: every request of a client built that way
-	 * then runs on that client's settings.
+	 * then runs on that client's settings. The starter does this for each HTTP service group;
+	 * a named client without hosts must still be named after a group, or start-up fails.
 	 * @param name the {@code retry-after.clients.<name>} to apply
 	 * @return a consumer setting {@link #CLIENT} when it is not set
 	 * @since 0.1.0
