@@ -6,6 +6,7 @@ import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.client.RetryAfterRestClientCustomizer;
+import dev.retryafter.client.RetryAfterRestClientGroupConfigurer;
 import dev.retryafter.client.RetryAfterRestTemplateCustomizer;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
@@ -34,6 +35,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.web.client.RestTemplate;
+import org.springframework.web.service.registry.HttpServiceProxyRegistry;
 
 /**
  * Auto-configuration of the Retry-After aware retries: contributes the retry interceptor to
@@ -41,7 +43,8 @@ import org.springframework.web.client.RestTemplate;
  * its HTTP service clients), switches off the transport's own retries, and offers a
  * spring-retry back-off policy on the same settings. Origin protection comes with it: a
  * {@link CooldownStore} (in this instance, unless {@link RetryAfterRedisAutoConfiguration}
- * shares it through Redis) and one retry budget per named client.
+ * shares it through Redis) and one retry budget per named client. A named client applies to
+ * the hosts it lists and to the HTTP service group of its name.
  * <p>
  * Ordered before Boot's HTTP client auto-configurations so that its customizers are defined
  * when those build their factories and builders.
@@ -85,6 +88,16 @@ public final class RetryAfterAutoConfiguration {
 		}
 		return new LocalCooldownStore(new RetryAfterSettingsMapper(properties).hostCooldowns(),
 				PartitionSecrets.forLocalStore(properties));
+	}
+
+	/**
+	 * A named client without hosts is checked against the HTTP service groups once they
+	 * exist, whichever client types they use.
+	 */
+	@Bean
+	HttpServiceGroupCheck retryAfterHttpServiceGroupCheck(RetryClients retryClients,
+			ObjectProvider<HttpServiceProxyRegistry> registry) {
+		return new HttpServiceGroupCheck(retryClients, registry);
 	}
 
 	@Bean
@@ -135,6 +148,12 @@ public final class RetryAfterAutoConfiguration {
 		@ConditionalOnMissingBean
 		RetryAfterRestClientCustomizer retryAfterRestClientCustomizer(RetryAfterInterceptor retryAfterInterceptor) {
 			return new RetryAfterRestClientCustomizer(retryAfterInterceptor);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		RetryAfterRestClientGroupConfigurer retryAfterRestClientGroupConfigurer(RetryClients retryClients) {
+			return new RetryAfterRestClientGroupConfigurer(retryClients);
 		}
 
 	}

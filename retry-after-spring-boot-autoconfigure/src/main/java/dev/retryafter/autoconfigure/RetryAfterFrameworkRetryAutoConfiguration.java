@@ -16,6 +16,7 @@ import dev.retryafter.frameworkretry.RetryAfterRetryPolicy;
 import dev.retryafter.frameworkretry.RetryAfterRetryTemplate;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -37,7 +38,8 @@ import org.springframework.web.client.RestClientResponseException;
  * budgets and listeners as the HTTP client adapters: a {@code retryAfterRetryPolicy} for
  * {@link RetryTemplate}, a {@code retryAfterRetryTemplate} on it, a Reactor {@code Retry} spec
  * for {@code WebClient} calls, and the detector through which the interceptor steps aside
- * inside them.
+ * inside them. The policy and the template are reached by name (qualifier), never by type
+ * alone: they take no other library's place.
  * <p>
  * With {@code @EnableResilientMethods} (Spring's {@code RetryAnnotationBeanPostProcessor}
  * present), it also adds {@link RetriedMethodInterceptor} inside the {@code @Retryable} advice;
@@ -51,6 +53,12 @@ import org.springframework.web.client.RestClientResponseException;
 @ConditionalOnBean({ RetryClients.class, RetryBudgets.class })
 public final class RetryAfterFrameworkRetryAutoConfiguration {
 
+	/** The policy's bean name, the qualifier applications inject it with. */
+	static final String RETRY_POLICY = "retryAfterRetryPolicy";
+
+	/** The template's bean name, the qualifier applications inject it with. */
+	static final String RETRY_TEMPLATE = "retryAfterRetryTemplate";
+
 	@Bean
 	@ConditionalOnMissingBean
 	OuterRetries outerRetries(RetryClients retryClients, RetryBudgets retryBudgets,
@@ -60,22 +68,28 @@ public final class RetryAfterFrameworkRetryAutoConfiguration {
 	}
 
 	/**
-	 * Backs off when the application defines any {@code RetryPolicy} of its own, so an
-	 * injection point of that type never becomes ambiguous.
+	 * Not a default candidate: an injection point of type {@code RetryPolicy} without a
+	 * qualifier never sees it, and Boot's {@code @ConditionalOnMissingBean(RetryPolicy.class)}
+	 * ignores it, so another library's policy defined "only when none exists" (Spring AI's,
+	 * for one) is still defined and keeps its own settings. Applications reach this one with
+	 * {@code @Qualifier("retryAfterRetryPolicy")}; they replace it by defining a bean of that
+	 * name.
 	 */
-	@Bean
-	@ConditionalOnMissingBean(RetryPolicy.class)
+	@Bean(defaultCandidate = false)
+	@ConditionalOnMissingBean(name = RETRY_POLICY)
 	RetryAfterRetryPolicy retryAfterRetryPolicy(OuterRetries outerRetries) {
 		return new RetryAfterRetryPolicy(outerRetries);
 	}
 
 	/**
-	 * Backs off when the application defines a {@code RetryTemplate} of its own.
+	 * Not a default candidate, for the same reason as the policy: another library's
+	 * {@code @ConditionalOnMissingBean RetryTemplate} still defines its template. Reached with
+	 * {@code @Qualifier("retryAfterRetryTemplate")}.
 	 */
-	@Bean
-	@ConditionalOnMissingBean(RetryTemplate.class)
-	@ConditionalOnBean(RetryAfterRetryPolicy.class)
-	RetryAfterRetryTemplate retryAfterRetryTemplate(RetryAfterRetryPolicy retryAfterRetryPolicy) {
+	@Bean(defaultCandidate = false)
+	@ConditionalOnMissingBean(name = RETRY_TEMPLATE)
+	@ConditionalOnBean(name = RETRY_POLICY)
+	RetryAfterRetryTemplate retryAfterRetryTemplate(@Qualifier(RETRY_POLICY) RetryAfterRetryPolicy retryAfterRetryPolicy) {
 		return new RetryAfterRetryTemplate(retryAfterRetryPolicy);
 	}
 

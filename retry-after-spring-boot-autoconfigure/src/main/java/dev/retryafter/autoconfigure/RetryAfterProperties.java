@@ -34,8 +34,9 @@ public class RetryAfterProperties extends RetrySettingsProperties {
 	private final Observations observations = new Observations();
 
 	/**
-	 * Named clients, each applying its overrides to the hosts it lists: under
-	 * retry-after.clients.<name>, "hosts" and any per-request key of retry-after.
+	 * Named clients, each applying its overrides to the hosts it lists and to the HTTP
+	 * service group of its name: under retry-after.clients.<name>, "hosts" and any
+	 * per-request key of retry-after.
 	 */
 	private Map<String, Client> clients = new LinkedHashMap<>();
 
@@ -135,12 +136,14 @@ public class RetryAfterProperties extends RetrySettingsProperties {
 
 	/**
 	 * A named client: the hosts it applies to and its overrides of the per-request settings.
-	 * Every setting left unset inherits the top-level value.
+	 * It applies to the HTTP service group of its name too, with or without hosts. Every
+	 * setting left unset inherits the top-level value.
 	 */
 	public static class Client extends RetrySettingsProperties {
 
 		/**
-		 * Hosts this client applies to, as a host name or a host and port.
+		 * Hosts this client applies to, as a host name or a host and port. None: the client
+		 * applies to the requests of the HTTP service group of its name only.
 		 */
 		private Set<String> hosts = new LinkedHashSet<>();
 

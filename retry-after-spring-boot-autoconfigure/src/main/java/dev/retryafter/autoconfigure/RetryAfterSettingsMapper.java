@@ -122,11 +122,12 @@ final class RetryAfterSettingsMapper {
 
 	private static Set<String> hosts(String name, String client, @Nullable Set<String> hosts,
 			Map<String, String> hostOwners) {
-		if (hosts == null || hosts.isEmpty()) {
-			throw new InvalidConfigurationPropertyValueException(name, hosts,
-					"a named client must list at least one host");
-		}
 		Set<String> result = new LinkedHashSet<>();
+		if (hosts == null) {
+			// Without hosts a client applies to the HTTP service group of its name, which only
+			// HttpServiceGroupCheck can see, once the groups exist.
+			return result;
+		}
 		for (String host : hosts) {
 			if (host == null || host.isBlank() || containsWhitespace(host)) {
 				throw new InvalidConfigurationPropertyValueException(name, host,

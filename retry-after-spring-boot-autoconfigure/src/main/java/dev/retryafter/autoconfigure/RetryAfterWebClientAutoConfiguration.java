@@ -6,6 +6,7 @@ import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.reactive.RetryAfterExchangeFilter;
 import dev.retryafter.reactive.RetryAfterWebClientCustomizer;
+import dev.retryafter.reactive.RetryAfterWebClientGroupConfigurer;
 import dev.retryafter.store.CooldownStore;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -53,6 +54,12 @@ public final class RetryAfterWebClientAutoConfiguration {
 	@ConditionalOnMissingBean
 	RetryAfterWebClientCustomizer retryAfterWebClientCustomizer(RetryAfterExchangeFilter retryAfterExchangeFilter) {
 		return new RetryAfterWebClientCustomizer(retryAfterExchangeFilter);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RetryAfterWebClientGroupConfigurer retryAfterWebClientGroupConfigurer(RetryClients retryClients) {
+		return new RetryAfterWebClientGroupConfigurer(retryClients);
 	}
 
 }

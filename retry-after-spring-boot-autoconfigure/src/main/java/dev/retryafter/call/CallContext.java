@@ -18,6 +18,7 @@ import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.store.CooldownStore;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -113,15 +114,36 @@ public final class CallContext {
 	}
 
 	/**
-	 * The first-attempt rules of the client whose settings apply to a request to {@code uri}.
+	 * The named client whose settings apply to a request: the one its
+	 * {@link RetryAfterAttributes#CLIENT} attribute names (an HTTP service group's), else the
+	 * one its host resolves to.
 	 * @param uri the request URI
-	 * @return the rules of the client {@link #client(URI)} picks
+	 * @param attributes the request attributes
+	 * @return the client and its settings
 	 */
-	public FirstAttemptRules rules(URI uri) {
+	public ClientSettings client(URI uri, Map<String, Object> attributes) {
+		ClientSettings named = named(attributes);
+		return (named != null) ? named : client(uri);
+	}
+
+	private @Nullable ClientSettings named(Map<String, Object> attributes) {
+		if (this.namedRules.isEmpty()) {
+			return null;
+		}
+		return (attributes.get(RetryAfterAttributes.CLIENT) instanceof String name) ? this.clients.named(name) : null;
+	}
+
+	/**
+	 * The first-attempt rules of the client whose settings apply to a request.
+	 * @param uri the request URI
+	 * @param attributes the request attributes
+	 * @return the rules of the client {@link #client(URI, Map)} picks
+	 */
+	public FirstAttemptRules rules(URI uri, Map<String, Object> attributes) {
 		if (this.namedRules.isEmpty()) {
 			return this.defaultRules;
 		}
-		ClientSettings client = client(uri);
+		ClientSettings client = client(uri, attributes);
 		FirstAttemptRules rules = this.namedRules.get(client.name());
 		return (rules != null && rules.client() == client) ? rules : this.defaultRules;
 	}

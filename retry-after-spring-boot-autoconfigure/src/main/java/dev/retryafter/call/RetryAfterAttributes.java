@@ -33,6 +33,16 @@ public final class RetryAfterAttributes {
 	 */
 	public static final String IDEMPOTENT = "dev.retryafter.idempotent";
 
+	/**
+	 * Name of the attribute naming the {@code retry-after.clients.<name>} whose settings,
+	 * retry budget and {@code client} meter tag apply to a request, whatever its host. The
+	 * starter sets it on every request of an HTTP service group's client to the group's name,
+	 * when a named client has that name; a value naming no client leaves the choice to the
+	 * request's host.
+	 * @since 0.1.0
+	 */
+	public static final String CLIENT = "dev.retryafter.client";
+
 	private RetryAfterAttributes() {
 	}
 
@@ -42,6 +52,20 @@ public final class RetryAfterAttributes {
 	 */
 	public static Consumer<Map<String, Object>> idempotent() {
 		return (attributes) -> attributes.put(IDEMPOTENT, Boolean.TRUE);
+	}
+
+	/**
+	 * Names the client whose settings apply to a request ({@link #CLIENT}), unless the request
+	 * names one already, for {@code RestClient.Builder.defaultRequest(...)} or
+	 * {@code WebClient.Builder.defaultRequest(...)}: every request of a client built that way
+	 * then runs on that client's settings. The starter does this for each HTTP service group;
+	 * a named client without hosts must still be named after a group, or start-up fails.
+	 * @param name the {@code retry-after.clients.<name>} to apply
+	 * @return a consumer setting {@link #CLIENT} when it is not set
+	 * @since 0.1.0
+	 */
+	public static Consumer<Map<String, Object>> client(String name) {
+		return (attributes) -> attributes.putIfAbsent(CLIENT, name);
 	}
 
 	/**

@@ -112,7 +112,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	@Override
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
-		FirstAttemptRules rules = this.calls.rules(request.getURI());
+		FirstAttemptRules rules = this.calls.rules(request.getURI(), request.getAttributes());
 		boolean mayHold = this.calls.mayHold(rules.settings(), request.getURI());
 		if (mayHold || this.calls.watched()) {
 			return whole(rules, mayHold, request, body, execution);

@@ -10,9 +10,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 /**
- * The default settings and the named clients, each applying to the hosts it lists. Resolving
- * a request's host is one map look-up.
+ * The default settings and the named clients, each applying to the hosts it lists (and, by
+ * its name, to the requests of the client adapters that name it, such as an HTTP service
+ * group's client). Resolving a request's host is one map look-up.
  *
  * @since 0.1.0
  */
@@ -90,6 +93,17 @@ public final class RetryClients {
 	}
 
 	/**
+	 * The named client of that name, for a request whose client names it rather than leaving
+	 * it to the request's host.
+	 * @param name the client's name
+	 * @return its settings, or {@code null} when no named client has that name (the default
+	 * client is never returned by name)
+	 */
+	public @Nullable ClientSettings named(String name) {
+		return this.named.get(name);
+	}
+
+	/**
 	 * Whether an entry could equal some {@code host + ":" + port} key: it ends with a colon
 	 * and digits. Generous on purpose (an unbracketed IPv6 address such as {@code ::1} counts),
 	 * since a false "yes" only costs the key being built.
@@ -139,7 +153,8 @@ public final class RetryClients {
 	/**
 	 * A named client's settings and hosts.
 	 *
-	 * @param hosts the hosts it applies to
+	 * @param hosts the hosts it applies to; may be empty for a client that applies only to
+	 * the requests that name it
 	 * @param settings its settings
 	 */
 	public record NamedClient(Set<String> hosts, RetrySettings settings) {

@@ -136,7 +136,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		// Per subscription: a caller that subscribes again (its own retry operator) starts a
 		// new call with its own time budget.
 		return Mono.deferContextual((context) -> {
-			ClientSettings client = this.calls.client(request.url());
+			ClientSettings client = this.calls.client(request.url(), request.attributes());
 			RequestFacts facts = this.calls.facts(request.method(), request.attributes(), request.headers(),
 					client.settings(), true);
 			RetriedInvocation invocation = context.getOrDefault(RetriedInvocation.class, null);

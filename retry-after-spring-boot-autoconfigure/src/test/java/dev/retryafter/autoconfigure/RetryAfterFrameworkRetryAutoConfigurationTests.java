@@ -11,13 +11,18 @@ import java.util.List;
 
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.frameworkretry.FrameworkRetryDetector;
+import dev.retryafter.frameworkretry.OuterRetries;
 import dev.retryafter.frameworkretry.RetriedMethodsPostProcessor;
 import dev.retryafter.frameworkretry.RetryAfterReactorRetry;
 import dev.retryafter.frameworkretry.RetryAfterRetryPolicy;
 import dev.retryafter.frameworkretry.RetryAfterRetryTemplate;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -63,18 +68,54 @@ class RetryAfterFrameworkRetryAutoConfigurationTests {
 	}
 
 	@Test
-	void shouldBackOffWhenTheApplicationDefinesARetryPolicy() {
-		this.contextRunner.withUserConfiguration(OwnPolicyConfiguration.class).run((context) -> {
-			assertThat(context).hasSingleBean(RetryPolicy.class).doesNotHaveBean(RetryAfterRetryPolicy.class);
-			assertThat(context).doesNotHaveBean(RetryTemplate.class);
-		});
+	void theApplicationsOwnRetryPolicyIsInjectedByTypeAndTheStartersByName() {
+		this.contextRunner.withUserConfiguration(OwnPolicyConfiguration.class)
+			.withBean(PolicyConsumer.class)
+			.run((context) -> {
+				PolicyConsumer consumer = context.getBean(PolicyConsumer.class);
+				assertThat(consumer.byType).isSameAs(context.getBean("myRetryPolicy"));
+				assertThat(consumer.byName).isInstanceOf(RetryAfterRetryPolicy.class);
+				assertThat(context.getBean("retryAfterRetryTemplate", RetryTemplate.class).getRetryPolicy())
+					.isSameAs(consumer.byName);
+			});
 	}
 
 	@Test
-	void shouldBackOffWhenTheApplicationDefinesARetryTemplate() {
-		this.contextRunner.withUserConfiguration(OwnTemplateConfiguration.class).run((context) -> {
+	void theApplicationsOwnRetryTemplateIsInjectedByTypeAndTheStartersByName() {
+		this.contextRunner.withUserConfiguration(OwnTemplateConfiguration.class)
+			.withBean(TemplateConsumer.class)
+			.run((context) -> {
+				TemplateConsumer consumer = context.getBean(TemplateConsumer.class);
+				assertThat(consumer.byType).isSameAs(context.getBean("myRetryTemplate"));
+				assertThat(consumer.byName).isInstanceOf(RetryAfterRetryTemplate.class);
+			});
+	}
+
+	@Test
+	void aLibraryDefiningItsPolicyAndTemplateOnlyWhenNoneExistsStillDefinesThem() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+					RetryAfterFrameworkRetryAutoConfiguration.class, LibraryRetryAutoConfiguration.class))
+			.withBean(PolicyConsumer.class)
+			.withBean(TemplateConsumer.class)
+			.run((context) -> {
+				assertThat(context.getBean(PolicyConsumer.class).byType)
+					.isSameAs(context.getBean("libraryRetryPolicy"));
+				assertThat(context.getBean(TemplateConsumer.class).byType)
+					.isSameAs(context.getBean("libraryRetryTemplate"));
+				assertThat(context.getBean(PolicyConsumer.class).byName).isInstanceOf(RetryAfterRetryPolicy.class);
+				assertThat(context.getBean(TemplateConsumer.class).byName).isInstanceOf(RetryAfterRetryTemplate.class);
+			});
+	}
+
+	@Test
+	void aPolicyOfTheStartersNameReplacesItAndTheTemplateRunsOnIt() {
+		this.contextRunner.withUserConfiguration(ReplacedPolicyConfiguration.class).run((context) -> {
 			assertThat(context).hasSingleBean(RetryAfterRetryPolicy.class);
-			assertThat(context).hasSingleBean(RetryTemplate.class).doesNotHaveBean(RetryAfterRetryTemplate.class);
+			assertThat(context.getBean("retryAfterRetryPolicy"))
+				.isSameAs(context.getBean(ReplacedPolicyConfiguration.class).policy);
+			assertThat(context.getBean("retryAfterRetryTemplate", RetryTemplate.class).getRetryPolicy())
+				.isSameAs(context.getBean(ReplacedPolicyConfiguration.class).policy);
 		});
 	}
 
@@ -154,6 +195,63 @@ class RetryAfterFrameworkRetryAutoConfigurationTests {
 		@Bean
 		RetryPolicy myRetryPolicy() {
 			return RetryPolicy.builder().maxRetries(1).delay(Duration.ZERO).build();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ReplacedPolicyConfiguration {
+
+		@Nullable RetryAfterRetryPolicy policy;
+
+		@Bean
+		RetryAfterRetryPolicy retryAfterRetryPolicy(OuterRetries outerRetries) {
+			this.policy = new RetryAfterRetryPolicy(outerRetries);
+			return this.policy;
+		}
+
+	}
+
+	/** A library's auto-configuration, after the starter's, defining its beans only when none exists. */
+	@AutoConfiguration(after = RetryAfterFrameworkRetryAutoConfiguration.class)
+	static class LibraryRetryAutoConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		RetryPolicy libraryRetryPolicy() {
+			return RetryPolicy.withDefaults();
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		RetryTemplate libraryRetryTemplate(RetryPolicy retryPolicy) {
+			return new RetryTemplate(retryPolicy);
+		}
+
+	}
+
+	static class PolicyConsumer {
+
+		final RetryPolicy byType;
+
+		final RetryPolicy byName;
+
+		PolicyConsumer(RetryPolicy byType, @Qualifier("retryAfterRetryPolicy") RetryPolicy byName) {
+			this.byType = byType;
+			this.byName = byName;
+		}
+
+	}
+
+	static class TemplateConsumer {
+
+		final RetryTemplate byType;
+
+		final RetryTemplate byName;
+
+		TemplateConsumer(RetryTemplate byType, @Qualifier("retryAfterRetryTemplate") RetryTemplate byName) {
+			this.byType = byType;
+			this.byName = byName;
 		}
 
 	}

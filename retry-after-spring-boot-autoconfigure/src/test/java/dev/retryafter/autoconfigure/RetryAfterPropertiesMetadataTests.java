@@ -145,8 +145,9 @@ class RetryAfterPropertiesMetadataTests {
 	void clientsMapShouldBePublishedWithDescription() {
 		assertThat(generated.get("retry-after.clients")).containsEntry("type",
 				"java.util.Map<java.lang.String,dev.retryafter.autoconfigure.RetryAfterProperties$Client>")
-			.containsEntry("description", "Named clients, each applying its overrides to the hosts it lists: under "
-					+ "retry-after.clients.<name>, \"hosts\" and any per-request key of retry-after.");
+			.containsEntry("description", "Named clients, each applying its overrides to the hosts it lists and to "
+					+ "the HTTP service group of its name: under retry-after.clients.<name>, \"hosts\" and any "
+					+ "per-request key of retry-after.");
 	}
 
 	@Test

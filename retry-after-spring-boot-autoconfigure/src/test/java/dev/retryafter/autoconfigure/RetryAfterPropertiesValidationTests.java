@@ -180,13 +180,14 @@ class RetryAfterPropertiesValidationTests {
 	}
 
 	@Test
-	void whenClientListsNoHostsShouldFail() {
+	void whenClientListsNoHostsAndThereAreNoGroupsShouldFail() {
 		this.contextRunner.withPropertyValues("retry-after.clients.payments.max-attempts=2")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
-				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
 				.hasMessage("Property retry-after.clients.payments.hosts with value '[]' is invalid: "
-						+ "a named client must list at least one host"));
+						+ "a named client must list at least one host, or be named after an HTTP service group "
+						+ "(there is none)"));
 	}
 
 	@Test

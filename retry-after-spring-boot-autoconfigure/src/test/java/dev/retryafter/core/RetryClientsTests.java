@@ -44,6 +44,19 @@ class RetryClientsTests {
 	}
 
 	@Test
+	void aClientIsFoundByItsNameWithOrWithoutHostsButTheDefaultIsNot() {
+		RetryClients clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com"), "reports",
+				client(SEARCH)));
+		assertThat(clients.named("payments")).isEqualTo(new ClientSettings("payments", PAYMENTS));
+		assertThat(clients.named("reports")).isEqualTo(new ClientSettings("reports", SEARCH));
+		assertThat(clients.hosts("reports")).isEmpty();
+		assertThat(clients.named("default")).isNull();
+		assertThat(clients.named("search")).isNull();
+		// A client without hosts takes no host from the defaults.
+		assertThat(clients.resolve("reports", 443).name()).isEqualTo("default");
+	}
+
+	@Test
 	void whenHostIsNotListedThenTheDefaultsAreResolved() {
 		RetryClients clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com")));
 		assertThat(clients.resolve("search.example.com", 443)).isEqualTo(new ClientSettings("default", DEFAULTS));
