@@ -21,10 +21,10 @@ final class AllowedValues {
 
 	static final String STATUSES = "HTTP status codes from 100 to 599, separated by commas (e.g. 429,503)";
 
-	static final String DURATION = "a duration such as 500ms, 10s or 2m";
+	static final String DURATION = "a duration such as 500ms, 10s or 2m (a number alone is in seconds)";
 
 	/** The numbers whose range is narrower than their type's, by key below the client level. */
-	private static final Map<String, String> NUMBERS = Map.of("max-attempts", "a whole number of at least 1",
+	private static final Map<String, String> NUMBERS = Map.of("max-attempts", "a whole number from 1 to 10",
 			"budget.min-per-second", "a whole number of at least 0", "cooldown.max-hosts",
 			"a whole number of at least 1", "jitter", "a number between 0 and 1", "backoff.multiplier",
 			"a number of at least 1", "budget.ratio", "a number of at least 0", "retryable-statuses", STATUSES,

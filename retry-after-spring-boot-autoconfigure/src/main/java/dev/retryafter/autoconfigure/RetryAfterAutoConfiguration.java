@@ -15,8 +15,6 @@ import dev.retryafter.springretry.BackOffPolicyRetryDetector;
 import dev.retryafter.springretry.RetryAfterBackOffPolicy;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.jspecify.annotations.Nullable;
 
@@ -26,6 +24,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.restclient.RestClientCustomizer;
@@ -58,8 +57,6 @@ import org.springframework.web.client.RestTemplate;
 @EnableConfigurationProperties(RetryAfterProperties.class)
 public final class RetryAfterAutoConfiguration {
 
-	private static final Log logger = LogFactory.getLog(RetryAfterAutoConfiguration.class);
-
 	@Bean
 	@ConditionalOnMissingBean
 	RetryClients retryClients(RetryAfterProperties properties) {
@@ -80,8 +77,11 @@ public final class RetryAfterAutoConfiguration {
 	@ConditionalOnMissingBean(CooldownStore.class)
 	LocalCooldownStore localCooldownStore(RetryAfterProperties properties, RetryClients retryClients) {
 		if (properties.getStore() == RetryAfterProperties.Store.REDIS) {
-			logger.warn("retry-after.store is 'redis' but Spring Data Redis or a RedisConnectionFactory bean is "
-					+ "missing: host cooldowns are kept in this instance only");
+			// Starting with local cooldowns would leave every instance believing it shares them.
+			throw new InvalidConfigurationPropertyValueException(RetryAfterSettingsMapper.PREFIX + ".store", "redis",
+					"needs Spring Data Redis and a RedisConnectionFactory bean (spring-boot-starter-data-redis "
+							+ "and spring.data.redis.*), and none is present; set retry-after.store to local to "
+							+ "keep cooldowns in this instance");
 		}
 		return new LocalCooldownStore(new RetryAfterSettingsMapper(properties).hostCooldowns(),
 				PartitionSecrets.forLocalStore(properties));

@@ -132,6 +132,7 @@ final class RetryAfterSettingsMapper {
 				throw new InvalidConfigurationPropertyValueException(name, host,
 						"must be a host name or a host and port, without spaces");
 			}
+			checkHostForm(name, host);
 			String previous = hostOwners.putIfAbsent(host.toLowerCase(Locale.ROOT), client);
 			if (previous != null && !previous.equals(client)) {
 				throw new InvalidConfigurationPropertyValueException(name, host,
@@ -140,6 +141,26 @@ final class RetryAfterSettingsMapper {
 			result.add(host);
 		}
 		return result;
+	}
+
+	/**
+	 * A request's host is matched exactly (ignoring case), so an entry written as a URL or a
+	 * pattern would silently never match: it fails start-up with the form to use instead.
+	 */
+	private static void checkHostForm(String name, String host) {
+		if (host.contains("://")) {
+			throw new InvalidConfigurationPropertyValueException(name, host,
+					"must be a host name or a host and port, without a scheme (api.example.com, not "
+							+ "https://api.example.com)");
+		}
+		if (host.indexOf('*') >= 0) {
+			throw new InvalidConfigurationPropertyValueException(name, host,
+					"wildcards are not supported: list each host name (hosts are matched exactly)");
+		}
+		if (host.indexOf('/') >= 0 || host.indexOf('@') >= 0 || host.indexOf('?') >= 0 || host.indexOf('#') >= 0) {
+			throw new InvalidConfigurationPropertyValueException(name, host,
+					"must be a host name or a host and port, without a path, user or query");
+		}
 	}
 
 	private static boolean containsWhitespace(String value) {
