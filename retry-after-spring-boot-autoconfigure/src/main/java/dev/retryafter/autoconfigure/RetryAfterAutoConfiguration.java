@@ -3,6 +3,7 @@ package dev.retryafter.autoconfigure;
 import java.util.List;
 
 import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.client.RetryAfterRestClientCustomizer;
@@ -87,12 +88,23 @@ public final class RetryAfterAutoConfiguration {
 				PartitionSecrets.forLocalStore(properties));
 	}
 
+	/**
+	 * The one bound on the bytes every adapter's calls keep for retries, shared by the
+	 * blocking interceptor and the WebClient filter.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	RecordedBytes retryAfterRecordedBytes(RetryAfterProperties properties) {
+		return new RecordedBytes(new RetryAfterSettingsMapper(properties).maxRecordedBytes());
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	RetryAfterInterceptor retryAfterInterceptor(RetryClients retryClients, ObjectProvider<RetryListener> listeners,
-			CooldownStore cooldownStore, RetryBudgets retryBudgets, ObjectProvider<OuterRetryDetector> detectors) {
+			CooldownStore cooldownStore, RetryBudgets retryBudgets, ObjectProvider<OuterRetryDetector> detectors,
+			RecordedBytes recordedBytes) {
 		return new RetryAfterInterceptor(retryClients, RetryListener.composite(listeners.orderedStream().toList()),
-				cooldownStore, retryBudgets, anyOf(detectors.orderedStream().toList()));
+				cooldownStore, retryBudgets, anyOf(detectors.orderedStream().toList()), recordedBytes);
 	}
 
 	/**

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryClients.NamedClient;
@@ -15,6 +16,7 @@ import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Validates {@link RetryAfterProperties} and maps them to the immutable {@link RetryClients}
@@ -71,6 +73,22 @@ final class RetryAfterSettingsMapper {
 		Duration maxDuration = cooldown.getMaxDuration();
 		return new HostCooldowns((maxHosts != null) ? maxHosts : HostCooldowns.DEFAULT_MAX_HOSTS,
 				(maxDuration != null) ? maxDuration : HostCooldowns.DEFAULT_MAX_DURATION);
+	}
+
+	/**
+	 * The most bytes the application's calls keep for retries at once.
+	 * @return the bound in bytes, the default when unset
+	 */
+	long maxRecordedBytes() {
+		DataSize max = this.properties.getMaxRecordedBytes();
+		if (max == null) {
+			return RecordedBytes.DEFAULT_MAX;
+		}
+		if (max.isNegative()) {
+			throw new InvalidConfigurationPropertyValueException(PREFIX + ".max-recorded-bytes", max,
+					"must not be negative (0 keeps no body for a retry)");
+		}
+		return max.toBytes();
 	}
 
 	/**
