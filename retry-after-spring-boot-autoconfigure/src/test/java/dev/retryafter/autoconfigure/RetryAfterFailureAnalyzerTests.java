@@ -52,7 +52,8 @@ class RetryAfterFailureAnalyzerTests {
 				arguments("retry-after.budget.ratio", "a fifth", "a number of at least 0"),
 				arguments("retry-after.total-budget", "soon", AllowedValues.DURATION),
 				arguments("retry-after.clients.payments.header.max-wait", "1 minute", AllowedValues.DURATION),
-				arguments("retry-after.io-errors.read", "maybe", "true or false"));
+				arguments("retry-after.io-errors.read", "maybe", "true or false"),
+				arguments("retry-after.max-recorded-bytes", "lots", AllowedValues.DATA_SIZE));
 	}
 
 	@ParameterizedTest(name = "{0}={1}")
