@@ -10,21 +10,24 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.ResolvableType;
+import org.springframework.util.unit.DataSize;
 
 /**
  * What a {@code retry-after.*} property accepts, in the words a user writes in
  * {@code application.yml}: the range of a number, the values of an enum in lower case
- * ({@code local, redis}), the form of a duration. The ranges are those {@link PropertyChecks}
- * enforces after binding.
+ * ({@code local, redis}), the form of a duration or a size. The ranges are those
+ * {@link PropertyChecks} enforces after binding.
  */
 final class AllowedValues {
 
 	static final String STATUSES = "HTTP status codes from 100 to 599, separated by commas (e.g. 429,503)";
 
-	static final String DURATION = "a duration such as 500ms, 10s or 2m";
+	static final String DURATION = "a duration such as 500ms, 10s or 2m (a number alone is in seconds)";
+
+	static final String DATA_SIZE = "a size such as 512KB or 32MB (a number alone is in bytes)";
 
 	/** The numbers whose range is narrower than their type's, by key below the client level. */
-	private static final Map<String, String> NUMBERS = Map.of("max-attempts", "a whole number of at least 1",
+	private static final Map<String, String> NUMBERS = Map.of("max-attempts", "a whole number from 1 to 10",
 			"budget.min-per-second", "a whole number of at least 0", "cooldown.max-hosts",
 			"a whole number of at least 1", "jitter", "a number between 0 and 1", "backoff.multiplier",
 			"a number of at least 1", "budget.ratio", "a number of at least 0", "retryable-statuses", STATUSES,
@@ -55,6 +58,9 @@ final class AllowedValues {
 		}
 		if (valueType == Duration.class) {
 			return DURATION;
+		}
+		if (valueType == DataSize.class) {
+			return DATA_SIZE;
 		}
 		if (valueType == Boolean.class || valueType == boolean.class) {
 			return "true or false";

@@ -1,9 +1,12 @@
 package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 
 import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.convert.DurationUnit;
 
 /**
  * Local exponential backoff, used when the server sends no usable {@code Retry-After}.
@@ -13,8 +16,9 @@ import org.jspecify.annotations.Nullable;
 public class BackoffProperties {
 
 	/**
-	 * Wait before the first retry.
+	 * Wait before the first retry. A number without a unit is in seconds.
 	 */
+	@DurationUnit(ChronoUnit.SECONDS)
 	private @Nullable Duration initial;
 
 	/**
@@ -23,8 +27,9 @@ public class BackoffProperties {
 	private @Nullable Double multiplier;
 
 	/**
-	 * Longest local backoff wait.
+	 * Longest local backoff wait. A number without a unit is in seconds.
 	 */
+	@DurationUnit(ChronoUnit.SECONDS)
 	private @Nullable Duration max;
 
 	/**

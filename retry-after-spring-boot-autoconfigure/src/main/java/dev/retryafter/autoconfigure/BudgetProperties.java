@@ -1,9 +1,12 @@
 package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 
 import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.convert.DurationUnit;
 
 /**
  * Retry budget, bounding retries to a share of the requests made.
@@ -28,8 +31,9 @@ public class BudgetProperties {
 	private @Nullable Integer minPerSecond;
 
 	/**
-	 * Window over which the ratio is measured.
+	 * Window over which the ratio is measured. A number without a unit is in seconds.
 	 */
+	@DurationUnit(ChronoUnit.SECONDS)
 	private @Nullable Duration window;
 
 	/**

@@ -1,12 +1,15 @@
 package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Set;
 
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.convert.DurationUnit;
 
 /**
  * Per-host cooldown: a {@code Retry-After} received by one request holds back the other
@@ -34,8 +37,10 @@ public class CooldownProperties {
 	private @Nullable Set<Integer> statuses;
 
 	/**
-	 * Longest cooldown, whatever the server asked or another instance reported.
+	 * Longest cooldown, whatever the server asked or another instance reported. A number
+	 * without a unit is in seconds.
 	 */
+	@DurationUnit(ChronoUnit.SECONDS)
 	private @Nullable Duration maxDuration;
 
 	/**

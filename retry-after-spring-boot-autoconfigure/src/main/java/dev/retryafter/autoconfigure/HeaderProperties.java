@@ -1,11 +1,14 @@
 package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 
 import dev.retryafter.core.DateReference;
 import dev.retryafter.core.OnInvalidRetryAfter;
 import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.convert.DurationUnit;
 
 /**
  * Handling of the {@code Retry-After} response header.
@@ -16,8 +19,9 @@ public class HeaderProperties {
 
 	/**
 	 * Longest server-requested wait honoured; a longer one abandons the request instead
-	 * of shortening the wait.
+	 * of shortening the wait. A number without a unit is in seconds.
 	 */
+	@DurationUnit(ChronoUnit.SECONDS)
 	private @Nullable Duration maxWait;
 
 	/**

@@ -23,11 +23,22 @@ final class PropertyChecks {
 
 	private static final int MAX_STATUS = 599;
 
+	/**
+	 * The most attempts one request may make: beyond it retries stop protecting the caller and
+	 * start loading the origin (a connection refused at once with a zero backoff would otherwise
+	 * be tried a million times within one budget).
+	 */
+	static final int MAX_ATTEMPTS = 10;
+
 	private PropertyChecks() {
 	}
 
 	static int atLeastOne(String name, @Nullable Integer value) {
 		return check(name, value, (v) -> v >= 1, "must be at least 1");
+	}
+
+	static int maxAttempts(String name, @Nullable Integer value) {
+		return check(name, value, (v) -> v >= 1 && v <= MAX_ATTEMPTS, "must be between 1 and " + MAX_ATTEMPTS);
 	}
 
 	static int nonNegative(String name, @Nullable Integer value) {
@@ -55,6 +66,42 @@ final class PropertyChecks {
 		// Strictly below the saturation ceiling, so a saturated Retry-After always abandons.
 		return nonNegative(name, check(name, value, (v) -> v.compareTo(RetryAfter.MAX_DELAY) < 0,
 				"must be less than " + RetryAfter.MAX_DELAY.toDays() + " days"));
+	}
+
+	/**
+	 * Fails unless {@code reserve} leaves part of {@code budget} for a wait: the planner keeps
+	 * the reserve back from the budget, so at or above it every retry would stop at once
+	 * ({@code retry-after-exceeds-budget}) and every cooldown would refuse rather than hold.
+	 * @param budgetName the full name of the total budget when it is set at the level being
+	 * checked, else {@code null}
+	 * @param reserveName the same for the attempt reserve
+	 * @param fallbackBudgetName the budget's full name at the level being checked
+	 * @param budget the total budget the level runs on
+	 * @param reserve the attempt reserve the level runs on
+	 */
+	static void reserveBelowBudget(@Nullable String budgetName, @Nullable String reserveName,
+			String fallbackBudgetName, Duration budget, Duration reserve) {
+		if (reserve.compareTo(budget) < 0) {
+			return;
+		}
+		if (budgetName == null && reserveName != null) {
+			throw new InvalidConfigurationPropertyValueException(reserveName, reserve,
+					"must be less than total-budget (" + format(budget) + "), which it is kept back from");
+		}
+		throw new InvalidConfigurationPropertyValueException((budgetName != null) ? budgetName : fallbackBudgetName,
+				budget, "must be greater than attempt-reserve (" + format(reserve)
+						+ ") to leave time for a retry");
+	}
+
+	/**
+	 * A duration as the README's table writes one: whole seconds in {@code s}, else
+	 * milliseconds.
+	 */
+	static String format(Duration value) {
+		if (value.getNano() == 0) {
+			return value.getSeconds() + "s";
+		}
+		return (value.getNano() % 1_000_000 == 0) ? value.toMillis() + "ms" : value.toString();
 	}
 
 	static double jitter(String name, @Nullable Double value) {

@@ -38,6 +38,17 @@ record PropertyMerge<P>(String prefix, P own, String topLevelPrefix, P topLevel)
 	}
 
 	/**
+	 * The full name of a setting when it is set at this level itself, not inherited.
+	 * @param <T> the bound type
+	 * @param key the setting's key within the group
+	 * @param property reads the setting from a group
+	 * @return {@code prefix.key}, or {@code null} when this level leaves it unset
+	 */
+	<T> @Nullable String ownName(String key, Function<P, @Nullable T> property) {
+		return (property.apply(this.own) != null) ? this.prefix + "." + key : null;
+	}
+
+	/**
 	 * The same merge one level down, for a nested group.
 	 * @param <G> the nested group
 	 * @param key the nested group's key

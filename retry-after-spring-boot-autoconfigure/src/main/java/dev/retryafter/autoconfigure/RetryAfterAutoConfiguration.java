@@ -3,6 +3,7 @@ package dev.retryafter.autoconfigure;
 import java.util.List;
 
 import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.client.RetryAfterRestClientCustomizer;
@@ -16,8 +17,6 @@ import dev.retryafter.springretry.BackOffPolicyRetryDetector;
 import dev.retryafter.springretry.RetryAfterBackOffPolicy;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.jspecify.annotations.Nullable;
 
@@ -27,6 +26,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.restclient.RestClientCustomizer;
@@ -61,8 +61,6 @@ import org.springframework.web.service.registry.HttpServiceProxyRegistry;
 @EnableConfigurationProperties(RetryAfterProperties.class)
 public final class RetryAfterAutoConfiguration {
 
-	private static final Log logger = LogFactory.getLog(RetryAfterAutoConfiguration.class);
-
 	@Bean
 	@ConditionalOnMissingBean
 	RetryClients retryClients(RetryAfterProperties properties) {
@@ -83,8 +81,11 @@ public final class RetryAfterAutoConfiguration {
 	@ConditionalOnMissingBean(CooldownStore.class)
 	LocalCooldownStore localCooldownStore(RetryAfterProperties properties, RetryClients retryClients) {
 		if (properties.getStore() == RetryAfterProperties.Store.REDIS) {
-			logger.warn("retry-after.store is 'redis' but Spring Data Redis or a RedisConnectionFactory bean is "
-					+ "missing: host cooldowns are kept in this instance only");
+			// Starting with local cooldowns would leave every instance believing it shares them.
+			throw new InvalidConfigurationPropertyValueException(RetryAfterSettingsMapper.PREFIX + ".store", "redis",
+					"needs Spring Data Redis and a RedisConnectionFactory bean (spring-boot-starter-data-redis "
+							+ "and spring.data.redis.*), and none is present; set retry-after.store to local to "
+							+ "keep cooldowns in this instance");
 		}
 		return new LocalCooldownStore(new RetryAfterSettingsMapper(properties).hostCooldowns(),
 				PartitionSecrets.forLocalStore(properties));
@@ -100,12 +101,23 @@ public final class RetryAfterAutoConfiguration {
 		return new HttpServiceGroupCheck(retryClients, registry);
 	}
 
+	/**
+	 * The one bound on the bytes every adapter's calls keep for retries, shared by the
+	 * blocking interceptor and the WebClient filter.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	RecordedBytes retryAfterRecordedBytes(RetryAfterProperties properties) {
+		return new RecordedBytes(new RetryAfterSettingsMapper(properties).maxRecordedBytes());
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	RetryAfterInterceptor retryAfterInterceptor(RetryClients retryClients, ObjectProvider<RetryListener> listeners,
-			CooldownStore cooldownStore, RetryBudgets retryBudgets, ObjectProvider<OuterRetryDetector> detectors) {
+			CooldownStore cooldownStore, RetryBudgets retryBudgets, ObjectProvider<OuterRetryDetector> detectors,
+			RecordedBytes recordedBytes) {
 		return new RetryAfterInterceptor(retryClients, RetryListener.composite(listeners.orderedStream().toList()),
-				cooldownStore, retryBudgets, anyOf(detectors.orderedStream().toList()));
+				cooldownStore, retryBudgets, anyOf(detectors.orderedStream().toList()), recordedBytes);
 	}
 
 	/**

@@ -8,6 +8,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration properties of the Retry-After aware retries (prefix {@code retry-after}): the
@@ -28,6 +29,14 @@ public class RetryAfterProperties extends RetrySettingsProperties {
 	 * Where host cooldowns are kept.
 	 */
 	private Store store = Store.LOCAL;
+
+	/**
+	 * Most bytes kept in memory for retries across the application at once: the copies of
+	 * retried responses' bodies kept during a wait, and the recorded request bodies a WebClient
+	 * retry sends again. A body that does not fit is not kept: the call goes on as with a body
+	 * over its own limit. A number without a unit is in bytes.
+	 */
+	private @Nullable DataSize maxRecordedBytes;
 
 	private final Redis redis = new Redis();
 
@@ -54,6 +63,14 @@ public class RetryAfterProperties extends RetrySettingsProperties {
 
 	public void setStore(Store store) {
 		this.store = store;
+	}
+
+	public @Nullable DataSize getMaxRecordedBytes() {
+		return this.maxRecordedBytes;
+	}
+
+	public void setMaxRecordedBytes(@Nullable DataSize maxRecordedBytes) {
+		this.maxRecordedBytes = maxRecordedBytes;
 	}
 
 	public Redis getRedis() {

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryClients.NamedClient;
@@ -15,6 +16,7 @@ import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Validates {@link RetryAfterProperties} and maps them to the immutable {@link RetryClients}
@@ -71,6 +73,22 @@ final class RetryAfterSettingsMapper {
 		Duration maxDuration = cooldown.getMaxDuration();
 		return new HostCooldowns((maxHosts != null) ? maxHosts : HostCooldowns.DEFAULT_MAX_HOSTS,
 				(maxDuration != null) ? maxDuration : HostCooldowns.DEFAULT_MAX_DURATION);
+	}
+
+	/**
+	 * The most bytes the application's calls keep for retries at once.
+	 * @return the bound in bytes, the default when unset
+	 */
+	long maxRecordedBytes() {
+		DataSize max = this.properties.getMaxRecordedBytes();
+		if (max == null) {
+			return RecordedBytes.DEFAULT_MAX;
+		}
+		if (max.isNegative()) {
+			throw new InvalidConfigurationPropertyValueException(PREFIX + ".max-recorded-bytes", max,
+					"must not be negative (0 keeps no body for a retry)");
+		}
+		return max.toBytes();
 	}
 
 	/**
@@ -133,6 +151,7 @@ final class RetryAfterSettingsMapper {
 				throw new InvalidConfigurationPropertyValueException(name, host,
 						"must be a host name or a host and port, without spaces");
 			}
+			checkHostForm(name, host);
 			String previous = hostOwners.putIfAbsent(host.toLowerCase(Locale.ROOT), client);
 			if (previous != null && !previous.equals(client)) {
 				throw new InvalidConfigurationPropertyValueException(name, host,
@@ -141,6 +160,26 @@ final class RetryAfterSettingsMapper {
 			result.add(host);
 		}
 		return result;
+	}
+
+	/**
+	 * A request's host is matched exactly (ignoring case), so an entry written as a URL or a
+	 * pattern would silently never match: it fails start-up with the form to use instead.
+	 */
+	private static void checkHostForm(String name, String host) {
+		if (host.contains("://")) {
+			throw new InvalidConfigurationPropertyValueException(name, host,
+					"must be a host name or a host and port, without a scheme (api.example.com, not "
+							+ "https://api.example.com)");
+		}
+		if (host.indexOf('*') >= 0) {
+			throw new InvalidConfigurationPropertyValueException(name, host,
+					"wildcards are not supported: list each host name (hosts are matched exactly)");
+		}
+		if (host.indexOf('/') >= 0 || host.indexOf('@') >= 0 || host.indexOf('?') >= 0 || host.indexOf('#') >= 0) {
+			throw new InvalidConfigurationPropertyValueException(name, host,
+					"must be a host name or a host and port, without a path, user or query");
+		}
 	}
 
 	private static boolean containsWhitespace(String value) {

@@ -1,6 +1,7 @@
 package dev.retryafter.autoconfigure;
 
 import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;
@@ -38,16 +39,17 @@ import org.springframework.web.reactive.function.client.WebClient;
 				"org.springframework.boot.webclient.autoconfigure.service.ReactiveHttpServiceClientAutoConfiguration" })
 @ConditionalOnClass({ WebClient.class, WebClientCustomizer.class })
 @ConditionalOnBooleanProperty(name = "retry-after.enabled", matchIfMissing = true)
-@ConditionalOnBean({ RetryClients.class, CooldownStore.class, RetryBudgets.class })
+@ConditionalOnBean({ RetryClients.class, CooldownStore.class, RetryBudgets.class, RecordedBytes.class })
 public final class RetryAfterWebClientAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	RetryAfterExchangeFilter retryAfterExchangeFilter(RetryClients retryClients,
 			ObjectProvider<RetryListener> listeners, CooldownStore cooldownStore, RetryBudgets retryBudgets,
-			ObjectProvider<OuterRetryDetector> detectors) {
+			ObjectProvider<OuterRetryDetector> detectors, RecordedBytes recordedBytes) {
 		return new RetryAfterExchangeFilter(retryClients, RetryListener.composite(listeners.orderedStream().toList()),
-				cooldownStore, retryBudgets, RetryAfterAutoConfiguration.anyOf(detectors.orderedStream().toList()));
+				cooldownStore, retryBudgets, RetryAfterAutoConfiguration.anyOf(detectors.orderedStream().toList()),
+				recordedBytes);
 	}
 
 	@Bean

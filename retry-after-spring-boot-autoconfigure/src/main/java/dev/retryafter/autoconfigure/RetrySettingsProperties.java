@@ -1,12 +1,14 @@
 package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.Set;
 
 import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.boot.convert.DurationUnit;
 
 /**
  * The per-request retry settings, one shape for the top level ({@code retry-after.*}) and for
@@ -24,18 +26,22 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 public class RetrySettingsProperties {
 
 	/**
-	 * Maximum number of attempts for one request, the first attempt included.
+	 * Maximum number of attempts for one request, the first attempt included: 1 to 10.
 	 */
 	private @Nullable Integer maxAttempts;
 
 	/**
-	 * Time allowed for all attempts and waits of one request, measured from its first attempt.
+	 * Time allowed for all attempts and waits of one request, measured from its first attempt;
+	 * greater than the attempt reserve. A number without a unit is in seconds.
 	 */
+	@DurationUnit(ChronoUnit.SECONDS)
 	private @Nullable Duration totalBudget;
 
 	/**
-	 * Time kept back from the total budget for the next attempt to complete.
+	 * Time kept back from the total budget for the next attempt to complete; less than the
+	 * total budget. A number without a unit is in seconds.
 	 */
+	@DurationUnit(ChronoUnit.SECONDS)
 	private @Nullable Duration attemptReserve;
 
 	/**
@@ -85,8 +91,8 @@ public class RetrySettingsProperties {
 	 * @return the core's settings
 	 */
 	static RetrySettings map(PropertyMerge<RetrySettingsProperties> m, RetrySettings d) {
-		return new RetrySettings(
-				m.get("max-attempts", RetrySettingsProperties::getMaxAttempts, PropertyChecks::atLeastOne,
+		RetrySettings settings = new RetrySettings(
+				m.get("max-attempts", RetrySettingsProperties::getMaxAttempts, PropertyChecks::maxAttempts,
 						d.maxAttempts()),
 				m.get("total-budget", RetrySettingsProperties::getTotalBudget, PropertyChecks::nonNegative,
 						d.totalBudget()),
@@ -106,6 +112,10 @@ public class RetrySettingsProperties {
 				BudgetProperties.map(m.group("budget", RetrySettingsProperties::getBudget), d.budget()),
 				RateLimitProperties.map(m.group("rate-limit", RetrySettingsProperties::getRateLimit),
 						d.rateLimit()));
+		PropertyChecks.reserveBelowBudget(m.ownName("total-budget", RetrySettingsProperties::getTotalBudget),
+				m.ownName("attempt-reserve", RetrySettingsProperties::getAttemptReserve), m.prefix() + ".total-budget",
+				settings.totalBudget(), settings.attemptReserve());
+		return settings;
 	}
 
 	public @Nullable Integer getMaxAttempts() {

@@ -55,6 +55,8 @@ public final class CallContext {
 	/** Whether the listener follows calls as they happen: then no call takes the first-attempt shortcut. */
 	private final boolean watched;
 
+	private final RecordedBytes recordedBytes;
+
 	private final RequestFactsResolver factsResolver = new RequestFactsResolver();
 
 	private final QuotaFields quotaFields;
@@ -78,6 +80,27 @@ public final class CallContext {
 	 */
 	public CallContext(RetryClients clients, RetryListener listener, CooldownStore cooldowns, RetryBudgets budgets,
 			OuterRetryDetector outerRetry, MonotonicClock monotonicClock, Clock wallClock, RandomGenerator random) {
+		this(clients, listener, cooldowns, budgets, outerRetry, monotonicClock, wallClock, random,
+				new RecordedBytes(RecordedBytes.DEFAULT_MAX));
+	}
+
+	/**
+	 * Creates the shared collaborators of the calls of one adapter, bounding the bytes they
+	 * keep for retries with a total that other adapters may share.
+	 * @param clients the settings per named client
+	 * @param listener notified at each decision point
+	 * @param cooldowns the cooldowns consulted before and recorded after each attempt
+	 * @param budgets the retry budget of each client
+	 * @param outerRetry tells whether a retry layer around the client is retrying the call
+	 * @param monotonicClock measures elapsed time and waits (all scheduling)
+	 * @param wallClock only stamps the instant a response was received, for HTTP-dates
+	 * @param random the jitter source
+	 * @param recordedBytes the total of bytes kept for retries, across the application
+	 */
+	public CallContext(RetryClients clients, RetryListener listener, CooldownStore cooldowns, RetryBudgets budgets,
+			OuterRetryDetector outerRetry, MonotonicClock monotonicClock, Clock wallClock, RandomGenerator random,
+			RecordedBytes recordedBytes) {
+		this.recordedBytes = Objects.requireNonNull(recordedBytes, "recordedBytes");
 		this.clients = Objects.requireNonNull(clients, "clients");
 		this.listener = Objects.requireNonNull(listener, "listener");
 		this.cooldowns = Objects.requireNonNull(cooldowns, "cooldowns");
@@ -257,6 +280,14 @@ public final class CallContext {
 	 */
 	public OuterRetryDetector outerRetry() {
 		return this.outerRetry;
+	}
+
+	/**
+	 * The total of bytes the calls keep for retries (response copies, request bodies).
+	 * @return the bound they share
+	 */
+	public RecordedBytes recordedBytes() {
+		return this.recordedBytes;
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 import dev.retryafter.call.IoFailures;
+import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.call.RetryCall;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
@@ -55,11 +56,21 @@ final class BlockingAttempt {
 	 * Releases the attempt's connection before waiting, keeping an in-memory copy of the
 	 * response in case the retry is called off.
 	 */
-	BlockingAttempt keepForRetry() throws IOException {
+	BlockingAttempt keepForRetry(RecordedBytes recordedBytes) throws IOException {
 		if (this.response == null) {
 			return this;
 		}
-		return new BlockingAttempt(ResponseCopy.of(this.response, RetryCall.BODY_COPY_LIMIT), null, this.outcome);
+		return new BlockingAttempt(ResponseCopy.of(this.response, RetryCall.BODY_COPY_LIMIT, recordedBytes), null,
+				this.outcome);
+	}
+
+	/**
+	 * Gives back the bytes a kept copy reserved, once the call no longer keeps it for itself.
+	 */
+	void release() {
+		if (this.response instanceof ResponseCopy copy) {
+			copy.release();
+		}
 	}
 
 	/**

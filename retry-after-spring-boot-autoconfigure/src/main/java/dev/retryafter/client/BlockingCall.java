@@ -126,8 +126,9 @@ final class BlockingCall extends RetryCall {
 	private @Nullable ClientHttpResponse waitForRetry(BlockingAttempt result, RetryDecision.Retry retry)
 			throws IOException {
 		boolean sending = false;
+		BlockingAttempt kept = null;
 		try {
-			BlockingAttempt kept = result.keepForRetry();
+			kept = result.keepForRetry(this.calls.recordedBytes());
 			pause(retry.delay());
 			if (deadlinePassed()) {
 				return kept.deliverInsteadOfRetry(origin(), StopReason.BUDGET_EXHAUSTED, timeLeft());
@@ -140,6 +141,10 @@ final class BlockingCall extends RetryCall {
 			return null;
 		}
 		finally {
+			// Sent, handed to the caller, or interrupted: the call keeps the copy no longer.
+			if (kept != null) {
+				kept.release();
+			}
 			if (!sending) {
 				retryCalledOff(retry);
 			}

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 
 import dev.retryafter.call.ClassNames;
+import dev.retryafter.call.RecordedBytes;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
@@ -18,6 +20,8 @@ import org.springframework.http.client.ClientHttpResponse;
  */
 final class ResponseCopy implements ClientHttpResponse {
 
+	private static final byte[] NO_BYTES = {};
+
 	private final HttpStatusCode statusCode;
 
 	private final String statusText;
@@ -28,26 +32,36 @@ final class ResponseCopy implements ClientHttpResponse {
 
 	private final boolean complete;
 
+	/** Where the body's bytes were reserved, until {@link #release()} gives them back. */
+	private final @Nullable RecordedBytes recorded;
+
+	private boolean released;
+
 	private ResponseCopy(HttpStatusCode statusCode, String statusText, HttpHeaders headers, byte[] body,
-			boolean complete) {
+			boolean complete, @Nullable RecordedBytes recorded) {
 		this.statusCode = statusCode;
 		this.statusText = statusText;
 		this.headers = headers;
 		this.body = body;
 		this.complete = complete;
+		this.recorded = recorded;
 	}
 
 	/**
-	 * Copies {@code response} (its body up to {@code limit} bytes) and closes it. Reading stops
-	 * at the limit, and a longer body is abandoned: its connection is dropped rather than
-	 * drained, since every Spring request factory's {@code close()} reads a body to its end,
-	 * and a hostile server's body need never end.
+	 * Copies {@code response} (its body up to {@code limit} bytes, if they fit in what
+	 * {@code recordedBytes} has left) and closes it. Reading stops at the limit, and a longer
+	 * body is abandoned: its connection is dropped rather than drained, since every Spring
+	 * request factory's {@code close()} reads a body to its end, and a hostile server's body
+	 * need never end. A copy that cannot stand in for the response (a body too long, cut short,
+	 * or over the application's total) keeps no bytes at all.
 	 * @param response the response, closed on return
 	 * @param limit the most body bytes to keep
+	 * @param recordedBytes the application's total of bytes kept for retries; the copy's
+	 * bytes are reserved there until {@link #release()}
 	 * @return the copy
 	 * @throws IOException if the status cannot be read
 	 */
-	static ResponseCopy of(ClientHttpResponse response, int limit) throws IOException {
+	static ResponseCopy of(ClientHttpResponse response, int limit, RecordedBytes recordedBytes) throws IOException {
 		try {
 			HttpStatusCode statusCode = response.getStatusCode();
 			HttpHeaders headers = HttpHeaders.copyOf(response.getHeaders());
@@ -65,13 +79,32 @@ final class ResponseCopy implements ClientHttpResponse {
 			catch (IOException ex) {
 				// A body cut short is only ever needed if the retry is called off; then the
 				// caller gets an exception rather than a truncated response.
-				body = new byte[0];
+				body = NO_BYTES;
 				complete = false;
 			}
-			return new ResponseCopy(statusCode, statusText, headers, body, complete);
+			if (!complete) {
+				return new ResponseCopy(statusCode, statusText, headers, NO_BYTES, false, null);
+			}
+			if (!recordedBytes.reserve(body.length)) {
+				// Read (so the connection is reused) but not kept: the same copy as a body too long.
+				recordedBytes.notRecorded(false);
+				return new ResponseCopy(statusCode, statusText, headers, NO_BYTES, false, null);
+			}
+			return new ResponseCopy(statusCode, statusText, headers, body, true, recordedBytes);
 		}
 		finally {
 			response.close();
+		}
+	}
+
+	/**
+	 * Gives the body's bytes back to the application's total: the call no longer keeps the
+	 * copy for itself (it sends the retry, or hands the copy to its caller). Once only.
+	 */
+	void release() {
+		if (this.recorded != null && !this.released) {
+			this.released = true;
+			this.recorded.release(this.body.length);
 		}
 	}
 

@@ -9,6 +9,7 @@ import dev.retryafter.call.CallContext;
 import dev.retryafter.call.FirstAttemptRules;
 import dev.retryafter.call.IoFailures;
 import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.call.RetryCall;
 import dev.retryafter.call.RetryInterruptedException;
@@ -92,10 +93,26 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 */
 	public RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, OuterRetryDetector outerRetry) {
+		this(clients, listener, cooldowns, budgets, outerRetry, new RecordedBytes(RecordedBytes.DEFAULT_MAX));
+	}
+
+	/**
+	 * Creates an interceptor as {@link #RetryAfterInterceptor(RetryClients, RetryListener,
+	 * CooldownStore, RetryBudgets, OuterRetryDetector)} does, keeping the response copies of
+	 * its waiting calls within a total of bytes other adapters may share.
+	 * @param clients the settings per named client
+	 * @param listener notified at each decision point
+	 * @param cooldowns the host cooldowns consulted before and recorded after each attempt
+	 * @param budgets the retry budget of each client
+	 * @param outerRetry tells whether a retry layer around the client is retrying the call
+	 * @param recordedBytes the total of bytes kept for retries, across the application
+	 */
+	public RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+			RetryBudgets budgets, OuterRetryDetector outerRetry, RecordedBytes recordedBytes) {
 		// ThreadLocalRandom.current() is looked up per call: the interceptor is shared by
 		// every calling thread, and the per-thread generator avoids contention.
 		this(new CallContext(clients, listener, cooldowns, budgets, outerRetry, MonotonicClock.SYSTEM,
-				Clock.systemUTC(), () -> ThreadLocalRandom.current().nextLong()), new ThreadSleeper());
+				Clock.systemUTC(), () -> ThreadLocalRandom.current().nextLong(), recordedBytes), new ThreadSleeper());
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.retryafter.metrics;
 
+import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.store.CooldownStore;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -39,6 +40,13 @@ public final class RetryAfterMetricsAutoConfiguration {
 	@ConditionalOnBean(CooldownStore.class)
 	CooldownStoreMetrics cooldownStoreMetrics(CooldownStore cooldownStore) {
 		return new CooldownStoreMetrics(cooldownStore);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(RecordedBytes.class)
+	RecordedBytesMetrics recordedBytesMetrics(RecordedBytes recordedBytes) {
+		return new RecordedBytesMetrics(recordedBytes);
 	}
 
 }

@@ -2,7 +2,9 @@ package dev.retryafter.reactive;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.call.RetryCall;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
@@ -34,12 +36,26 @@ final class ExchangeAttempt {
 	/** Whether the response is whole: false for a copy whose body was too long to keep. */
 	private final boolean complete;
 
+	/** The bytes a kept copy reserved in the application's total, until released. */
+	private final @Nullable RecordedBytes recorded;
+
+	private final long reserved;
+
+	private final AtomicBoolean released = new AtomicBoolean();
+
 	private ExchangeAttempt(@Nullable ClientResponse response, @Nullable Throwable failure, AttemptOutcome outcome,
 			boolean complete) {
+		this(response, failure, outcome, complete, null, 0);
+	}
+
+	private ExchangeAttempt(@Nullable ClientResponse response, @Nullable Throwable failure, AttemptOutcome outcome,
+			boolean complete, @Nullable RecordedBytes recorded, long reserved) {
 		this.response = response;
 		this.failure = failure;
 		this.outcome = outcome;
 		this.complete = complete;
+		this.recorded = recorded;
+		this.reserved = reserved;
 	}
 
 	static ExchangeAttempt responded(ClientResponse response, AttemptOutcome.Response outcome) {
@@ -65,9 +81,13 @@ final class ExchangeAttempt {
 	/**
 	 * Reads the response's body into memory before waiting, which returns its connection
 	 * to the pool, and keeps a copy in case the retry is called off. A body too long to
-	 * keep (or one that fails mid-way) is dropped, and so is its connection.
+	 * keep (or one that fails mid-way) is dropped, and so is its connection; one that does
+	 * not fit in what {@code recordedBytes} has left is read but not kept. Either way the
+	 * copy cannot stand in for the response.
+	 * @param recordedBytes the application's total of bytes kept for retries; a kept body's
+	 * bytes are reserved there until {@link #release()}
 	 */
-	Mono<ExchangeAttempt> keepForRetry() {
+	Mono<ExchangeAttempt> keepForRetry(RecordedBytes recordedBytes) {
 		ClientResponse response = this.response;
 		if (response == null) {
 			return Mono.just(this);
@@ -75,8 +95,25 @@ final class ExchangeAttempt {
 		return DataBufferUtils.join(response.body(BodyExtractors.toDataBuffers()), RetryCall.BODY_COPY_LIMIT)
 			.map(ExchangeAttempt::bytesOf)
 			.defaultIfEmpty(NO_BYTES)
-			.map((bytes) -> new ExchangeAttempt(copy(response, bytes), null, this.outcome, true))
+			.map((bytes) -> {
+				if (!recordedBytes.reserve(bytes.length)) {
+					recordedBytes.notRecorded(false);
+					return new ExchangeAttempt(copy(response, NO_BYTES), null, this.outcome, false);
+				}
+				return new ExchangeAttempt(copy(response, bytes), null, this.outcome, true, recordedBytes,
+						bytes.length);
+			})
 			.onErrorResume((ex) -> Mono.just(new ExchangeAttempt(copy(response, NO_BYTES), null, this.outcome, false)));
+	}
+
+	/**
+	 * Gives the kept body's bytes back to the application's total, once: the wait ended (the
+	 * retry is sent, or the copy goes to the caller), or the call was cancelled or failed.
+	 */
+	void release() {
+		if (this.recorded != null && this.released.compareAndSet(false, true)) {
+			this.recorded.release(this.reserved);
+		}
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.retryafter.call.RecordedBytes;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -32,8 +33,9 @@ import org.springframework.web.reactive.function.client.ClientRequest;
  * unused;</li>
  * <li>it was written completely, as one stream of at most {@link #LIMIT} bytes.</li>
  * </ul>
- * A larger body, a body written with flushes ({@code writeAndFlushWith}, a streaming upload)
- * or one whose writing did not finish is not kept, and the request is not retried (reason
+ * A larger body, a body that does not fit in what is left of the application's total of
+ * recorded bytes ({@link RecordedBytes}), a body written with flushes ({@code writeAndFlushWith},
+ * a streaming upload) or one whose writing did not finish is not kept, and the request is not retried (reason
  * {@code non-idempotent}: a body that cannot be sent again forbids a retry).
  * <p>
  * Only a request that a response could make the call retry is recorded: a {@code POST}
@@ -67,9 +69,19 @@ final class ReplayableBody {
 
 	private volatile @Nullable MediaType contentType;
 
-	private ReplayableBody(ClientRequest request, @Nullable BodyInserter<?, ? super ClientHttpRequest> inserter) {
+	private final RecordedBytes recordedBytes;
+
+	/** The bytes this body reserved in the application's total; guarded by {@code this}. */
+	private long reserved;
+
+	/** Whether the call ended, after which nothing more is reserved; guarded by {@code this}. */
+	private boolean released;
+
+	private ReplayableBody(ClientRequest request, @Nullable BodyInserter<?, ? super ClientHttpRequest> inserter,
+			RecordedBytes recordedBytes) {
 		this.request = request;
 		this.inserter = inserter;
+		this.recordedBytes = recordedBytes;
 	}
 
 	/**
@@ -77,15 +89,17 @@ final class ReplayableBody {
 	 * @param request the request as the filter received it
 	 * @param record whether to keep a copy of the body as it is written: only when a retry
 	 * after the body was sent is possible
+	 * @param recordedBytes the application's total of bytes kept for retries: a body that does
+	 * not fit in what is left is not kept, as one over {@link #LIMIT}
 	 * @return the body
 	 */
-	static ReplayableBody of(ClientRequest request, boolean record) {
+	static ReplayableBody of(ClientRequest request, boolean record, RecordedBytes recordedBytes) {
 		BodyInserter<?, ? super ClientHttpRequest> inserter = request.body();
 		if (inserter == (Object) BodyInserters.empty()) {
 			// No body: every attempt can send the request as it is.
-			return new ReplayableBody(request, null);
+			return new ReplayableBody(request, null, recordedBytes);
 		}
-		ReplayableBody body = new ReplayableBody(request, inserter);
+		ReplayableBody body = new ReplayableBody(request, inserter, recordedBytes);
 		body.request = ClientRequest.from(request).body(record ? body::insert : body::insertOnce).build();
 		return body;
 	}
@@ -113,6 +127,31 @@ final class ReplayableBody {
 	 */
 	long keptBytes() {
 		return (this.chunks != null) ? this.length : 0;
+	}
+
+	/**
+	 * Lets the recorded bytes go once the call has ended, however it ended: no attempt will
+	 * send them again. Idempotent, and a chunk written after it is not kept.
+	 */
+	synchronized void release() {
+		this.released = true;
+		giveBack();
+		this.chunks = null;
+	}
+
+	/** Takes room for a chunk about to be kept, unless the call ended or the total is reached. */
+	private synchronized boolean take(long bytes) {
+		if (this.released || !this.recordedBytes.reserve(bytes)) {
+			return false;
+		}
+		this.reserved += bytes;
+		return true;
+	}
+
+	/** Gives back every byte reserved so far: the copy is let go. */
+	private synchronized void giveBack() {
+		this.recordedBytes.release(this.reserved);
+		this.reserved = 0;
 	}
 
 	@SuppressWarnings("unchecked")
@@ -189,13 +228,21 @@ final class ReplayableBody {
 
 		private void keep(DataBuffer buffer) {
 			int length = buffer.readableByteCount();
-			if (this.overflow || this.size + length > LIMIT) {
-				// Too long to replay: what was kept so far is let go at once.
-				this.overflow = true;
-				this.copy.clear();
+			if (this.overflow) {
+				return;
+			}
+			if (this.size + length > LIMIT) {
+				overflow();
 				return;
 			}
 			if (length == 0) {
+				return;
+			}
+			if (!take(length)) {
+				if (!ReplayableBody.this.released) {
+					ReplayableBody.this.recordedBytes.notRecorded(true);
+				}
+				overflow();
 				return;
 			}
 			byte[] chunk = new byte[length];
@@ -204,9 +251,17 @@ final class ReplayableBody {
 			this.size += length;
 		}
 
+		/** Too long to replay, or over the total: what was kept so far is let go at once. */
+		private void overflow() {
+			this.overflow = true;
+			this.copy.clear();
+			giveBack();
+		}
+
 		private void written() {
 			if (this.overflow || ReplayableBody.this.state != WRITING) {
 				ReplayableBody.this.state = LOST;
+				giveBack();
 				return;
 			}
 			ReplayableBody.this.length = this.size;

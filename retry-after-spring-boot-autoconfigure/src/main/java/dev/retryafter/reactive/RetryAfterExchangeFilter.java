@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.call.RetryCall;
@@ -28,6 +29,7 @@ import dev.retryafter.core.StopReason;
 import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -103,12 +105,30 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	 */
 	public RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, OuterRetryDetector outerRetry) {
+		this(clients, listener, cooldowns, budgets, outerRetry, new RecordedBytes(RecordedBytes.DEFAULT_MAX));
+	}
+
+	/**
+	 * Creates a filter as {@link #RetryAfterExchangeFilter(RetryClients, RetryListener,
+	 * CooldownStore, RetryBudgets, OuterRetryDetector)} does, keeping the recorded request
+	 * bodies and response copies of its calls within a total of bytes other adapters may share.
+	 * @param clients the settings per named client
+	 * @param listener notified at each decision point
+	 * @param cooldowns the cooldowns consulted before and recorded after each attempt
+	 * @param budgets the retry budget of each client
+	 * @param outerRetry tells, on the subscribing thread, which invocation of an outer retry
+	 * layer the call is an attempt of
+	 * @param recordedBytes the total of bytes kept for retries, across the application
+	 */
+	public RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+			RetryBudgets budgets, OuterRetryDetector outerRetry, RecordedBytes recordedBytes) {
 		// The calls never ask the detector themselves: a decision runs on whatever thread the
 		// response arrives on, where a thread-bound outer layer is not to be found.
 		// ThreadLocalRandom.current() is looked up per draw: the filter is shared by every
 		// thread that runs a call, and the per-thread generator avoids contention.
 		this(new CallContext(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, MonotonicClock.SYSTEM,
-				Clock.systemUTC(), () -> ThreadLocalRandom.current().nextLong()), Schedulers.parallel(), outerRetry);
+				Clock.systemUTC(), () -> ThreadLocalRandom.current().nextLong(), recordedBytes), Schedulers.parallel(),
+				outerRetry);
 	}
 
 	/**
@@ -143,13 +163,14 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			Call call = new Call(client, facts, request, next,
 					(invocation != null) ? invocation : this.outerRetry.invocation());
 			if (!this.calls.watched()) {
-				return call.start(null).doOnCancel(call::cancelled);
+				return call.start(null).doOnCancel(call::cancelled).doFinally(call::ended);
 			}
 			// WebClient runs its filters under its http.client.requests observation, put in the
 			// subscriber context under this key: a tracer's attempts become its children.
 			return call.start(context.getOrDefault(OBSERVATION_KEY, null))
 				.doOnError(call::errored)
-				.doOnCancel(call::cancelled);
+				.doOnCancel(call::cancelled)
+				.doFinally(call::ended);
 		});
 	}
 
@@ -184,7 +205,8 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			this.request = request;
 			// A body is kept only when a response could make the call send it again.
 			this.body = ReplayableBody.of(request,
-					client.settings().maxAttempts() > 1 && RetryPlanner.isRepeatable(client.settings(), facts));
+					client.settings().maxAttempts() > 1 && RetryPlanner.isRepeatable(client.settings(), facts),
+					RetryAfterExchangeFilter.this.calls.recordedBytes());
 			this.next = next;
 			this.invocation = invocation;
 			this.client = client;
@@ -273,8 +295,10 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			if (!startWaiting(retry)) {
 				return result.discard().then(Mono.empty());
 			}
-			return result.keepForRetry()
-				.flatMap((kept) -> pause(retry.delay(), false).then(Mono.defer(() -> afterWait(kept, retry, attempt))));
+			// The copy is the call's own only for the wait; a cancellation during it releases it too.
+			return result.keepForRetry(calls().recordedBytes())
+				.flatMap((kept) -> pause(retry.delay(), false).doFinally((signal) -> kept.release())
+					.then(Mono.defer(() -> afterWait(kept, retry, attempt))));
 		}
 
 		/**
@@ -345,6 +369,14 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			this.waiting = false;
 			this.pending = null;
 			retryCalledOff(retry);
+		}
+
+		/**
+		 * The call ended, however (a response handed over, an error, a cancellation): the
+		 * recorded request body is sent no more, and its bytes go back to the application's total.
+		 */
+		void ended(SignalType signal) {
+			this.body.release();
 		}
 
 		/** The call ends with an error, which a watcher hears of if an attempt or wait is under way. */

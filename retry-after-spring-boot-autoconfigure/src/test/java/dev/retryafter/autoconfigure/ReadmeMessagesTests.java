@@ -6,22 +6,35 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.retryafter.store.CooldownStore;
+import dev.retryafter.testsupport.LoopbackHttpServer;
+import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
+import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
+import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.logging.LoggingSystem;
+import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Every message the README quotes (its {@code ```text} blocks) is what an application really
@@ -34,9 +47,16 @@ class ReadmeMessagesTests {
 
 	private static final Path README = Path.of("..", "README.md");
 
+	private static final Path SAMPLE_WALK_THROUGH = Path.of("..", "docs", "SAMPLE-APP.md");
+
 	private static final Pattern TEXT_BLOCK = Pattern.compile("```text\\n(.*?)```", Pattern.DOTALL);
 
 	private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*m");
+
+	private static final String LISTENER = "dev.retryafter.client.LoggingRetryListener";
+
+	/** A {@code cooldown held} DEBUG line, up to the end of its line or of its inline quote. */
+	private static final Pattern COOLDOWN_HELD = Pattern.compile("cooldown held: [^`\\n]*");
 
 	/** The mistakes the README's section "When a property is wrong" describes. */
 	private static final List<List<String>> MISTAKES = List.of(List.of("--retry-after.max-atempts=3"),
@@ -62,6 +82,68 @@ class ReadmeMessagesTests {
 			assertThat(quoted).as("a README quote of what %s prints:%n%s", MISTAKES.get(i), text)
 				.anySatisfy((quote) -> assertThat(pattern(quote).matcher(text).find()).isTrue());
 		}
+	}
+
+	/**
+	 * Every {@code cooldown held} line the README shows, in a code block or inline, has the
+	 * fields, in the order, that {@code LoggingRetryListener} prints for a request a real
+	 * cooldown held: its values may differ (times, ports), its keys may not.
+	 */
+	@Test
+	void everyQuotedCooldownHeldLineHasTheFieldsTheApplicationPrints(CapturedOutput output) throws Exception {
+		// The README's logging section, and the sample's walk-through it links to.
+		String readme = Files.readString(README, StandardCharsets.UTF_8)
+				+ Files.readString(SAMPLE_WALK_THROUGH, StandardCharsets.UTF_8);
+		List<String> quoted = new ArrayList<>();
+		Matcher line = COOLDOWN_HELD.matcher(readme);
+		while (line.find()) {
+			quoted.add(line.group().strip());
+		}
+		assertThat(quoted).as("cooldown held lines in the README and docs/SAMPLE-APP.md").hasSizeGreaterThanOrEqualTo(2);
+		String printed = printedCooldownHeldLine(output);
+		for (String quote : quoted) {
+			assertThat(printed).as("what the application prints, against the README's%n%s", quote)
+				.matches(fieldsOf(quote));
+		}
+	}
+
+	/** Runs a request that a real cooldown holds, and returns the line that says so. */
+	private static String printedCooldownHeldLine(CapturedOutput output) throws Exception {
+		LoggingSystem logging = LoggingSystem.get(ReadmeMessagesTests.class.getClassLoader());
+		logging.setLogLevel(LISTENER, LogLevel.DEBUG);
+		try (LoopbackHttpServer origin = LoopbackHttpServer.start()) {
+			origin.on("/report", Reply.status(429).header("Retry-After", "1"), Reply.status(200).body("ready"));
+			new ApplicationContextRunner()
+				.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+						RetryAfterLoggingAutoConfiguration.class, HttpClientAutoConfiguration.class,
+						ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class))
+				.withPropertyValues("retry-after.jitter=0")
+				.run((context) -> {
+					RestClient client = context.getBean(RestClient.Builder.class).build();
+					CooldownStore store = context.getBean(CooldownStore.class);
+					CompletableFuture<String> first = CompletableFuture
+						.supplyAsync(() -> client.get().uri(origin.uri("/report")).retrieve().body(String.class));
+					await().until(() -> store.cooldowns().activeCount(System.nanoTime()) > 0);
+					assertThat(client.get().uri(origin.uri("/report")).retrieve().body(String.class))
+						.isEqualTo("ready");
+					assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("ready");
+				});
+		}
+		finally {
+			logging.setLogLevel(LISTENER, null);
+		}
+		Matcher printed = COOLDOWN_HELD.matcher(ANSI.matcher(output.toString()).replaceAll(""));
+		assertThat(printed.find()).as("a cooldown held line in the output").isTrue();
+		return printed.group().strip();
+	}
+
+	/** The quoted line as a pattern: its keys literally, in order, each value any word. */
+	private static String fieldsOf(String quote) {
+		StringBuilder pattern = new StringBuilder(Pattern.quote("cooldown held:"));
+		for (String field : quote.substring("cooldown held:".length()).strip().split(" ")) {
+			pattern.append(' ').append(Pattern.quote(field.substring(0, field.indexOf('=') + 1))).append("\\S+");
+		}
+		return pattern.toString();
 	}
 
 	private static void run(List<String> args) {

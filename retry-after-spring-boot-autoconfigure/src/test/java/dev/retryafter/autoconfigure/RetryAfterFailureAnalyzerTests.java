@@ -44,7 +44,7 @@ class RetryAfterFailureAnalyzerTests {
 				arguments("retry-after.header.on-invalid", "sideways", "one of backoff, abandon"),
 				arguments("retry-after.header.date-reference", "sundial", "one of server-date, local-clock"),
 				arguments("retry-after.clients.payments.cooldown.mode", "later", "one of wait, fail-fast"),
-				arguments("retry-after.max-attempts", "three", "a whole number of at least 1"),
+				arguments("retry-after.max-attempts", "three", "a whole number from 1 to 10"),
 				arguments("retry-after.cooldown.max-hosts", "many", "a whole number of at least 1"),
 				arguments("retry-after.budget.min-per-second", "some", "a whole number of at least 0"),
 				arguments("retry-after.jitter", "lots", "a number between 0 and 1"),
@@ -52,7 +52,8 @@ class RetryAfterFailureAnalyzerTests {
 				arguments("retry-after.budget.ratio", "a fifth", "a number of at least 0"),
 				arguments("retry-after.total-budget", "soon", AllowedValues.DURATION),
 				arguments("retry-after.clients.payments.header.max-wait", "1 minute", AllowedValues.DURATION),
-				arguments("retry-after.io-errors.read", "maybe", "true or false"));
+				arguments("retry-after.io-errors.read", "maybe", "true or false"),
+				arguments("retry-after.max-recorded-bytes", "lots", AllowedValues.DATA_SIZE));
 	}
 
 	@ParameterizedTest(name = "{0}={1}")

@@ -255,7 +255,8 @@ class RetryAfterPropertiesMetadataTests {
 		RetryAfterSettingsMapper mapper = new RetryAfterSettingsMapper(properties);
 		HostCooldowns cooldowns = mapper.hostCooldowns();
 		return new Effective(mapper.map().defaults(), cooldowns.maxHosts(), cooldowns.maxDuration(),
-				properties.isEnabled(), properties.getStore(), properties.getObservations().isEnabled());
+				mapper.maxRecordedBytes(), properties.isEnabled(), properties.getStore(),
+				properties.getObservations().isEnabled());
 	}
 
 	/**
@@ -284,8 +285,8 @@ class RetryAfterPropertiesMetadataTests {
 		return rows;
 	}
 
-	private record Effective(ClientSettings settings, int maxHosts, Duration maxDuration, boolean enabled,
-			RetryAfterProperties.Store store, boolean observations) {
+	private record Effective(ClientSettings settings, int maxHosts, Duration maxDuration, long maxRecordedBytes,
+			boolean enabled, RetryAfterProperties.Store store, boolean observations) {
 	}
 
 	/**

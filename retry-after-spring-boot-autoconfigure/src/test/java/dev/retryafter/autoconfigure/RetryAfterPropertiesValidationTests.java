@@ -1,5 +1,6 @@
 package dev.retryafter.autoconfigure;
 
+import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -34,8 +35,21 @@ class RetryAfterPropertiesValidationTests {
 
 	static Stream<Arguments> invalidValues() {
 		return Stream.of(
-				arguments("retry-after.max-attempts=0", "retry-after.max-attempts", "0", "must be at least 1"),
-				arguments("retry-after.max-attempts=-3", "retry-after.max-attempts", "-3", "must be at least 1"),
+				arguments("retry-after.max-attempts=0", "retry-after.max-attempts", "0", "must be between 1 and 10"),
+				arguments("retry-after.max-attempts=-3", "retry-after.max-attempts", "-3", "must be between 1 and 10"),
+				arguments("retry-after.max-attempts=11", "retry-after.max-attempts", "11", "must be between 1 and 10"),
+				arguments("retry-after.max-attempts=1000000", "retry-after.max-attempts", "1000000",
+						"must be between 1 and 10"),
+				arguments("retry-after.total-budget=0s", "retry-after.total-budget", "PT0S",
+						"must be greater than attempt-reserve (500ms) to leave time for a retry"),
+				arguments("retry-after.total-budget=10ms", "retry-after.total-budget", "PT0.01S",
+						"must be greater than attempt-reserve (500ms) to leave time for a retry"),
+				arguments("retry-after.total-budget=500ms", "retry-after.total-budget", "PT0.5S",
+						"must be greater than attempt-reserve (500ms) to leave time for a retry"),
+				arguments("retry-after.attempt-reserve=10s", "retry-after.attempt-reserve", "PT10S",
+						"must be less than total-budget (10s), which it is kept back from"),
+				arguments("retry-after.attempt-reserve=500", "retry-after.attempt-reserve", "PT8M20S",
+						"must be less than total-budget (10s), which it is kept back from"),
 				arguments("retry-after.total-budget=-1s", "retry-after.total-budget", "PT-1S", "must not be negative"),
 				arguments("retry-after.attempt-reserve=-1ms", "retry-after.attempt-reserve", "PT-0.001S",
 						"must not be negative"),
@@ -114,7 +128,14 @@ class RetryAfterPropertiesValidationTests {
 	static Stream<Arguments> invalidClientValues() {
 		return Stream.of(
 				arguments("jitter=2", "jitter", "2.0", "must be between 0 and 1"),
-				arguments("max-attempts=0", "max-attempts", "0", "must be at least 1"),
+				arguments("max-attempts=0", "max-attempts", "0", "must be between 1 and 10"),
+				arguments("max-attempts=1000000", "max-attempts", "1000000", "must be between 1 and 10"),
+				arguments("total-budget=0s", "total-budget", "PT0S",
+						"must be greater than attempt-reserve (500ms) to leave time for a retry"),
+				arguments("total-budget=400ms", "total-budget", "PT0.4S",
+						"must be greater than attempt-reserve (500ms) to leave time for a retry"),
+				arguments("attempt-reserve=10s", "attempt-reserve", "PT10S",
+						"must be less than total-budget (10s), which it is kept back from"),
 				arguments("total-budget=-1s", "total-budget", "PT-1S", "must not be negative"),
 				arguments("attempt-reserve=-1s", "attempt-reserve", "PT-1S", "must not be negative"),
 				arguments("backoff.initial=-1s", "backoff.initial", "PT-1S", "must not be negative"),
@@ -210,6 +231,103 @@ class RetryAfterPropertiesValidationTests {
 				.rootCause()
 				.hasMessage("Property retry-after.clients.alpha.hosts with value 'api example.com' is invalid: "
 						+ "must be a host name or a host and port, without spaces"));
+	}
+
+	@Test
+	void whenAClientsReserveReachesTheBudgetItInheritsThenTheClientsReserveIsNamed() {
+		this.contextRunner
+			.withPropertyValues("retry-after.total-budget=2s", "retry-after.clients.payments.hosts=pay.example.com",
+					"retry-after.clients.payments.attempt-reserve=2s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessage("Property retry-after.clients.payments.attempt-reserve with value 'PT2S' is invalid: "
+						+ "must be less than total-budget (2s), which it is kept back from"));
+	}
+
+	@Test
+	void whenAClientsBudgetIsBelowTheReserveItInheritsThenTheClientsBudgetIsNamed() {
+		this.contextRunner
+			.withPropertyValues("retry-after.attempt-reserve=1s", "retry-after.clients.payments.hosts=pay.example.com",
+					"retry-after.clients.payments.total-budget=1s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessage("Property retry-after.clients.payments.total-budget with value 'PT1S' is invalid: "
+						+ "must be greater than attempt-reserve (1s) to leave time for a retry"));
+	}
+
+	@Test
+	void whenBothAreSetAndTheReserveReachesTheBudgetThenTheBudgetIsNamed() {
+		this.contextRunner.withPropertyValues("retry-after.total-budget=1s", "retry-after.attempt-reserve=1500ms")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessage("Property retry-after.total-budget with value 'PT1S' is invalid: "
+						+ "must be greater than attempt-reserve (1500ms) to leave time for a retry"));
+	}
+
+	@Test
+	void whenTheReserveIsJustBelowTheBudgetThenItStarts() {
+		this.contextRunner.withPropertyValues("retry-after.total-budget=501ms", "retry-after.max-attempts=10")
+			.run((context) -> assertThat(context.getBean(RetryClients.class).defaults().settings().totalBudget())
+				.isEqualTo(Duration.ofMillis(501)));
+	}
+
+	@Test
+	void aDurationWithoutAUnitIsReadInSecondsAtTheTopLevelAndPerClient() {
+		this.contextRunner
+			.withPropertyValues("retry-after.total-budget=10", "retry-after.attempt-reserve=1",
+					"retry-after.backoff.initial=2", "retry-after.backoff.max=4", "retry-after.header.max-wait=30",
+					"retry-after.budget.window=20", "retry-after.cooldown.max-duration=45",
+					"retry-after.clients.payments.hosts=pay.example.com", "retry-after.clients.payments.total-budget=3",
+					"retry-after.clients.payments.attempt-reserve=2", "retry-after.clients.payments.backoff.initial=1",
+					"retry-after.clients.payments.header.max-wait=5", "retry-after.clients.payments.budget.window=7")
+			.run((context) -> {
+				RetryClients clients = context.getBean(RetryClients.class);
+				RetrySettings top = clients.defaults().settings();
+				assertThat(top.totalBudget()).isEqualTo(Duration.ofSeconds(10));
+				assertThat(top.attemptReserve()).isEqualTo(Duration.ofSeconds(1));
+				assertThat(top.backoff().initial()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(top.backoff().max()).isEqualTo(Duration.ofSeconds(4));
+				assertThat(top.header().maxWait()).isEqualTo(Duration.ofSeconds(30));
+				assertThat(top.budget().window()).isEqualTo(Duration.ofSeconds(20));
+				assertThat(context.getBean(RetryAfterProperties.class).getCooldown().getMaxDuration())
+					.isEqualTo(Duration.ofSeconds(45));
+				RetrySettings payments = clients.resolve("pay.example.com", 443).settings();
+				assertThat(payments.totalBudget()).isEqualTo(Duration.ofSeconds(3));
+				assertThat(payments.attemptReserve()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(payments.backoff().initial()).isEqualTo(Duration.ofSeconds(1));
+				assertThat(payments.header().maxWait()).isEqualTo(Duration.ofSeconds(5));
+				assertThat(payments.budget().window()).isEqualTo(Duration.ofSeconds(7));
+			});
+	}
+
+	static Stream<Arguments> hostsThatCouldNeverMatch() {
+		return Stream.of(
+				arguments("https://api.example.com",
+						"must be a host name or a host and port, without a scheme (api.example.com, not "
+								+ "https://api.example.com)"),
+				arguments("http://api.example.com:8080/v1",
+						"must be a host name or a host and port, without a scheme (api.example.com, not "
+								+ "https://api.example.com)"),
+				arguments("*.example.org", "wildcards are not supported: list each host name (hosts are matched exactly)"),
+				arguments("api.*.example.org",
+						"wildcards are not supported: list each host name (hosts are matched exactly)"),
+				arguments("api.example.com/v1", "must be a host name or a host and port, without a path, user or query"),
+				arguments("user@api.example.com",
+						"must be a host name or a host and port, without a path, user or query"));
+	}
+
+	@ParameterizedTest(name = "hosts={0}")
+	@MethodSource("hostsThatCouldNeverMatch")
+	void whenAHostIsNotAHostThenStartUpFailsSayingWhatToWrite(String host, String reason) {
+		this.contextRunner.withPropertyValues("retry-after.clients.alpha.hosts[0]=" + host)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessage("Property retry-after.clients.alpha.hosts with value '%s' is invalid: %s", host, reason));
 	}
 
 	static Stream<Arguments> unknownEnumValues() {

@@ -46,8 +46,9 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 class RetryAfterProtectionAutoConfigurationTests {
 
-	private static final String REDIS_MISSING = "retry-after.store is 'redis' but Spring Data Redis or a "
-			+ "RedisConnectionFactory bean is missing: host cooldowns are kept in this instance only";
+	private static final String REDIS_MISSING = "needs Spring Data Redis and a RedisConnectionFactory bean "
+			+ "(spring-boot-starter-data-redis and spring.data.redis.*), and none is present; set "
+			+ "retry-after.store to local to keep cooldowns in this instance";
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
 			AutoConfigurations.of(RetryAfterAutoConfiguration.class, RetryAfterRedisAutoConfiguration.class));
@@ -111,18 +112,22 @@ class RetryAfterProtectionAutoConfigurationTests {
 	}
 
 	@Test
-	void whenStoreIsRedisButSpringDataRedisIsMissingThenLocalAndSaysSo(CapturedOutput output) {
+	void whenStoreIsRedisButSpringDataRedisIsMissingThenStartUpFailsSayingWhatIsNeeded() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(RedisConnectionFactory.class))
 			.withPropertyValues("retry-after.store=redis")
-			.run((context) -> assertThat(context.getBean(CooldownStore.class)).isInstanceOf(LocalCooldownStore.class));
-		assertThat(output).contains(REDIS_MISSING);
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessage("Property retry-after.store with value 'redis' is invalid: " + REDIS_MISSING));
 	}
 
 	@Test
-	void whenStoreIsRedisButNoConnectionFactoryThenLocalAndSaysSo(CapturedOutput output) {
+	void whenStoreIsRedisButNoConnectionFactoryThenStartUpFailsSayingWhatIsNeeded() {
 		this.contextRunner.withPropertyValues("retry-after.store=redis")
-			.run((context) -> assertThat(context.getBean(CooldownStore.class)).isInstanceOf(LocalCooldownStore.class));
-		assertThat(output).contains(REDIS_MISSING);
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.hasMessage("Property retry-after.store with value 'redis' is invalid: " + REDIS_MISSING));
 	}
 
 	@Test

@@ -8,6 +8,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 
+import dev.retryafter.call.RecordedBytes;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
@@ -32,10 +33,12 @@ class ReplayableBodyTests {
 
 	private static final byte[] CHUNK = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
+	private final RecordedBytes recorded = new RecordedBytes(RecordedBytes.DEFAULT_MAX);
+
 	@Test
 	void whenNotRecordedThenTheBodyPassesThroughUncopiedAndIsNotReplayableOnceWritten() {
 		List<byte[]> arrays = new ArrayList<>();
-		ReplayableBody body = ReplayableBody.of(post(4, arrays), false);
+		ReplayableBody body = ReplayableBody.of(post(4, arrays), false, this.recorded);
 		assertThat(body.replayable()).isTrue();
 		List<DataBuffer> written = write(body);
 		// The connection got the caller's own buffers, and nothing was kept.
@@ -47,14 +50,14 @@ class ReplayableBodyTests {
 	@Test
 	void whenNotRecordedAndNeverWrittenThenItCanStillBeSent() {
 		// A connection failure before the body: the original inserter is still unused.
-		ReplayableBody body = ReplayableBody.of(post(4, new ArrayList<>()), false);
+		ReplayableBody body = ReplayableBody.of(post(4, new ArrayList<>()), false, this.recorded);
 		assertThat(body.replayable()).isTrue();
 		assertThat(write(body)).hasSize(4);
 	}
 
 	@Test
 	void whenRecordedThenEachChunkIsCopiedOnceAndEveryRetrySendsTheSameCopies() {
-		ReplayableBody body = ReplayableBody.of(post(4, new ArrayList<>()), true);
+		ReplayableBody body = ReplayableBody.of(post(4, new ArrayList<>()), true, this.recorded);
 		write(body);
 		assertThat(body.keptBytes()).isEqualTo(4L * CHUNK.length);
 		assertThat(body.replayable()).isTrue();
@@ -71,11 +74,60 @@ class ReplayableBodyTests {
 
 	@Test
 	void whenARecordedBodyOverflowsThenNothingIsKept() {
-		ReplayableBody body = ReplayableBody.of(post(ReplayableBody.LIMIT / CHUNK.length + 1, new ArrayList<>()),
-				true);
+		ReplayableBody body = ReplayableBody.of(post(ReplayableBody.LIMIT / CHUNK.length + 1, new ArrayList<>()), true, this.recorded);
 		write(body);
 		assertThat(body.keptBytes()).isZero();
 		assertThat(body.replayable()).isFalse();
+	}
+
+	@Test
+	void aRecordedBodyHoldsItsBytesInTheApplicationsTotalUntilTheCallEnds() {
+		ReplayableBody body = ReplayableBody.of(post(4, new ArrayList<>()), true, this.recorded);
+		write(body);
+		assertThat(this.recorded.held()).isEqualTo(4L * CHUNK.length);
+		body.release();
+		body.release();
+		assertThat(this.recorded.held()).isZero();
+		assertThat(this.recorded.notRecordedCount(true)).isZero();
+	}
+
+	@Test
+	void whenTheTotalIsReachedThenTheBodyIsNotKeptNotReplayableAndCounted() {
+		RecordedBytes total = new RecordedBytes(3L * CHUNK.length);
+		ReplayableBody body = ReplayableBody.of(post(4, new ArrayList<>()), true, total);
+		List<DataBuffer> written = write(body);
+		// The connection still gets the whole body; only the copy is let go.
+		assertThat(written).hasSize(4);
+		assertThat(body.keptBytes()).isZero();
+		assertThat(body.replayable()).isFalse();
+		assertThat(total.held()).isZero();
+		assertThat(total.notRecordedCount(true)).isEqualTo(1);
+		body.release();
+		assertThat(total.held()).isZero();
+	}
+
+	@Test
+	void whenAnotherCallHoldsTheRoomThenThisBodyIsNotKeptAndTheOtherKeepsItsBytes() {
+		RecordedBytes total = new RecordedBytes(5L * CHUNK.length);
+		ReplayableBody first = ReplayableBody.of(post(4, new ArrayList<>()), true, total);
+		ReplayableBody second = ReplayableBody.of(post(4, new ArrayList<>()), true, total);
+		write(first);
+		write(second);
+		assertThat(first.replayable()).isTrue();
+		assertThat(second.replayable()).isFalse();
+		assertThat(total.held()).isEqualTo(4L * CHUNK.length);
+		first.release();
+		assertThat(total.held()).isZero();
+	}
+
+	@Test
+	void whenAnOverlongBodyOverflowsThenWhatItReservedIsGivenBackAtOnce() {
+		ReplayableBody body = ReplayableBody.of(post(ReplayableBody.LIMIT / CHUNK.length + 1, new ArrayList<>()),
+				true, this.recorded);
+		write(body);
+		assertThat(this.recorded.held()).isZero();
+		// Over its own limit, not over the total: not counted as refused by the total.
+		assertThat(this.recorded.notRecordedCount(true)).isZero();
 	}
 
 	private static ClientRequest post(int chunks, List<byte[]> arrays) {

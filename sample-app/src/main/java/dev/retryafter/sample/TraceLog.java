@@ -1,5 +1,7 @@
 package dev.retryafter.sample;
 
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -7,6 +9,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import brave.handler.MutableSpan;
 import brave.handler.SpanHandler;
@@ -37,6 +40,10 @@ class TraceLog extends SpanHandler {
 	/** The tags worth reading in a tree: what each attempt got and decided, and each wait. */
 	private static final List<String> SHOWN_TAGS = List.of("status", "decision", "http.request.resend_count",
 			"retry.after", "retry.delay.planned", "retry.delay.actual", "uri");
+
+	/** The tags whose value is a duration. */
+	private static final Set<String> DURATION_TAGS = Set.of("retry.after", "retry.delay.planned",
+			"retry.delay.actual");
 
 	private final Map<String, List<MutableSpan>> open = new LinkedHashMap<>();
 
@@ -105,13 +112,13 @@ class TraceLog extends SpanHandler {
 			.append(span.name())
 			.append("  +")
 			.append(millis(span.startTimestamp() - origin))
-			.append(" ms, ")
+			.append("ms, ")
 			.append(millis(span.finishTimestamp() - span.startTimestamp()))
-			.append(" ms");
+			.append("ms");
 		for (String key : SHOWN_TAGS) {
 			String value = span.tag(key);
 			if (value != null) {
-				out.append("  ").append(key).append('=').append(value);
+				out.append("  ").append(key).append('=').append(DURATION_TAGS.contains(key) ? millis(value) : value);
 			}
 		}
 		out.append('\n');
@@ -127,6 +134,20 @@ class TraceLog extends SpanHandler {
 
 	private static long millis(long micros) {
 		return Math.round(micros / 1000.0);
+	}
+
+	/**
+	 * A duration tag (ISO-8601 on the span, for tracing backends) as the log lines and the
+	 * endpoint write one here: {@code PT1.096S} is {@code 1096ms}. Anything else ({@code invalid})
+	 * is shown as it is.
+	 */
+	private static String millis(String value) {
+		try {
+			return Duration.parse(value).toMillis() + "ms";
+		}
+		catch (DateTimeParseException ex) {
+			return value;
+		}
 	}
 
 }
