@@ -1,14 +1,10 @@
 package dev.retryafter.store;
 
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Objects;
-
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 import dev.retryafter.core.CooldownPartition;
 
@@ -29,19 +25,16 @@ public final class PartitionSecret {
 	/** Fewest characters a configured secret may have: 32 characters of base64 is 192 bits. */
 	public static final int MIN_LENGTH = 32;
 
-	private static final String ALGORITHM = "HmacSHA256";
+	private final HmacPool partitionMac;
 
-
-	private final Mac partitionMac;
-
-	private final Mac messageMac;
+	private final HmacPool messageMac;
 
 	private final CooldownPartition.KeyedHash partitionHash;
 
 	private PartitionSecret(byte[] secret) {
-		this.partitionMac = mac(derive(secret, "retry-after partition digest"));
-		this.messageMac = mac(derive(secret, "retry-after store message"));
-		this.partitionHash = (input) -> hmac(this.partitionMac, input);
+		this.partitionMac = new HmacPool(derive(secret, "retry-after partition digest"));
+		this.messageMac = new HmacPool(derive(secret, "retry-after store message"));
+		this.partitionHash = this.partitionMac::hmac;
 	}
 
 	/**
@@ -91,7 +84,7 @@ public final class PartitionSecret {
 	 * @return its signature, 64 lower-case hex digits
 	 */
 	String sign(String text) {
-		return HexFormat.of().formatHex(hmac(this.messageMac, text.getBytes(StandardCharsets.UTF_8)));
+		return HexFormat.of().formatHex(this.messageMac.hmac(text.getBytes(StandardCharsets.UTF_8)));
 	}
 
 	/**
@@ -112,33 +105,8 @@ public final class PartitionSecret {
 	}
 
 	private static byte[] derive(byte[] secret, String purpose) {
-		return hmac(mac(secret), purpose.getBytes(StandardCharsets.UTF_8));
+		return new HmacPool(secret).hmac(purpose.getBytes(StandardCharsets.UTF_8));
 	}
-
-	private static Mac mac(byte[] key) {
-		try {
-			Mac mac = Mac.getInstance(ALGORITHM);
-			mac.init(new SecretKeySpec(key, ALGORITHM));
-			return mac;
-		}
-		catch (GeneralSecurityException ex) {
-			// Every Java platform must provide HmacSHA256 (Mac javadoc).
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	private static byte[] hmac(Mac prototype, byte[] input) {
-		// A Mac is not thread-safe: each use gets its own copy of the initialized prototype.
-		Mac mac;
-		try {
-			mac = (Mac) prototype.clone();
-		}
-		catch (CloneNotSupportedException ex) {
-			throw new IllegalStateException("The " + ALGORITHM + " provider cannot copy a key", ex);
-		}
-		return mac.doFinal(input);
-	}
-
 
 	private static final class PerJvm {
 
