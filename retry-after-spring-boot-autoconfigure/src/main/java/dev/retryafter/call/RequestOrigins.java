@@ -61,8 +61,8 @@ final class RequestOrigins {
 		catch (IllegalArgumentException ex) {
 			return null;
 		}
-		return new CooldownKey(origin, CooldownPartition.of(settings.cooldown().partitionHeaders(), headers::get,
-				cooldowns.partitionSecret().partitionHash()));
+		return new CooldownKey(origin, CooldownPartition.of(origin, settings.cooldown().partitionHeaders(),
+				headers::get, cooldowns.partitionSecret().partitionHash()));
 	}
 
 }

@@ -15,9 +15,11 @@ import org.jspecify.annotations.Nullable;
  * or in the actuator endpoint, so a credential never leaves the request it came with.
  * <p>
  * The digest is a keyed hash ({@link KeyedHash}, HMAC-SHA256 with a secret outside the core)
- * over the header names (as configured, lower-cased) and their values, each length-prefixed
- * so that no two different sets of values can be written the same way, truncated to 128 bits:
- * ample to keep tenants apart. Keyed, because a plain hash of a low-entropy token could be
+ * over the origin, the header names (as configured, lower-cased) and their values, each
+ * length-prefixed so that no two different sets of values can be written the same way,
+ * truncated to 128 bits: ample to keep tenants apart. The origin is part of it so that the
+ * same tenant gets unrelated digests on two origins: whoever reads a shared store's keys
+ * cannot tell that two origins' cooldowns belong to one tenant. Keyed, because a plain hash of a low-entropy token could be
  * confirmed offline by anyone who reads a digest from a Redis key or a message; instances
  * that share a store share the key, so they compute the same digest for the same tenant.
  *
@@ -34,14 +36,16 @@ public final class CooldownPartition {
 
 	/**
 	 * The partition of a request, from the values it carries for {@code headerNames}.
+	 * @param origin the request's origin, hashed with the values
 	 * @param headerNames the configured partition headers; empty for no partitioning
 	 * @param values the request's values of a header name, {@code null} or empty when absent
 	 * @param hash the keyed hash of the framed names and values
 	 * @return the digest, or {@code null} when no header is named or the request carries
 	 * none of them (such requests share the origin's own cooldown)
 	 */
-	public static @Nullable String of(List<String> headerNames, Function<String, @Nullable List<String>> values,
-			KeyedHash hash) {
+	public static @Nullable String of(Origin origin, List<String> headerNames,
+			Function<String, @Nullable List<String>> values, KeyedHash hash) {
+		Objects.requireNonNull(origin, "origin");
 		Objects.requireNonNull(headerNames, "headerNames");
 		Objects.requireNonNull(values, "values");
 		Objects.requireNonNull(hash, "hash");
@@ -66,7 +70,9 @@ public final class CooldownPartition {
 		if (!any) {
 			return null;
 		}
-		Frame frame = new Frame(size);
+		String originText = origin.toString();
+		Frame frame = new Frame(size + framedSize(originText));
+		frame.text(originText);
 		for (int i = 0; i < names.length; i++) {
 			frame.text(names[i]);
 			List<String> list = fieldValues[i];
@@ -124,7 +130,7 @@ public final class CooldownPartition {
 
 		/**
 		 * Hashes {@code input}.
-		 * @param input the framed header names and values
+		 * @param input the framed origin, header names and values
 		 * @return at least 16 bytes; equal for equal input under the same key
 		 */
 		byte[] hash(byte[] input);

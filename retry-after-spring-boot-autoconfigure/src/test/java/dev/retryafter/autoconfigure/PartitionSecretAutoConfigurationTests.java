@@ -3,6 +3,7 @@ package dev.retryafter.autoconfigure;
 import java.util.List;
 
 import dev.retryafter.core.CooldownPartition;
+import dev.retryafter.core.Origin;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.store.PartitionSecret;
@@ -108,7 +109,7 @@ class PartitionSecretAutoConfigurationTests {
 	}
 
 	private static String digest(PartitionSecret secret) {
-		return CooldownPartition.of(List.of("Authorization"), (name) -> List.of("Bearer tenant-a"),
+		return CooldownPartition.of(Origin.of("https", "api.example.com", 443), List.of("Authorization"), (name) -> List.of("Bearer tenant-a"),
 				secret.partitionHash());
 	}
 

@@ -7,6 +7,7 @@ import java.util.HexFormat;
 import java.util.List;
 
 import dev.retryafter.core.CooldownPartition;
+import dev.retryafter.core.Origin;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -94,7 +95,7 @@ class PartitionSecretTests {
 	}
 
 	private static String digest(PartitionSecret secret, String authorization) {
-		return CooldownPartition.of(List.of("Authorization"), (name) -> List.of(authorization),
+		return CooldownPartition.of(Origin.of("https", "api.example.com", 443), List.of("Authorization"), (name) -> List.of(authorization),
 				secret.partitionHash());
 	}
 
