@@ -11,6 +11,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
+import java.util.random.RandomGenerator;
+
+import dev.retryafter.core.Jitter;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -26,9 +29,11 @@ import org.springframework.util.ClassUtils;
  * watchdog that notices when it stops coming back or when Lettuce reports a closed
  * connection, and the outages: each one counted once, logged once at WARN when it starts and
  * once at INFO when it ends. During an outage the store tries to reconnect (a new
- * subscription, whose heartbeat must come back) after 1 s, then ever less often, up to every
+ * subscription, whose heartbeat must come back) after steps of 1 s, then ever longer, up to
  * 30 s, so a Redis that answers but refuses writes ({@code READONLY}, {@code OOM},
- * {@code NOPERM}) costs one attempt per backoff step, not a loop.
+ * {@code NOPERM}) costs one attempt per backoff step, not a loop. Each wait is drawn between
+ * half its step and the whole step, so a fleet that lost Redis at once does not reconnect
+ * and scan in step.
  */
 final class ConnectionHealth {
 
@@ -87,6 +92,9 @@ final class ConnectionHealth {
 
 	private final IntSupplier queuedWrites;
 
+	// Spreads the reconnection attempts of instances that lost Redis together.
+	private final RandomGenerator random;
+
 	private final LongAdder errors = new LongAdder();
 
 	// Guards the connection state below; held only briefly, never by a request.
@@ -133,7 +141,7 @@ final class ConnectionHealth {
 
 	ConnectionHealth(RedisLink link, Duration heartbeatInterval, Duration heartbeatTimeout, Duration probeTimeout,
 			Duration firstRetryDelay, Duration maxRetryDelay, Runnable reconnect, BooleanSupplier recovered,
-			IntSupplier queuedWrites) {
+			IntSupplier queuedWrites, RandomGenerator random) {
 		this.link = link;
 		this.heartbeatIntervalNanos = heartbeatInterval.toNanos();
 		this.heartbeatTimeoutNanos = heartbeatTimeout.toNanos();
@@ -148,6 +156,7 @@ final class ConnectionHealth {
 		this.reconnect = reconnect;
 		this.recovered = recovered;
 		this.queuedWrites = queuedWrites;
+		this.random = random;
 		this.since = link.wallClock().instant();
 		this.lastHeardNanos = link.monotonicClock().nanoTime();
 	}
@@ -266,6 +275,15 @@ final class ConnectionHealth {
 		return (delay.compareTo(max.dividedBy(2)) > 0) ? max : delay.multipliedBy(2);
 	}
 
+	/**
+	 * The wait before an attempt whose backoff step is {@code step}: uniform between half the
+	 * step and the step. Draws exactly one {@link RandomGenerator#nextDouble()}.
+	 */
+	static Duration retryWait(Duration step, RandomGenerator random) {
+		Duration half = step.dividedBy(2);
+		return Jitter.apply(half, step.minus(half), 1.0, random, step);
+	}
+
 	void close() {
 		this.closed = true;
 		Runnable watching = this.disconnects;
@@ -298,7 +316,7 @@ final class ConnectionHealth {
 	private void scheduleAttempt(long outage) {
 		Duration delay = this.retryDelay;
 		this.retryDelay = backOff(delay, this.maxRetryDelay);
-		RedisLink.schedule(this.watchdog, () -> attempt(outage), delay);
+		RedisLink.schedule(this.watchdog, () -> attempt(outage), retryWait(delay, this.random));
 	}
 
 	// On the watchdog thread: asks for a new subscription, whose heartbeat ends the outage if

@@ -4,6 +4,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
 
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.HostCooldowns;
@@ -66,6 +68,9 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 
 	/** How long a heartbeat may take to come back after a client connection closed. */
 	static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+
+	// Outages may start on any of the store's threads.
+	private static final RandomGenerator THREAD_LOCAL_RANDOM = () -> ThreadLocalRandom.current().nextLong();
 
 	private final RedisLink link;
 
@@ -150,7 +155,8 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 				new MessageSignature(partitionSecret));
 		StoreKeys keys = new StoreKeys(this.link);
 		this.health = new ConnectionHealth(this.link, heartbeatInterval, heartbeatTimeout, PROBE_TIMEOUT,
-				firstRetryDelay, maxRetryDelay, this::reconnect, this::recovered, this::queuedWrites);
+				firstRetryDelay, maxRetryDelay, this::reconnect, this::recovered, this::queuedWrites,
+				THREAD_LOCAL_RANDOM);
 		this.subscription = new CooldownSubscription(this.link, this.health);
 		this.writes = new WriteQueue(this.link, keys, this.health);
 		this.catchUp = new CatchUp(this.link, keys, this.health);
