@@ -21,19 +21,40 @@ import org.springframework.data.redis.core.script.RedisScript;
 final class WriteQueue {
 
 	// KEYS[1] the key; ARGV[1] the delay (ms); ARGV[2] the channel; ARGV[3] the message to
-	// publish if the delay wins. The instant is Redis's own, so instances' clocks play no part.
+	// publish if the delay wins; ARGV[4] this instance's max-duration (ms). The instant is
+	// Redis's own, so instances' clocks play no part. Keys are not signed, so what a key holds
+	// is trusted only as far as a store could have written it: a store's key expires at the
+	// instant it holds, at most max-duration away. One without an expiry, or of another type,
+	// is taken as absent; one beyond that is cut to the earliest of its instant, its expiry and
+	// max-duration from now, and rewritten so, so a planted key heals within max-duration.
 	// Returns the time left (ms) held afterwards.
 	private static final RedisScript<Long> LATER_WINS = RedisScript.of("""
 			local time = redis.call('TIME')
 			local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 			local proposed = now + tonumber(ARGV[1])
-			local held = tonumber(redis.call('GET', KEYS[1]))
-			if held and held >= proposed then
-			  return held - now
+			local value = redis.pcall('GET', KEYS[1])
+			if type(value) == 'table' then
+			  redis.call('DEL', KEYS[1])
+			  value = false
 			end
-			local value = string.format('%.0f', proposed)
-			redis.call('SET', KEYS[1], value)
-			redis.call('PEXPIREAT', KEYS[1], value)
+			local held = tonumber(value)
+			if held then
+			  local ttl = redis.call('PTTL', KEYS[1])
+			  if ttl > 0 then
+			    local trusted = math.min(held, now + ttl, now + tonumber(ARGV[4]))
+			    if trusted >= proposed then
+			      if trusted < held or now + ttl > trusted + 1 then
+			        local repaired = string.format('%.0f', trusted)
+			        redis.call('SET', KEYS[1], repaired)
+			        redis.call('PEXPIREAT', KEYS[1], repaired)
+			      end
+			      return trusted - now
+			    end
+			  end
+			end
+			local written = string.format('%.0f', proposed)
+			redis.call('SET', KEYS[1], written)
+			redis.call('PEXPIREAT', KEYS[1], written)
 			redis.call('PUBLISH', ARGV[2], ARGV[3])
 			return tonumber(ARGV[1])
 			""", Long.class);
@@ -141,7 +162,7 @@ final class WriteQueue {
 		try {
 			held = this.link.redis()
 				.execute(LATER_WINS, List.of(this.keys.key(key)), Long.toString(leftMillis), this.link.channel(),
-						message);
+						message, Long.toString(Math.max(leftMillis, this.link.cooldowns().maxDuration().toMillis())));
 		}
 		catch (RuntimeException ex) {
 			// Published on recovery if it is still running then.
