@@ -4,6 +4,7 @@ import java.util.Objects;
 
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.store.CooldownStore;
+import dev.retryafter.store.MessageRejection;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,7 +20,11 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * this instance's cooldowns, counted once per outage (a lost or failed connection,
  * subscription or command, or a missing heartbeat), not once per retry;</li>
  * <li>{@code http.client.retry.store.dropped} (function counter; {@code store}): cooldowns not
- * shared because the store's write queue was full; Redis was slow, not down.</li>
+ * shared because the store's write queue was full; Redis was slow, not down;</li>
+ * <li>{@code http.client.retry.store.rejected} (function counter; {@code store},
+ * {@code reason}, a {@link MessageRejection#tag()}: {@code signature}, {@code stale} or
+ * {@code replayed}): messages heard from the fleet and dropped, a sign of instances with
+ * another secret or of someone publishing on the store's channel.</li>
  * </ul>
  *
  * @since 0.1.0
@@ -34,6 +39,9 @@ public class CooldownStoreMetrics implements MeterBinder {
 
 	/** Name of the counter of cooldowns not shared because the write queue was full. */
 	public static final String STORE_DROPPED = "http.client.retry.store.dropped";
+
+	/** Name of the counter of messages heard from the fleet and dropped. */
+	public static final String STORE_REJECTED = "http.client.retry.store.rejected";
 
 	private final CooldownStore store;
 
@@ -66,6 +74,13 @@ public class CooldownStoreMetrics implements MeterBinder {
 			.tag("store", this.store.name())
 			.description("Cooldowns not shared because the store's write queue was full; they still hold here")
 			.register(registry);
+		for (MessageRejection reason : MessageRejection.values()) {
+			FunctionCounter.builder(STORE_REJECTED, this.store, (store) -> store.rejectedCount(reason))
+				.tag("store", this.store.name())
+				.tag("reason", reason.tag())
+				.description("Messages heard from the fleet and dropped: badly signed, stale or replayed")
+				.register(registry);
+		}
 	}
 
 }

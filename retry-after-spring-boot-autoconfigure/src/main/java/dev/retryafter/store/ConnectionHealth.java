@@ -52,10 +52,13 @@ final class ConnectionHealth {
 	// KEYS[1] the heartbeat key; ARGV[1] the channel; ARGV[2] the heartbeat; ARGV[3] how long
 	// the key lives (ms). The write makes a Redis that refuses writes or scripts (a replica,
 	// OOM under noeviction, an ACL without scripting) fail the heartbeat, not only the
-	// cooldowns that happen to be written.
+	// cooldowns that happen to be written. Returns Redis's time (epoch ms), which keeps this
+	// instance's estimate of it fresh.
 	private static final RedisScript<Long> HEARTBEAT = RedisScript.of("""
+			local time = redis.call('TIME')
 			redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-			return redis.call('PUBLISH', ARGV[1], ARGV[2])
+			redis.call('PUBLISH', ARGV[1], ARGV[2])
+			return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 			""", Long.class);
 
 	private final RedisLink link;
@@ -65,8 +68,6 @@ final class ConnectionHealth {
 	private final long heartbeatTimeoutNanos;
 
 	private final long probeTimeoutNanos;
-
-	private final String heartbeat;
 
 	private final List<String> heartbeatKey;
 
@@ -146,7 +147,6 @@ final class ConnectionHealth {
 		this.heartbeatIntervalNanos = heartbeatInterval.toNanos();
 		this.heartbeatTimeoutNanos = heartbeatTimeout.toNanos();
 		this.probeTimeoutNanos = Math.min(probeTimeout.toNanos(), this.heartbeatTimeoutNanos);
-		this.heartbeat = CooldownMessage.heartbeat(link.instance()).encode(link.signature());
 		// Not a cooldown key (no "://"), so the catch-up and the ends leave it alone.
 		this.heartbeatKey = List.of(link.keyPrefix() + "heartbeat");
 		this.heartbeatMillis = Long.toString(Math.max(1, heartbeatTimeout.toMillis()));
@@ -360,8 +360,18 @@ final class ConnectionHealth {
 
 	private void publishHeartbeat() {
 		try {
-			this.link.redis()
-				.execute(HEARTBEAT, this.heartbeatKey, this.link.channel(), this.heartbeat, this.heartbeatMillis);
+			if (this.link.signature().signs()) {
+				// Its stamp is Redis's time: read once, before the first signed message.
+				this.link.readRedisTimeOnce();
+			}
+			// Encoded for each one: a signed heartbeat has a stamp and sequence number of its own.
+			String heartbeat = CooldownMessage.heartbeat(this.link.instance()).encode(this.link.signature());
+			long before = this.link.monotonicClock().nanoTime();
+			Long redisMillis = this.link.redis()
+				.execute(HEARTBEAT, this.heartbeatKey, this.link.channel(), heartbeat, this.heartbeatMillis);
+			if (redisMillis != null) {
+				this.link.redisClock().observe(redisMillis, before, this.link.monotonicClock().nanoTime());
+			}
 		}
 		catch (RuntimeException ex) {
 			commandFailed("heartbeat", ex);

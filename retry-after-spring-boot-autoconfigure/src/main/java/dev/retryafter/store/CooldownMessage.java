@@ -17,8 +17,10 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code heartbeat <instance>}: what an instance sends itself to check that both its
  * command and its subscription connection still work.</li>
  * </ul>
- * With a partition secret, each message is followed by {@code " sig:"} and its HMAC-SHA256
- * signature ({@link MessageSignature}); messages without a valid one are ignored.
+ * With a partition secret, each message is followed by {@code " at:"} and the Redis time it
+ * was sent at, {@code " n:"} and its publisher's sequence number, then {@code " sig:"} and the
+ * HMAC-SHA256 signature of all that ({@link MessageSignature}); messages without a valid
+ * signature, stale or heard before are ignored.
  *
  * @param kind what the message says
  * @param remainingMillis for a cooldown, its time left in milliseconds; otherwise 0
@@ -57,9 +59,13 @@ record CooldownMessage(Kind kind, long remainingMillis, String instance, @Nullab
 		};
 	}
 
+	/**
+	 * The message a received text carries if its signature may be trusted, whether fresh or
+	 * not ({@link MessageSignature#fresh} says).
+	 */
 	static Optional<CooldownMessage> decode(String text, MessageSignature signature) {
-		String message = signature.verified(text);
-		return (message != null) ? decode(message) : Optional.empty();
+		MessageSignature.Signed signed = signature.verified(text);
+		return (signed != null) ? decode(signed.message()) : Optional.empty();
 	}
 
 	// Messages come from the network: anything malformed is ignored, never thrown.

@@ -139,6 +139,18 @@ public interface CooldownStore {
 	}
 
 	/**
+	 * How many messages heard from the fleet were dropped for {@code reason} (the
+	 * {@code http.client.retry.store.rejected} counter): a sign of instances with another
+	 * secret, or of someone who publishes on the store's channel.
+	 * @param reason why they were dropped
+	 * @return the number of dropped messages; always zero for a local store
+	 * @since 0.2.0
+	 */
+	default long rejectedCount(MessageRejection reason) {
+		return 0;
+	}
+
+	/**
 	 * The store's state for the actuator endpoint.
 	 * @return the state; a store that shares nothing is always connected, since the JVM
 	 * started

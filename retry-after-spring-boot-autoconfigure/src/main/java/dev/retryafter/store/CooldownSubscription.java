@@ -20,8 +20,8 @@ import org.springframework.data.redis.connection.SubscriptionListener;
  * The subscription of a {@link RedisCooldownStore} to its channel, on a connection of its
  * own: made at start and again, on a new connection, at each reconnection attempt of an
  * outage (the old one may be dead without knowing it). Applies what the other instances
- * publish to the local map, and tells the {@link ConnectionHealth} when its own heartbeat
- * comes back.
+ * publish to the local map, once checked ({@link MessageSignature}), and tells the
+ * {@link ConnectionHealth} when its own heartbeat comes back.
  */
 final class CooldownSubscription {
 
@@ -89,6 +89,11 @@ final class CooldownSubscription {
 				closeQuietly(made);
 				return;
 			}
+			if (this.link.signature().signs()) {
+				// Before the first message can arrive: how old a message is is judged by
+				// Redis's time.
+				this.link.readRedisTime(made);
+			}
 			// Lettuce returns once subscribed.
 			made.subscribe(this.listener, this.link.channel().getBytes(StandardCharsets.UTF_8));
 			this.resubscribing.set(false);
@@ -120,28 +125,33 @@ final class CooldownSubscription {
 		@Override
 		public void onMessage(Message message, byte @Nullable [] pattern) {
 			String text = new String(message.getBody(), StandardCharsets.UTF_8);
-			CooldownMessage.decode(text, CooldownSubscription.this.link.signature()).ifPresent(this::apply);
+			MessageSignature signature = CooldownSubscription.this.link.signature();
+			MessageSignature.Signed signed = signature.verified(text);
+			if (signed != null) {
+				CooldownMessage.decode(signed.message())
+					.filter(this::applies)
+					.filter((decoded) -> signature.fresh(decoded.instance(), signed))
+					.ifPresent(this::apply);
+			}
+		}
+
+		// Only what changes something here is checked for freshness (and counted when stale):
+		// this store's own heartbeat, and the others' cooldowns and ends.
+		private boolean applies(CooldownMessage message) {
+			boolean own = message.instance().equals(CooldownSubscription.this.link.instance());
+			return own == (message.kind() == CooldownMessage.Kind.HEARTBEAT);
 		}
 
 		private void apply(CooldownMessage message) {
-			boolean own = message.instance().equals(CooldownSubscription.this.link.instance());
 			CooldownKey key = message.key();
 			switch (message.kind()) {
-				case HEARTBEAT -> {
-					if (own) {
-						CooldownSubscription.this.health.heard();
-					}
-				}
+				case HEARTBEAT -> CooldownSubscription.this.health.heard();
 				case COOLDOWN -> {
-					if (!own && key != null) {
+					if (key != null) {
 						CooldownSubscription.this.link.learn(key, message.remainingMillis());
 					}
 				}
-				case END -> {
-					if (!own) {
-						end(key);
-					}
-				}
+				case END -> end(key);
 			}
 		}
 

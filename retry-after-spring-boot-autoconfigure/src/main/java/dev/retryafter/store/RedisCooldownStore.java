@@ -151,8 +151,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 					+ firstRetryDelay + ", " + maxRetryDelay);
 		}
 		this.partitionSecret = (partitionSecret != null) ? partitionSecret : PartitionSecret.perJvm();
-		this.link = new RedisLink(connectionFactory, cooldowns, keyPrefix, monotonicClock, wallClock,
-				new MessageSignature(partitionSecret));
+		this.link = new RedisLink(connectionFactory, cooldowns, keyPrefix, monotonicClock, wallClock, partitionSecret);
 		StoreKeys keys = new StoreKeys(this.link);
 		this.health = new ConnectionHealth(this.link, heartbeatInterval, heartbeatTimeout, PROBE_TIMEOUT,
 				firstRetryDelay, maxRetryDelay, this::reconnect, this::recovered, this::queuedWrites,
@@ -219,6 +218,11 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	 */
 	long rejectedMessages() {
 		return this.link.signature().rejectedCount();
+	}
+
+	@Override
+	public long rejectedCount(MessageRejection reason) {
+		return this.link.signature().rejectedCount(reason);
 	}
 
 	/**

@@ -12,7 +12,9 @@ import java.util.concurrent.TimeUnit;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
+import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -39,13 +41,15 @@ final class RedisLink {
 
 	private final String instance = UUID.randomUUID().toString();
 
+	private final RedisClock redisClock = new RedisClock();
+
 	private final MessageSignature signature;
 
 	private final ScheduledExecutorService worker = Executors
 		.newSingleThreadScheduledExecutor(daemon("retry-after-redis"));
 
 	RedisLink(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix,
-			MonotonicClock monotonicClock, Clock wallClock, MessageSignature signature) {
+			MonotonicClock monotonicClock, Clock wallClock, @Nullable PartitionSecret secret) {
 		this.connectionFactory = connectionFactory;
 		this.redis = new StringRedisTemplate(connectionFactory);
 		this.cooldowns = cooldowns;
@@ -53,7 +57,7 @@ final class RedisLink {
 		this.channel = keyPrefix + "cooldowns";
 		this.monotonicClock = monotonicClock;
 		this.wallClock = wallClock;
-		this.signature = signature;
+		this.signature = new MessageSignature(secret, () -> this.redisClock.at(monotonicClock.nanoTime()));
 	}
 
 	RedisConnectionFactory connectionFactory() {
@@ -87,6 +91,33 @@ final class RedisLink {
 	/** Signs the messages this store publishes and checks the ones it receives. */
 	MessageSignature signature() {
 		return this.signature;
+	}
+
+	/** Redis's time, as this instance estimates it: stamps and ages the signed messages. */
+	RedisClock redisClock() {
+		return this.redisClock;
+	}
+
+	/**
+	 * Reads Redis's {@code TIME} on a connection into {@link #redisClock()}.
+	 */
+	void readRedisTime(RedisConnection connection) {
+		long before = this.monotonicClock.nanoTime();
+		Long millis = connection.serverCommands().time();
+		if (millis != null) {
+			this.redisClock.observe(millis, before, this.monotonicClock.nanoTime());
+		}
+	}
+
+	/**
+	 * Reads Redis's {@code TIME} on a connection of its own, unless it is known already.
+	 */
+	void readRedisTimeOnce() {
+		if (!this.redisClock.known()) {
+			try (RedisConnection connection = this.connectionFactory.getConnection()) {
+				readRedisTime(connection);
+			}
+		}
 	}
 
 	/** The id of this store in the messages it publishes, so it can skip its own. */

@@ -7,6 +7,7 @@ import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
+import dev.retryafter.store.MessageRejection;
 import dev.retryafter.testsupport.FakeClock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -68,6 +69,11 @@ class CooldownStoreMetricsTests {
 				return 5;
 			}
 
+			@Override
+			public long rejectedCount(MessageRejection reason) {
+				return reason.ordinal() + 7;
+			}
+
 		};
 		new CooldownStoreMetrics(failing, this.clock).bindTo(this.registry);
 
@@ -75,6 +81,16 @@ class CooldownStoreMetricsTests {
 			.isEqualTo(3.0);
 		assertThat(this.registry.get("http.client.retry.store.dropped").tag("store", "redis").functionCounter().count())
 			.isEqualTo(5.0);
+		assertThat(this.registry.get("http.client.retry.store.rejected").tags("store", "redis", "reason", "signature")
+			.functionCounter()
+			.count()).isEqualTo(7.0);
+		assertThat(this.registry.get("http.client.retry.store.rejected").tags("store", "redis", "reason", "stale")
+			.functionCounter()
+			.count()).isEqualTo(8.0);
+		assertThat(this.registry.get("http.client.retry.store.rejected").tags("store", "redis", "reason", "replayed")
+			.functionCounter()
+			.count()).isEqualTo(9.0);
+		assertThat(this.registry.find("http.client.retry.store.rejected").functionCounters()).hasSize(3);
 	}
 
 	@Test

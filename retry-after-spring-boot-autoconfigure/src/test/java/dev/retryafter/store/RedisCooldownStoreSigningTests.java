@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static dev.retryafter.store.RedisStoreFixture.remaining;
@@ -68,11 +69,11 @@ class RedisCooldownStoreSigningTests {
 		redis.convertAndSend(CHANNEL, forged);
 		redis.convertAndSend(CHANNEL, forged + " sig:" + SECRET.sign(forged.replace("30000", "3000")));
 		redis.convertAndSend(CHANNEL,
-				CooldownMessage.end("intruder", null).encode(new MessageSignature(PartitionSecret.random())));
+				CooldownMessage.end("intruder", null).encode(signer(PartitionSecret.random(), redis)));
 		await().atMost(AWAIT).until(() -> store.rejectedMessages() == 3);
 		// The same message, signed with the secret, is accepted: the signature alone decided.
 		redis.convertAndSend(CHANNEL, CooldownMessage.cooldown(30000, "peer", TENANT)
-			.encode(new MessageSignature(SECRET)));
+			.encode(signer(SECRET, redis)));
 		await().atMost(AWAIT).untilAsserted(() -> assertThat(remaining(store, TENANT)).isPositive());
 		assertThat(store.rejectedMessages()).isEqualTo(3);
 		assertThat(store.state().connected()).isTrue();
@@ -90,6 +91,12 @@ class RedisCooldownStoreSigningTests {
 		await().atMost(AWAIT).until(() -> first.rejectedMessages() > before);
 		assertThat(remaining(first, TENANT)).isZero();
 		assertThat(first.state().connected()).isTrue();
+	}
+
+	// Signs as a store would, stamped with Redis's time now.
+	private static MessageSignature signer(PartitionSecret secret, StringRedisTemplate redis) {
+		return new MessageSignature(secret,
+				() -> redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time()));
 	}
 
 	private RedisCooldownStore store(@Nullable PartitionSecret secret) {

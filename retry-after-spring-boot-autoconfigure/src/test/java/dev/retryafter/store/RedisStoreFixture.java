@@ -106,6 +106,18 @@ final class RedisStoreFixture implements AutoCloseable {
 	}
 
 	/**
+	 * A started store that signs its messages with {@code secret}.
+	 */
+	RedisCooldownStore store(HostCooldowns cooldowns, PartitionSecret secret) {
+		RedisCooldownStore store = new RedisCooldownStore(connectionFactory(), cooldowns,
+				RedisCooldownStore.DEFAULT_KEY_PREFIX, MonotonicClock.SYSTEM, Clock.systemUTC(), this.heartbeatInterval,
+				this.heartbeatTimeout, FIRST_RETRY_DELAY, MAX_RETRY_DELAY, secret);
+		this.resources.add(store);
+		store.start();
+		return store;
+	}
+
+	/**
 	 * A store on the production heartbeat timings and Lettuce's default command timeout.
 	 */
 	RedisCooldownStore storeWithDefaultTimings(HostCooldowns cooldowns) {
