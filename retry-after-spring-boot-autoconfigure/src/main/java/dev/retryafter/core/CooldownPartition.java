@@ -19,9 +19,10 @@ import org.jspecify.annotations.Nullable;
  * length-prefixed so that no two different sets of values can be written the same way,
  * truncated to 128 bits: ample to keep tenants apart. The origin is part of it so that the
  * same tenant gets unrelated digests on two origins: whoever reads a shared store's keys
- * cannot tell that two origins' cooldowns belong to one tenant. Keyed, because a plain hash of a low-entropy token could be
- * confirmed offline by anyone who reads a digest from a Redis key or a message; instances
- * that share a store share the key, so they compute the same digest for the same tenant.
+ * cannot tell that two origins' cooldowns belong to one tenant. Keyed, because a plain hash
+ * of a low-entropy token could be confirmed offline by anyone who reads a digest from a Redis
+ * key or a message; instances that share a store share the key, so they compute the same
+ * digest for the same tenant.
  *
  * @since 0.2.0
  */
