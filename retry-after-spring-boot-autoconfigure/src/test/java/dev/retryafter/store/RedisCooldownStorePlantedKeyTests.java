@@ -39,12 +39,11 @@ class RedisCooldownStorePlantedKeyTests {
 
 	@Test
 	void whenAKeyWithoutExpiryHoldsAFarFutureInstantThenARetryAfterOfOneSecondIsSharedAsOneSecond() {
-		template().opsForValue().set(KEY, FAR_FUTURE);
 		RedisCooldownStore first = store();
 		RedisCooldownStore second = store();
 		awaitConnected(first, second);
-		// The catch-up does not learn it either: it has no expiry.
-		assertThat(remaining(first, ORIGIN)).isZero();
+		// Planted once both have caught up, so the cooldown script is the one to meet it.
+		template().opsForValue().set(KEY, FAR_FUTURE);
 
 		first.record(ORIGIN, Duration.ofSeconds(1), System.nanoTime());
 		await().atMost(AWAIT).untilAsserted(() -> assertThat(remaining(second, ORIGIN)).isPositive());
@@ -55,6 +54,20 @@ class RedisCooldownStorePlantedKeyTests {
 		assertThat(Long.parseLong(template().opsForValue().get(KEY))).isLessThan(Long.parseLong(FAR_FUTURE));
 		await().atMost(AWAIT).until(() -> !template().hasKey(KEY));
 		assertThat(first.errorCount() + second.errorCount()).isZero();
+	}
+
+	@Test
+	void whenAnInstanceCatchesUpThenAKeyWithoutExpiryIsNotLearnedButDeleted() {
+		template().opsForValue().set(KEY, FAR_FUTURE);
+		CooldownKey genuine = CooldownKey.of(Origin.of("http", "genuine", -1));
+		String genuineKey = RedisCooldownStore.DEFAULT_KEY_PREFIX + genuine;
+		template().opsForValue().set(genuineKey, FAR_FUTURE, Duration.ofSeconds(2));
+		RedisCooldownStore store = store();
+		await().atMost(AWAIT).untilAsserted(() -> assertThat(remaining(store, genuine)).isPositive());
+		await().atMost(AWAIT).until(() -> !template().hasKey(KEY));
+		assertThat(remaining(store, ORIGIN)).isZero();
+		assertThat(remaining(store, genuine)).isLessThanOrEqualTo(Duration.ofSeconds(2));
+		assertThat(store.errorCount()).isZero();
 	}
 
 	@Test
