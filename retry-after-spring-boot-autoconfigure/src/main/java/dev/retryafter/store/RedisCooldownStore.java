@@ -37,12 +37,16 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * that refuses writes or scripts alike; when Lettuce reports a closed connection, the
  * heartbeat must come back within 2 s instead. A failed command, a failed subscription or a
  * missing heartbeat starts an outage: it is counted once ({@link #errorCount()}), logged once
- * at WARN, and the subscription is made again after 1 s, then ever less often (up to every
- * 30 s), until the store hears its heartbeat again. It then logs one
+ * at WARN, and the subscription is made again after about 1 s, then ever less often (up to
+ * every 30 s, each wait jittered), until the store hears its heartbeat again. It then logs one
  * INFO with the outage's length, publishes the cooldowns recorded meanwhile that are still
  * running, and reads what the other instances wrote. Redis being down or hung (its commands
  * time out after the connection factory's command timeout, {@code spring.data.redis.timeout})
  * only ever delays this background work.
+ * <p>
+ * Keys are not signed, so the script trusts a key only as far as a store could have written
+ * it (an expiry, at most {@code maxDuration} away); with a partition secret, messages are
+ * signed and stamped, and stale or replayed ones are dropped ({@link #rejectedCount}).
  * <p>
  * Its parts, one job each: the write queue, the connection health (heartbeat, watchdog,
  * outages), the subscription and the catch-up, over the store's keys.

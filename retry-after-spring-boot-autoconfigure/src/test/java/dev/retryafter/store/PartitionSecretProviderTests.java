@@ -8,9 +8,11 @@ import java.security.Key;
 import java.security.Provider;
 import java.security.Security;
 import java.security.spec.AlgorithmParameterSpec;
+import java.util.HexFormat;
 
 import javax.crypto.Mac;
 import javax.crypto.MacSpi;
+import javax.crypto.spec.SecretKeySpec;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,7 +53,7 @@ class PartitionSecretProviderTests {
 	@Test
 	void whenTheProvidersMacCannotBeClonedThenDigestsAndSignaturesStillWork() throws Exception {
 		Mac mac = Mac.getInstance("HmacSHA256");
-		mac.init(new javax.crypto.spec.SecretKeySpec(new byte[32], "HmacSHA256"));
+		mac.init(new SecretKeySpec(new byte[32], "HmacSHA256"));
 		assertThatExceptionOfType(CloneNotSupportedException.class).isThrownBy(mac::clone);
 
 		PartitionSecret secret = PartitionSecret.of(SECRET);
@@ -64,7 +66,7 @@ class PartitionSecretProviderTests {
 	}
 
 	private static String digest(PartitionSecret secret) {
-		return java.util.HexFormat.of().formatHex(secret.partitionHash().hash(new byte[] { 1, 2, 3 }));
+		return HexFormat.of().formatHex(secret.partitionHash().hash(new byte[] { 1, 2, 3 }));
 	}
 
 	private static final class NoCloneProvider extends Provider {
