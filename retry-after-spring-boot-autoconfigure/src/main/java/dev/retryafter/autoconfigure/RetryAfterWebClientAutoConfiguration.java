@@ -1,12 +1,15 @@
 package dev.retryafter.autoconfigure;
 
+import dev.retryafter.call.CallTime;
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.reactive.RetryAfterExchangeFilter;
 import dev.retryafter.reactive.RetryAfterWebClientCustomizer;
+import dev.retryafter.reactive.WaitScheduler;
 import dev.retryafter.store.CooldownStore;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -40,13 +43,25 @@ import org.springframework.web.reactive.function.client.WebClient;
 @ConditionalOnBean({ RetryClients.class, CooldownStore.class, RetryBudgets.class })
 public final class RetryAfterWebClientAutoConfiguration {
 
+	/**
+	 * On the {@link CallTime} bean's clocks when there is one, its waits timed on the
+	 * {@link WaitScheduler} bean's scheduler (Reactor's parallel one without it).
+	 */
 	@Bean
 	@ConditionalOnMissingBean
 	RetryAfterExchangeFilter retryAfterExchangeFilter(RetryClients retryClients,
 			ObjectProvider<RetryListener> listeners, CooldownStore cooldownStore, RetryBudgets retryBudgets,
-			ObjectProvider<OuterRetryDetector> detectors) {
-		return new RetryAfterExchangeFilter(retryClients, RetryListener.composite(listeners.orderedStream().toList()),
-				cooldownStore, retryBudgets, RetryAfterAutoConfiguration.anyOf(detectors.orderedStream().toList()));
+			ObjectProvider<OuterRetryDetector> detectors, ObjectProvider<CallTime> callTime,
+			ObjectProvider<WaitScheduler> waitScheduler) {
+		RetryListener listener = RetryListener.composite(listeners.orderedStream().toList());
+		OuterRetryDetector outerRetry = RetryAfterAutoConfiguration.anyOf(detectors.orderedStream().toList());
+		CallTime time = callTime.getIfAvailable();
+		if (time == null) {
+			return new RetryAfterExchangeFilter(retryClients, listener, cooldownStore, retryBudgets, outerRetry);
+		}
+		WaitScheduler scheduler = waitScheduler.getIfAvailable(() -> Schedulers::parallel);
+		return new RetryAfterExchangeFilter(retryClients, listener, cooldownStore, retryBudgets, outerRetry, time,
+				scheduler.scheduler());
 	}
 
 	@Bean
