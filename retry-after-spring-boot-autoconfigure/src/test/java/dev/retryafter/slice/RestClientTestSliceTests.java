@@ -6,6 +6,7 @@ import java.util.List;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -32,6 +33,7 @@ import static org.springframework.test.web.client.response.MockRestResponseCreat
  * builders (it replaces their request factory, not their interceptors). The slice's
  * {@code MeterRegistry}, when the test declares one, gets the retry meters.
  */
+@ExtendWith(WithoutBootLogging.class)
 @RestClientTest(properties = "retry-after.jitter=0")
 class RestClientTestSliceTests {
 

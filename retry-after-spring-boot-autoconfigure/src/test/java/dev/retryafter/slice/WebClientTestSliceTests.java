@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * to the slice, whose {@code WebClient.Builder} then carries the retry filter. Against a
  * loopback origin whose {@code Retry-After: 0} and a zero backoff make the wait nothing.
  */
+@ExtendWith(WithoutBootLogging.class)
 @WebClientTest(properties = "retry-after.backoff.initial=0ms")
 class WebClientTestSliceTests {
 
