@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.retryafter.call.CallTime;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.MonotonicClock;
@@ -57,6 +58,19 @@ public class RetryAfterEndpoint {
 	 */
 	public RetryAfterEndpoint(RetryClients clients, CooldownStore cooldowns, RetryBudgets budgets) {
 		this(clients, new OriginProtectionState(clients, cooldowns, budgets, MonotonicClock.SYSTEM));
+	}
+
+	/**
+	 * Creates the endpoint on the calls' time, when they do not run on the system's (a test's
+	 * virtual time), so that the time left it shows is the calls' own.
+	 * @param clients the configured clients
+	 * @param cooldowns the host cooldowns
+	 * @param budgets the retry budgets
+	 * @param time the clocks the calls read
+	 * @since 0.2.0
+	 */
+	public RetryAfterEndpoint(RetryClients clients, CooldownStore cooldowns, RetryBudgets budgets, CallTime time) {
+		this(clients, new OriginProtectionState(clients, cooldowns, budgets, time.monotonicClock(), time.wallClock()));
 	}
 
 	RetryAfterEndpoint(RetryClients clients, OriginProtectionState state) {

@@ -1,9 +1,11 @@
 package dev.retryafter.actuate;
 
+import dev.retryafter.call.CallTime;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.store.CooldownStore;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -33,8 +35,10 @@ public final class RetryAfterEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBean({ RetryClients.class, CooldownStore.class, RetryBudgets.class })
 	RetryAfterEndpoint retryAfterEndpoint(RetryClients retryClients, CooldownStore cooldownStore,
-			RetryBudgets retryBudgets) {
-		return new RetryAfterEndpoint(retryClients, cooldownStore, retryBudgets);
+			RetryBudgets retryBudgets, ObjectProvider<CallTime> callTime) {
+		CallTime time = callTime.getIfAvailable();
+		return (time != null) ? new RetryAfterEndpoint(retryClients, cooldownStore, retryBudgets, time)
+				: new RetryAfterEndpoint(retryClients, cooldownStore, retryBudgets);
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.retryafter.autoconfigure;
 
 import java.util.List;
 
+import dev.retryafter.call.CallTime;
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.call.RetriedInvocation;
@@ -46,6 +47,9 @@ import org.springframework.web.service.registry.HttpServiceProxyRegistry;
  * shares it through Redis) and one retry budget per named client. A named client applies to
  * the hosts it lists and to the HTTP service group of its name.
  * <p>
+ * The calls run on the system's clocks and park the calling thread while they wait, unless a
+ * {@link CallTime} bean says otherwise (a test's virtual time).
+ * <p>
  * Ordered before Boot's HTTP client auto-configurations so that its customizers are defined
  * when those build their factories and builders.
  *
@@ -67,10 +71,15 @@ public final class RetryAfterAutoConfiguration {
 		return new RetryAfterSettingsMapper(properties).map();
 	}
 
+	/**
+	 * On the clock of the {@link CallTime} bean when there is one (a test's virtual time), so
+	 * that a budget's window slides as the calls' time does.
+	 */
 	@Bean
 	@ConditionalOnMissingBean
-	RetryBudgets retryBudgets(RetryClients retryClients) {
-		return new RetryBudgets(retryClients, MonotonicClock.SYSTEM);
+	RetryBudgets retryBudgets(RetryClients retryClients, ObjectProvider<CallTime> callTime) {
+		CallTime time = callTime.getIfAvailable();
+		return new RetryBudgets(retryClients, (time != null) ? time.monotonicClock() : MonotonicClock.SYSTEM);
 	}
 
 	/**
@@ -115,9 +124,15 @@ public final class RetryAfterAutoConfiguration {
 	@ConditionalOnMissingBean
 	RetryAfterInterceptor retryAfterInterceptor(RetryClients retryClients, ObjectProvider<RetryListener> listeners,
 			CooldownStore cooldownStore, RetryBudgets retryBudgets, ObjectProvider<OuterRetryDetector> detectors,
-			RecordedBytes recordedBytes) {
-		return new RetryAfterInterceptor(retryClients, RetryListener.composite(listeners.orderedStream().toList()),
-				cooldownStore, retryBudgets, anyOf(detectors.orderedStream().toList()), recordedBytes);
+			RecordedBytes recordedBytes, ObjectProvider<CallTime> callTime) {
+		RetryListener listener = RetryListener.composite(listeners.orderedStream().toList());
+		OuterRetryDetector outerRetry = anyOf(detectors.orderedStream().toList());
+		CallTime time = callTime.getIfAvailable();
+		return (time != null)
+				? new RetryAfterInterceptor(retryClients, listener, cooldownStore, retryBudgets, outerRetry,
+						recordedBytes, time)
+				: new RetryAfterInterceptor(retryClients, listener, cooldownStore, retryBudgets, outerRetry,
+						recordedBytes);
 	}
 
 	/**

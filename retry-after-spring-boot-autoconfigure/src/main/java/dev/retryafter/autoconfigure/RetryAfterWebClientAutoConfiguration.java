@@ -1,5 +1,6 @@
 package dev.retryafter.autoconfigure;
 
+import dev.retryafter.call.CallTime;
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.core.RetryBudgets;
@@ -8,7 +9,9 @@ import dev.retryafter.core.RetryListener;
 import dev.retryafter.reactive.RetryAfterExchangeFilter;
 import dev.retryafter.reactive.RetryAfterWebClientCustomizer;
 import dev.retryafter.reactive.RetryAfterWebClientGroupConfigurer;
+import dev.retryafter.reactive.WaitScheduler;
 import dev.retryafter.store.CooldownStore;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -42,14 +45,26 @@ import org.springframework.web.reactive.function.client.WebClient;
 @ConditionalOnBean({ RetryClients.class, CooldownStore.class, RetryBudgets.class, RecordedBytes.class })
 public final class RetryAfterWebClientAutoConfiguration {
 
+	/**
+	 * On the {@link CallTime} bean's clocks when there is one, its waits timed on the
+	 * {@link WaitScheduler} bean's scheduler (Reactor's parallel one without it).
+	 */
 	@Bean
 	@ConditionalOnMissingBean
 	RetryAfterExchangeFilter retryAfterExchangeFilter(RetryClients retryClients,
 			ObjectProvider<RetryListener> listeners, CooldownStore cooldownStore, RetryBudgets retryBudgets,
-			ObjectProvider<OuterRetryDetector> detectors, RecordedBytes recordedBytes) {
-		return new RetryAfterExchangeFilter(retryClients, RetryListener.composite(listeners.orderedStream().toList()),
-				cooldownStore, retryBudgets, RetryAfterAutoConfiguration.anyOf(detectors.orderedStream().toList()),
-				recordedBytes);
+			ObjectProvider<OuterRetryDetector> detectors, RecordedBytes recordedBytes,
+			ObjectProvider<CallTime> callTime, ObjectProvider<WaitScheduler> waitScheduler) {
+		RetryListener listener = RetryListener.composite(listeners.orderedStream().toList());
+		OuterRetryDetector outerRetry = RetryAfterAutoConfiguration.anyOf(detectors.orderedStream().toList());
+		CallTime time = callTime.getIfAvailable();
+		if (time == null) {
+			return new RetryAfterExchangeFilter(retryClients, listener, cooldownStore, retryBudgets, outerRetry,
+					recordedBytes);
+		}
+		WaitScheduler scheduler = waitScheduler.getIfAvailable(() -> Schedulers::parallel);
+		return new RetryAfterExchangeFilter(retryClients, listener, cooldownStore, retryBudgets, outerRetry,
+				recordedBytes, time, scheduler.scheduler());
 	}
 
 	@Bean

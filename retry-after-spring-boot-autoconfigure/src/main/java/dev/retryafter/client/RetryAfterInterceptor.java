@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.retryafter.call.CallContext;
+import dev.retryafter.call.CallTime;
 import dev.retryafter.call.FirstAttemptRules;
 import dev.retryafter.call.IoFailures;
 import dev.retryafter.call.OuterRetryDetector;
@@ -113,6 +114,26 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		// every calling thread, and the per-thread generator avoids contention.
 		this(new CallContext(clients, listener, cooldowns, budgets, outerRetry, MonotonicClock.SYSTEM,
 				Clock.systemUTC(), () -> ThreadLocalRandom.current().nextLong(), recordedBytes), new ThreadSleeper());
+	}
+
+	/**
+	 * Creates an interceptor on the given time, with the given origin protection, that sends
+	 * a single attempt while an outer retry layer drives the call: a test's virtual time
+	 * ({@link CallTime}) makes its waits instant.
+	 * @param clients the settings per named client
+	 * @param listener notified at each decision point
+	 * @param cooldowns the host cooldowns consulted before and recorded after each attempt
+	 * @param budgets the retry budget of each client, sliding on {@code time}'s monotonic clock
+	 * @param outerRetry tells whether a retry layer around the client is retrying the call
+	 * ({@link OuterRetryDetector#NEVER} when there is none)
+	 * @param recordedBytes the total of bytes kept for retries, across the application
+	 * @param time the clocks the calls read and the sleeper they wait with
+	 * @since 0.2.0
+	 */
+	public RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+			RetryBudgets budgets, OuterRetryDetector outerRetry, RecordedBytes recordedBytes, CallTime time) {
+		this(new CallContext(clients, listener, cooldowns, budgets, outerRetry, time.monotonicClock(),
+				time.wallClock(), () -> ThreadLocalRandom.current().nextLong(), recordedBytes), time.sleeper());
 	}
 
 	/**

@@ -55,7 +55,14 @@ public class CooldownStoreMetrics implements MeterBinder {
 		this(store, MonotonicClock.SYSTEM);
 	}
 
-	CooldownStoreMetrics(CooldownStore store, MonotonicClock clock) {
+	/**
+	 * Creates the binder on the calls' monotonic clock, when they do not run on the system's
+	 * (a test's virtual time), so that a cooldown stops counting when the calls' time passes it.
+	 * @param store the cooldown store
+	 * @param clock the calls' monotonic clock
+	 * @since 0.2.0
+	 */
+	public CooldownStoreMetrics(CooldownStore store, MonotonicClock clock) {
 		this.store = Objects.requireNonNull(store, "store");
 		this.clock = Objects.requireNonNull(clock, "clock");
 	}

@@ -1,9 +1,11 @@
 package dev.retryafter.metrics;
 
+import dev.retryafter.call.CallTime;
 import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.store.CooldownStore;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -38,8 +40,10 @@ public final class RetryAfterMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(CooldownStore.class)
-	CooldownStoreMetrics cooldownStoreMetrics(CooldownStore cooldownStore) {
-		return new CooldownStoreMetrics(cooldownStore);
+	CooldownStoreMetrics cooldownStoreMetrics(CooldownStore cooldownStore, ObjectProvider<CallTime> callTime) {
+		CallTime time = callTime.getIfAvailable();
+		return (time != null) ? new CooldownStoreMetrics(cooldownStore, time.monotonicClock())
+				: new CooldownStoreMetrics(cooldownStore);
 	}
 
 	@Bean

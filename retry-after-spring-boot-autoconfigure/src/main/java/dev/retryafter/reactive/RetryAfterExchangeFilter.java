@@ -12,6 +12,7 @@ import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.call.RetryCall;
 import dev.retryafter.call.CallContext;
+import dev.retryafter.call.CallTime;
 import dev.retryafter.call.IoFailures;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.Admission;
@@ -129,6 +130,30 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		this(new CallContext(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, MonotonicClock.SYSTEM,
 				Clock.systemUTC(), () -> ThreadLocalRandom.current().nextLong(), recordedBytes), Schedulers.parallel(),
 				outerRetry);
+	}
+
+	/**
+	 * Creates a filter on the given time, as {@link #RetryAfterExchangeFilter(RetryClients,
+	 * RetryListener, CooldownStore, RetryBudgets, OuterRetryDetector)} does on the system's:
+	 * a test's virtual time ({@link CallTime} and a scheduler that moves its clock) makes its
+	 * waits instant.
+	 * @param clients the settings per named client
+	 * @param listener notified at each decision point
+	 * @param cooldowns the cooldowns consulted before and recorded after each attempt
+	 * @param budgets the retry budget of each client, sliding on {@code time}'s monotonic clock
+	 * @param outerRetry tells, on the subscribing thread, which invocation of an outer retry
+	 * layer the call is an attempt of ({@link OuterRetryDetector#NEVER} when there is none)
+	 * @param recordedBytes the total of bytes kept for retries, across the application
+	 * @param time the clocks the calls read (its sleeper is not used: waits are timers)
+	 * @param scheduler times the waits and holds; must move {@code time}'s clocks as real time
+	 * does
+	 * @since 0.2.0
+	 */
+	public RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+			RetryBudgets budgets, OuterRetryDetector outerRetry, RecordedBytes recordedBytes, CallTime time,
+			Scheduler scheduler) {
+		this(new CallContext(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, time.monotonicClock(),
+				time.wallClock(), () -> ThreadLocalRandom.current().nextLong(), recordedBytes), scheduler, outerRetry);
 	}
 
 	/**
