@@ -97,6 +97,10 @@ final class RouteProbes {
 				return null;
 			}
 			started = family.probe.get();
+			if (started == NO_PROBE) {
+				// Answered meanwhile: nothing to wait for.
+				return null;
+			}
 		}
 		long wait = started + lease - nowNanos;
 		if (wait <= 0 || request.budgetNanos() - wait < request.reserveNanos()) {
