@@ -77,7 +77,8 @@ final class OriginProtectionState {
 			// Origin always carries its effective port, so api.example.com:443 in a client's
 			// hosts matches https://api.example.com.
 			descriptors.add(new CooldownDescriptor(clientOf(origin),
-					origin.toString(), DurationFormat.formatMeasured(entry.getValue()), entry.getKey().partitionPrefix()));
+					origin.toString(), DurationFormat.formatMeasured(entry.getValue()), entry.getKey().partitionPrefix(),
+					scope(entry.getKey())));
 		}
 		return descriptors;
 	}
@@ -98,7 +99,8 @@ final class OriginProtectionState {
 			descriptors.add(new ProtectionDescriptor(clientOf(origin),
 					origin.toString(), view.key().partitionPrefix(), instant(wallNow, view.instant()),
 					instant(wallNow, view.releaseWindow()), view.leaving(),
-					Double.isNaN(rate) ? null : Math.round(rate * 1000) / 1000.0, instant(wallNow, view.nextSlot())));
+					Double.isNaN(rate) ? null : Math.round(rate * 1000) / 1000.0, instant(wallNow, view.nextSlot()),
+					scope(view.key())));
 		}
 		return descriptors;
 	}
@@ -119,7 +121,7 @@ final class OriginProtectionState {
 			Origin origin = key.origin();
 			descriptors.add(new QuotaDescriptor(clientOf(origin),
 					origin.toString(), key.partitionPrefix(), quota.policy(), quota.fields().wireName(),
-					quota.remaining(), DurationFormat.formatMeasured(quota.resetIn())));
+					quota.remaining(), DurationFormat.formatMeasured(quota.resetIn()), scope(key)));
 		});
 		return descriptors;
 	}
@@ -144,11 +146,17 @@ final class OriginProtectionState {
 
 	/**
 	 * How a cooldown key is shown to an operator: the origin, followed by {@code #} and the
-	 * partition's digest prefix when partitioned. Never the full digest.
+	 * partition's digest prefix when partitioned, and by {@code @} and the scope when scoped.
+	 * Never the full digest.
 	 */
 	private static String shown(CooldownKey key) {
 		String prefix = key.partitionPrefix();
-		return (prefix != null) ? key.origin() + "#" + prefix : key.origin().toString();
+		String shown = (prefix != null) ? key.origin() + "#" + prefix : key.origin().toString();
+		return (key.scope() != null) ? shown + "@" + key.scope() : shown;
+	}
+
+	private static @Nullable String scope(CooldownKey key) {
+		return (key.scope() != null) ? key.scope().toString() : null;
 	}
 
 	StoreDescriptor store() {

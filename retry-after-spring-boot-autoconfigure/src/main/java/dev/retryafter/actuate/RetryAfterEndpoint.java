@@ -11,6 +11,7 @@ import java.util.Optional;
 import dev.retryafter.call.CallTime;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
@@ -129,7 +130,7 @@ public class RetryAfterEndpoint {
 	 * The answer to {@code DELETE}: the cooldowns that were running and are now ended.
 	 *
 	 * @param ended each ended cooldown as its origin, followed by {@code #} and the partition
-	 * digest prefix when partitioned, sorted
+	 * digest prefix when partitioned and {@code @} and the scope when scoped, sorted
 	 */
 	public record EndedDescriptor(List<String> ended) implements OperationResponseBody {
 	}
@@ -170,10 +171,31 @@ public class RetryAfterEndpoint {
 	 * one is learned
 	 * @param nextSlot the paced slot a first attempt asking now would get (before its
 	 * jitter), or {@code null} when pacing would not hold it
+	 * @param scope the part of the origin the key covers ({@code route:/search},
+	 * {@code bucket:core}, {@code prefix:/api/search}; see {@link CooldownScope}), or
+	 * {@code null} for the whole origin (or partition)
 	 */
 	public record ProtectionDescriptor(String client, String origin, @Nullable String partition,
 			@Nullable String notBefore, @Nullable String releaseWindowEnds, int leaving, @Nullable Double pacedRate,
-			@Nullable String nextSlot) {
+			@Nullable String nextSlot, @Nullable String scope) {
+
+		/**
+		 * What can hold a first attempt under a whole origin, or one partition of it.
+		 * @param client the named client the origin belongs to, or {@code default}
+		 * @param origin scheme, host and port
+		 * @param partition the partition digest prefix, or {@code null}
+		 * @param notBefore the cooldown's instant, or {@code null}
+		 * @param releaseWindowEnds when the last request the cooldown held leaves, or {@code null}
+		 * @param leaving how many requests the cooldown held are still to leave
+		 * @param pacedRate the learned pacing rate, or {@code null}
+		 * @param nextSlot the paced slot a first attempt asking now would get, or {@code null}
+		 */
+		public ProtectionDescriptor(String client, String origin, @Nullable String partition,
+				@Nullable String notBefore, @Nullable String releaseWindowEnds, int leaving,
+				@Nullable Double pacedRate, @Nullable String nextSlot) {
+			this(client, origin, partition, notBefore, releaseWindowEnds, leaving, pacedRate, nextSlot, null);
+		}
+
 	}
 
 	/**
@@ -187,9 +209,27 @@ public class RetryAfterEndpoint {
 	 * @param fields {@code ietf} or {@code x-ratelimit}
 	 * @param remaining requests the last response said remain until the reset
 	 * @param resetIn time left until that reset, formatted by {@link DurationFormat}
+	 * @param scope the bucket or configured scope the quota was announced for, or {@code null}
+	 * for the whole origin (or partition)
 	 */
 	public record QuotaDescriptor(String client, String origin, @Nullable String partition, String policy,
-			String fields, long remaining, String resetIn) {
+			String fields, long remaining, String resetIn, @Nullable String scope) {
+
+		/**
+		 * A quota announced for a whole origin, or one partition of it.
+		 * @param client the named client the origin belongs to, or {@code default}
+		 * @param origin scheme, host and port
+		 * @param partition the partition digest prefix, or {@code null}
+		 * @param policy the policy's name, empty for the legacy fields
+		 * @param fields {@code ietf} or {@code x-ratelimit}
+		 * @param remaining requests that remain until the reset
+		 * @param resetIn time left until that reset
+		 */
+		public QuotaDescriptor(String client, String origin, @Nullable String partition, String policy,
+				String fields, long remaining, String resetIn) {
+			this(client, origin, partition, policy, fields, remaining, resetIn, null);
+		}
+
 	}
 
 	/**
@@ -202,8 +242,23 @@ public class RetryAfterEndpoint {
 	 * @param partition the first {@value CooldownKey#SHOWN_PREFIX_LENGTH} digits of the
 	 * partition digest ({@link CooldownKey#partitionPrefix()}), or {@code null} when the
 	 * cooldown holds the whole origin
+	 * @param scope the part of the origin (or partition) the cooldown holds, as
+	 * {@code kind:name} ({@code route:/search}, {@code bucket:core}, {@code prefix:/api/search};
+	 * see {@link CooldownScope}), or {@code null} for all of it
 	 */
-	public record CooldownDescriptor(String client, String origin, String remaining, @Nullable String partition) {
+	public record CooldownDescriptor(String client, String origin, String remaining, @Nullable String partition,
+			@Nullable String scope) {
+
+		/**
+		 * A cooldown on a whole origin, or on one partition of it.
+		 * @param client the named client the origin belongs to, or {@code default}
+		 * @param origin scheme, host and port
+		 * @param remaining time left, formatted by {@link DurationFormat}
+		 * @param partition the partition digest prefix, or {@code null}
+		 */
+		public CooldownDescriptor(String client, String origin, String remaining, @Nullable String partition) {
+			this(client, origin, remaining, partition, null);
+		}
 
 		/**
 		 * A cooldown on a whole origin.
@@ -333,14 +388,28 @@ public class RetryAfterEndpoint {
 		 * @param statuses statuses whose {@code Retry-After} starts a cooldown, ascending
 		 * @param partitionHeaders request headers whose values split an origin's cooldown, in
 		 * configuration order
+		 * @param scopes path prefixes that form cooldown scopes of their own, in configuration
+		 * order
 		 */
-		public record Cooldown(boolean enabled, String mode, List<Integer> statuses, List<String> partitionHeaders) {
+		public record Cooldown(boolean enabled, String mode, List<Integer> statuses, List<String> partitionHeaders,
+				List<String> scopes) {
+
+			/**
+			 * Settings with no configured scopes.
+			 * @param enabled whether it applies
+			 * @param mode {@code wait} or {@code fail-fast}
+			 * @param statuses statuses whose {@code Retry-After} starts a cooldown, ascending
+			 * @param partitionHeaders request headers whose values split an origin's cooldown
+			 */
+			public Cooldown(boolean enabled, String mode, List<Integer> statuses, List<String> partitionHeaders) {
+				this(enabled, mode, statuses, partitionHeaders, List.of());
+			}
 
 			static Cooldown of(RetrySettings.Cooldown cooldown) {
 				List<Integer> statuses = new ArrayList<>(cooldown.statuses());
 				Collections.sort(statuses);
 				return new Cooldown(cooldown.enabled(), propertyValue(cooldown.mode()), statuses,
-						cooldown.partitionHeaders());
+						cooldown.partitionHeaders(), cooldown.scopes());
 			}
 
 		}

@@ -50,6 +50,14 @@ public class CooldownProperties {
 	private @Nullable List<String> partitionHeaders;
 
 	/**
+	 * Path prefixes that each form a cooldown scope of their own, e.g. /api/search: a 429
+	 * under one holds back only the requests under it. '/' makes the whole origin one scope.
+	 * Without them, a 429 holds its route (the first path segment) and the routes the server
+	 * names the same X-RateLimit-Bucket or X-RateLimit-Resource for.
+	 */
+	private @Nullable List<String> scopes;
+
+	/**
 	 * Maximum number of cooldown keys (origins, or partitions of origins) remembered.
 	 */
 	private @Nullable Integer maxHosts;
@@ -77,7 +85,8 @@ public class CooldownProperties {
 				m.get("mode", CooldownProperties::getMode, PropertyChecks::required, d.mode()),
 				m.get("statuses", CooldownProperties::getStatuses, PropertyChecks::statuses, d.statuses()),
 				m.get("partition-headers", CooldownProperties::getPartitionHeaders, PropertyChecks::headerNames,
-						d.partitionHeaders()));
+						d.partitionHeaders()),
+				m.get("scopes", CooldownProperties::getScopes, PropertyChecks::scopes, d.scopes()));
 	}
 
 	public @Nullable Boolean getEnabled() {
@@ -118,6 +127,14 @@ public class CooldownProperties {
 
 	public void setPartitionHeaders(@Nullable List<String> partitionHeaders) {
 		this.partitionHeaders = partitionHeaders;
+	}
+
+	public @Nullable List<String> getScopes() {
+		return this.scopes;
+	}
+
+	public void setScopes(@Nullable List<String> scopes) {
+		this.scopes = scopes;
 	}
 
 	public @Nullable Integer getMaxHosts() {

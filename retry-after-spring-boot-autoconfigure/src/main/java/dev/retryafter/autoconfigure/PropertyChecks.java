@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
 
+import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.RateLimitFields;
 import dev.retryafter.core.RetryAfter;
 import org.jspecify.annotations.Nullable;
@@ -127,6 +128,13 @@ final class PropertyChecks {
 
 	static List<String> headerNames(String name, @Nullable List<String> headers) {
 		return each(name, headers, PropertyChecks::isToken, "each header must be a valid HTTP header name");
+	}
+
+	static List<String> scopes(String name, @Nullable List<String> scopes) {
+		return each(name, scopes, CooldownScope::isPathPrefix,
+				"each scope must be a path prefix such as /api/search: '/' then segments of letters, digits and"
+						+ " -._~%, no empty segment or trailing '/', at most " + CooldownScope.MAX_NAME_LENGTH
+						+ " characters");
 	}
 
 	static String headerName(String name, @Nullable String value) {

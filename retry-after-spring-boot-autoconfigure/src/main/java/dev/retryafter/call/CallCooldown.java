@@ -5,8 +5,10 @@ import java.time.Duration;
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.RouteBuckets;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
@@ -19,6 +21,11 @@ import org.springframework.http.HttpHeaders;
  */
 final class CallCooldown {
 
+	// Lower case: Spring's header maps look names up lower-cased, at no cost for these.
+	private static final String BUCKET = "x-ratelimit-bucket";
+
+	private static final String RESOURCE = "x-ratelimit-resource";
+
 	private final RetryCall call;
 
 	private final RetrySettings settings;
@@ -28,8 +35,13 @@ final class CallCooldown {
 
 	private boolean resolved;
 
-	// What held the request last, reported when its hold ends.
+	// What held the request last, and under which key, reported when its hold ends.
 	private HoldReason holdReason = HoldReason.COOLDOWN;
+
+	private @Nullable CooldownKey holder;
+
+	// A request waits for another route's probe once: then it goes, whatever the probe's fate.
+	private boolean probeAwaited;
 
 	CallCooldown(RetryCall call, RetrySettings settings) {
 		this.call = call;
@@ -65,7 +77,18 @@ final class CallCooldown {
 			admission = quotaSlot(request, admission);
 		}
 		if (admission instanceof Admission.Wait wait) {
+			if (wait.reason() == HoldReason.PROBE) {
+				if (this.probeAwaited) {
+					return null;
+				}
+				this.probeAwaited = true;
+			}
 			this.holdReason = wait.reason();
+			this.holder = switch (wait.reason()) {
+				case PROBE -> key;
+				case QUOTA -> key.declared();
+				default -> calls.cooldowns().cooldowns().holder(key, request.nowNanos());
+			};
 			return admission;
 		}
 		return (admission instanceof Admission.Refuse) ? admission : null;
@@ -83,7 +106,7 @@ final class CallCooldown {
 			.cooldowns()
 			.cooldowns()
 			.quotas()
-			.admit(request.key(), request.nowNanos(), cooldownWait, request.remainingBudget(),
+			.admit(request.key().declared(), request.nowNanos(), cooldownWait, request.remainingBudget(),
 					request.attemptReserve());
 		return (slot != null && slot.delay().compareTo(cooldownWait) > 0) ? slot : admission;
 	}
@@ -97,13 +120,24 @@ final class CallCooldown {
 	}
 
 	/**
+	 * The key whose cooldown held the request last: its whole origin's, or its own scope's.
+	 * @return the key of the last {@link Admission.Wait}, or {@link #key()} before any
+	 */
+	@Nullable CooldownKey holder() {
+		return (this.holder != null) ? this.holder : key();
+	}
+
+	/**
 	 * Records the quota a response announced under this request's key, if it announced one.
 	 * @param headers the response headers
 	 */
 	void quota(int status, HttpHeaders headers) {
 		QuotaFields quotaFields = this.call.calls().quotaFields();
 		if (quotaFields.present(this.settings, status, headers)) {
-			quotaFields.record(this.settings, key(), headers);
+			CooldownKey key = key();
+			CooldownKey bucket = (key != null) ? bucketKey(key, headers) : null;
+			quotaFields.record(this.settings, (bucket != null) ? bucket : (key != null) ? key.declared() : null,
+					headers);
 		}
 	}
 
@@ -111,12 +145,47 @@ final class CallCooldown {
 	 * Starts this request's key's cooldown for a server-requested delay.
 	 * @param delay the delay the response asked for
 	 */
-	void record(Duration delay) {
+	void record(Duration delay, HttpHeaders headers) {
 		CooldownKey key = key();
-		if (key != null) {
-			CallContext calls = this.call.calls();
-			calls.cooldowns().record(key, delay, calls.monotonicClock().nanoTime());
+		if (key == null) {
+			return;
 		}
+		CallContext calls = this.call.calls();
+		long nowNanos = calls.monotonicClock().nanoTime();
+		CooldownKey bucket = bucketKey(key, headers);
+		// A bucket the server named is its word on the scope; otherwise a second route's
+		// refusal may widen the cooldown to the whole origin.
+		CooldownKey target = (bucket != null) ? bucket : calls.cooldowns().cooldowns().recordKey(key, nowNanos);
+		if (bucket != null) {
+			// The retry honours the bucket's cooldown, not its route's.
+			this.key = bucket;
+		}
+		calls.cooldowns().record(target, delay, nowNanos);
+	}
+
+	/**
+	 * The key of the bucket a response names in {@code X-RateLimit-Bucket} (Discord) or
+	 * {@code X-RateLimit-Resource} (GitHub), learned for this request's route so that the
+	 * route's next requests honour the bucket's cooldown. A configured scope is the user's
+	 * word and stays.
+	 * @return the request's key narrowed to the bucket, or {@code null} when the response
+	 * names none in the safe form
+	 */
+	private @Nullable CooldownKey bucketKey(CooldownKey key, HttpHeaders headers) {
+		if (key.scope() != null && key.scope().kind() == CooldownScope.Kind.PREFIX) {
+			return null;
+		}
+		String named = headers.getFirst(BUCKET);
+		CooldownScope bucket = CooldownScope.bucket((named != null) ? named : headers.getFirst(RESOURCE));
+		if (bucket == null) {
+			return null;
+		}
+		CooldownScope route = CooldownScope.route(this.call.uri().getRawPath());
+		if (route != null) {
+			RouteBuckets buckets = this.call.calls().cooldowns().cooldowns().buckets();
+			buckets.learn(key.withScope(route), bucket);
+		}
+		return key.withScope(bucket);
 	}
 
 	/**
@@ -136,8 +205,8 @@ final class CallCooldown {
 
 	/**
 	 * The cooldown this request honours and sets: its origin, split by the client's
-	 * partition headers; {@code null} when the client's cooldown is off (or the URI has no
-	 * usable origin).
+	 * partition headers and narrowed to its scope; {@code null} when the client's cooldown is
+	 * off (or the URI has no usable origin).
 	 * @return the key, or {@code null}
 	 */
 	@Nullable CooldownKey key() {

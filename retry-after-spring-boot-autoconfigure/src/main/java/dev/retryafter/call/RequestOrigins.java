@@ -5,8 +5,10 @@ import java.util.Locale;
 
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownPartition;
+import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.RouteBuckets;
 import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
 
@@ -41,8 +43,8 @@ final class RequestOrigins {
 
 	/**
 	 * The cooldown a request honours and sets: its origin, split by the client's partition
-	 * headers; {@code null} when the client's cooldown is off (or the URI has no usable
-	 * origin).
+	 * headers and narrowed to its scope; {@code null} when the client's cooldown is off (or
+	 * the URI has no usable origin).
 	 * @param settings the client's settings
 	 * @param uri the request URI
 	 * @param headers the request headers, for the partition
@@ -61,8 +63,28 @@ final class RequestOrigins {
 		catch (IllegalArgumentException ex) {
 			return null;
 		}
-		return new CooldownKey(origin, CooldownPartition.of(origin, settings.cooldown().partitionHeaders(),
+		CooldownKey key = new CooldownKey(origin, CooldownPartition.of(origin, settings.cooldown().partitionHeaders(),
 				headers::get, cooldowns.partitionSecret().partitionHash()));
+		return key.withScope(scope(settings, uri.getRawPath(), key, cooldowns.cooldowns().buckets()));
+	}
+
+	/**
+	 * The part of its origin a request's cooldown covers: the longest configured
+	 * {@code cooldown.scopes} prefix of its path, else the bucket the server named for its
+	 * route, else its route (the first path segment), else none (the whole origin).
+	 */
+	private static @Nullable CooldownScope scope(RetrySettings settings, @Nullable String rawPath,
+			CooldownKey key, RouteBuckets buckets) {
+		CooldownScope prefix = CooldownScope.prefix(settings.cooldown().scopes(), rawPath);
+		if (prefix != null) {
+			return prefix;
+		}
+		CooldownScope route = CooldownScope.route(rawPath);
+		if (route == null) {
+			return null;
+		}
+		CooldownScope bucket = buckets.bucketOf(key.withScope(route));
+		return (bucket != null) ? bucket : route;
 	}
 
 }

@@ -224,7 +224,7 @@ public abstract class RetryCall {
 	 * @param sinceNanos when the hold began, from {@link #nanoTime()}
 	 */
 	protected final void held(long sinceNanos) {
-		CooldownKey key = this.cooldown.key();
+		CooldownKey key = this.cooldown.holder();
 		Duration heldFor = Duration.ofNanos(calls().monotonicClock().nanoTime() - sinceNanos);
 		this.watch.waitEnded(heldFor);
 		if (key != null) {
@@ -293,7 +293,7 @@ public abstract class RetryCall {
 		RetryAfter retryAfter = RetryAfterParser.parse(fieldLines, receivedAt, headers.getFirst(DATE),
 				this.settings.header().dateReference());
 		if (retryAfter instanceof RetryAfter.Delay delay && startsCooldown) {
-			this.cooldown.record(delay.delay());
+			this.cooldown.record(delay.delay(), headers);
 		}
 		return retryAfter;
 	}

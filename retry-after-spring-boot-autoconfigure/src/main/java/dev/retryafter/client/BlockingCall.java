@@ -11,6 +11,7 @@ import dev.retryafter.call.RetryCall;
 import dev.retryafter.call.RetryInterruptedException;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.Admission;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryAfter;
@@ -162,7 +163,8 @@ final class BlockingCall extends RetryCall {
 			long since = waitStarts(wait.delay(), true);
 			sleep(wait.delay(), true);
 			held(since);
-			return null;
+			// A wait for another route's probe ends with its answer known: ask again (once).
+			return (wait.reason() == HoldReason.PROBE) ? admit() : null;
 		}
 		return (Admission.Refuse) admission;
 	}

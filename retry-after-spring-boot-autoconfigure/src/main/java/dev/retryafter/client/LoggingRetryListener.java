@@ -111,6 +111,9 @@ public class LoggingRetryListener implements RetryListener {
 		if (partition != null) {
 			line.append(" partition=").append(partition);
 		}
+		if (key.scope() != null) {
+			line.append(" scope=").append(key.scope());
+		}
 		line.append(" held=").append(millis(heldFor));
 		if (reason != null) {
 			line.append(" reason=").append(reason.tagValue());

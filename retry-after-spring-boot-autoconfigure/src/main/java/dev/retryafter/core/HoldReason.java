@@ -21,7 +21,14 @@ public enum HoldReason {
 	PACING("pacing"),
 
 	/** The request waited for its slot inside the quota the key's origin announced. */
-	QUOTA("quota");
+	QUOTA("quota"),
+
+	/**
+	 * Another route of the origin was cooling down and a request to a third route was out to
+	 * learn whether the whole origin refuses: the request waited for that answer.
+	 * @since 0.2.0
+	 */
+	PROBE("probe");
 
 	private final String tagValue;
 

@@ -47,8 +47,6 @@ public final class HostCooldowns {
 
 	private static final long MAX_DELAY_NANOS = RetryAfter.MAX_DELAY.toNanos();
 
-	// Budget and reserve are clamped to about 146 years: with a wait of at most MAX_DELAY,
-
 	private final int maxHosts;
 
 	private final long maxDurationNanos;
@@ -60,6 +58,12 @@ public final class HostCooldowns {
 	private final QuotaPacing quotas;
 
 	private final CooldownBound bound;
+
+	private final RouteProbes probes;
+
+	private final RouteBuckets buckets;
+
+	private final KeyAdmission admission;
 
 	/**
 	 * Creates an empty map whose cooldowns last at most {@link #DEFAULT_MAX_DURATION}.
@@ -89,6 +93,37 @@ public final class HostCooldowns {
 		this.maxDurationNanos = DurationMath.saturatedNanos(maxDuration, MAX_DELAY_NANOS);
 		this.quotas = new QuotaPacing(maxHosts);
 		this.bound = new CooldownBound(maxHosts, this.notBefore, this.pacers);
+		this.probes = new RouteProbes(maxHosts);
+		this.buckets = new RouteBuckets(maxHosts);
+		this.admission = new KeyAdmission(this.notBefore, this.pacers);
+	}
+
+	/**
+	 * The buckets the origins named for their routes, bounded like the cooldowns.
+	 * @return the learned map from route to bucket
+	 */
+	public RouteBuckets buckets() {
+		return this.buckets;
+	}
+
+	/**
+	 * The key a refusal of a request under {@code key} starts its cooldown under: the whole
+	 * origin's (or partition's) when that is cooling down already, or when the refusal is a
+	 * second guessed route's while the first still cools down ({@link RouteProbes}); else
+	 * {@code key}. What the server or the configuration scoped stays scoped.
+	 * @param key the request's key
+	 * @param nowNanos the current monotonic reading
+	 * @return the key to record under
+	 */
+	public CooldownKey recordKey(CooldownKey key, long nowNanos) {
+		if (key.scope() == null) {
+			return key;
+		}
+		CooldownHold whole = this.notBefore.get(key.unscoped());
+		if (whole != null && whole.until - nowNanos > 0) {
+			return key.unscoped();
+		}
+		return this.probes.widened(key, nowNanos);
 	}
 
 	/**
@@ -118,6 +153,7 @@ public final class HostCooldowns {
 		long until = nowNanos + delayNanos;
 		CooldownHold candidate = new CooldownHold(until, delayNanos);
 		CooldownHold held = this.notBefore.merge(key, candidate, CooldownHold::later);
+		this.probes.cooled(key, nowNanos, held.until);
 		OriginPacer pacer = this.pacers.get(key);
 		if (pacer == null) {
 			pacer = this.pacers.putIfAbsent(key, new OriginPacer(nowNanos, delayNanos));
@@ -140,6 +176,15 @@ public final class HostCooldowns {
 		OriginPacer pacer = this.pacers.get(Objects.requireNonNull(key, "key"));
 		if (pacer != null) {
 			pacer.accepted(nowNanos);
+		}
+		if (key.scope() != null) {
+			// A scoped acceptance is also one of the whole origin's, whose rate a widened
+			// cooldown learns.
+			OriginPacer whole = this.pacers.get(key.unscoped());
+			if (whole != null) {
+				whole.accepted(nowNanos);
+			}
+			this.probes.accepted(key);
 		}
 	}
 
@@ -174,109 +219,47 @@ public final class HostCooldowns {
 	 * fit the budget is not taken, and the cooldown alone decides; pacing never refuses. A
 	 * retry is not paced: it has already waited out the server's delay for its own request.
 	 * <p>
-	 * Each {@link Admission.Wait} names what held the request; {@link #protection} shows the
-	 * state behind each reason.
+	 * A scoped key (see {@link CooldownScope}) is first held by its whole origin's (or
+	 * partition's) cooldown, then by its own; a guessed route that neither holds may wait
+	 * for the probe of another route's cooldown ({@link RouteProbes}). Each
+	 * {@link Admission.Wait} names what held the request; {@link #protection} shows the state
+	 * behind each reason.
 	 * @param request the request, its budget and its cooldown settings
 	 * @return the admission
 	 */
 	public Admission admit(AdmissionRequest request) {
-		long nowNanos = request.nowNanos();
-		CooldownHold hold = this.notBefore.get(request.key());
-		// A retry is not paced: it has waited out the server's delay for its own request.
-		if (request.mode() == CooldownMode.WAIT && request.firstAttempt()) {
-			Admission paced = paced(request, hold);
-			if (paced != null) {
-				return paced;
-			}
+		CooldownKey key = request.key();
+		if (key.scope() == null) {
+			return this.admission.admit(request, key);
 		}
-		if (hold == null) {
-			return Admission.PROCEED;
+		Admission whole = this.admission.admit(request, key.unscoped());
+		if (whole != Admission.PROCEED) {
+			return whole;
 		}
-		long left = hold.until - nowNanos;
-		if (left <= 0) {
-			return afterInstant(request, hold);
+		Admission own = this.admission.admit(request, key);
+		if (own != Admission.PROCEED || !key.scope().guessed()) {
+			return own;
 		}
-		Duration timeLeft = Duration.ofNanos(left);
-		if (request.mode() == CooldownMode.FAIL_FAST) {
-			return new Admission.Refuse(timeLeft);
-		}
-		long budget = request.budgetNanos();
-		long reserve = request.reserveNanos();
-		long afterWait = budget - left;
-		if (afterWait < reserve) {
-			return new Admission.Refuse(timeLeft);
-		}
-		Duration limit = timeLeft.plusNanos(afterWait - reserve);
-		Duration wait = Jitter.apply(timeLeft, Duration.ofNanos(hold.spread), request.jitter(), request.random(),
-				limit);
-		hold.releases.add(nowNanos + wait.toNanos());
-		return new Admission.Wait(wait, HoldReason.COOLDOWN);
+		Admission.Wait probe = this.probes.admit(request);
+		return (probe != null) ? probe : Admission.PROCEED;
 	}
 
 	/**
-	 * The release window: past the cooldown's instant, the requests it held leave at their
-	 * jittered instants. A first attempt arriving while any of them is still to leave queues
-	 * behind the last one (plus its own jitter) instead of cutting in; that is its one hold.
-	 * Only requests the cooldown really held count: a cooldown that held none (every request
-	 * refused, or none came) has ended for everyone at its instant.
+	 * The key whose cooldown held a request under {@code key}: its whole origin's (or
+	 * partition's) while that can hold a request (it is checked first), else {@code key}.
+	 * @param key the request's key
+	 * @param nowNanos the current monotonic reading
+	 * @return the key to report the hold under
 	 */
-	private Admission afterInstant(AdmissionRequest request, CooldownHold hold) {
-		long untilLast = hold.releases.untilLast(request.nowNanos());
-		if (untilLast <= 0) {
-			this.notBefore.remove(request.key(), hold);
-			return Admission.PROCEED;
+	public CooldownKey holder(CooldownKey key, long nowNanos) {
+		if (key.scope() == null) {
+			return key;
 		}
-		if (!request.firstAttempt() || request.mode() == CooldownMode.FAIL_FAST) {
-			return Admission.PROCEED;
-		}
-		long budget = request.budgetNanos();
-		long reserve = request.reserveNanos();
-		long afterWait = budget - untilLast;
-		if (afterWait < reserve) {
-			// A queue that does not fit the budget is not taken, as a paced slot is not: the
-			// origin's instant has passed, so nothing may refuse the request now.
-			return Admission.PROCEED;
-		}
-		Duration queue = Duration.ofNanos(untilLast);
-		Duration limit = queue.plusNanos(afterWait - reserve);
-		// A first attempt queued behind the release window of an origin that turned away more
-		// than one request is the next wave: spread over the server's whole delay rather than
-		// its jitter window, it does not land all at once on an origin whose allowance the
-		// released requests have just used up.
-		double spread = turnedAwayMoreThanOnce(request.key()) ? 1.0 : request.jitter();
-		return new Admission.Wait(Jitter.apply(queue, Duration.ofNanos(hold.spread), spread, request.random(), limit),
-				HoldReason.RELEASE_WINDOW);
-	}
-
-	/**
-	 * The slot a learned rate gives the request, or {@code null} when the key has no pacer,
-	 * no rate yet, or a slot that does not fit the budget.
-	 */
-	private @Nullable Admission paced(AdmissionRequest request, @Nullable CooldownHold hold) {
-		OriginPacer pacer = this.pacers.get(request.key());
-		if (pacer == null) {
-			return null;
-		}
-		long nowNanos = request.nowNanos();
-		boolean cooling = hold != null && hold.until - nowNanos > 0;
-		if (!cooling && pacer.quiet(nowNanos)) {
-			this.pacers.remove(request.key(), pacer);
-			return null;
-		}
-		long budget = request.budgetNanos();
-		long reserve = request.reserveNanos();
-		Admission admission = pacer.admit(nowNanos, cooling ? hold.until : nowNanos, budget, reserve,
-				request.jitter(), request.random());
-		if (cooling && admission instanceof Admission.Wait wait) {
-			// Held while the key cools down: a request the cooldown releases.
-			hold.releases.add(nowNanos + wait.delay().toNanos());
-		}
-		return admission;
-	}
-
-	private boolean turnedAwayMoreThanOnce(CooldownKey key) {
-		OriginPacer pacer = this.pacers.get(key);
-		return pacer != null && pacer.rejections() > 1;
+		CooldownKey whole = key.unscoped();
+		CooldownHold hold = this.notBefore.get(whole);
+		OriginPacer pacer = this.pacers.get(whole);
+		boolean holds = (hold != null && !hold.ended(nowNanos)) || (pacer != null && !Double.isNaN(pacer.rate()));
+		return holds ? whole : key;
 	}
 
 	/**
@@ -327,6 +310,7 @@ public final class HostCooldowns {
 		// ends them wants requests to go now.
 		this.pacers.keySet().removeIf((key) -> origin == null || key.origin().equals(origin));
 		this.quotas.forget(origin);
+		this.probes.forget(origin);
 		return ended;
 	}
 
@@ -397,6 +381,14 @@ public final class HostCooldowns {
 	 */
 	public int size() {
 		return this.notBefore.size();
+	}
+
+	/**
+	 * How many origins (or partitions) keep a cooling route's probe state, for tests of the
+	 * bound.
+	 */
+	int probeFamilies() {
+		return this.probes.size();
 	}
 
 	/**

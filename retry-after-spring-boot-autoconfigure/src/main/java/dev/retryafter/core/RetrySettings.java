@@ -305,20 +305,44 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	 * @param mode what a held-back request does
 	 * @param statuses the statuses whose {@code Retry-After} starts a cooldown
 	 * @param partitionHeaders the request headers whose values split an origin's cooldown
+	 * @param scopes path prefixes that each form a cooldown scope of their own (see
+	 * {@link CooldownScope#prefix}); empty for scopes learned from the routes and the server only
 	 */
-	public record Cooldown(boolean enabled, CooldownMode mode, Set<Integer> statuses, List<String> partitionHeaders) {
+	public record Cooldown(boolean enabled, CooldownMode mode, Set<Integer> statuses, List<String> partitionHeaders,
+			List<String> scopes) {
 
 		/** Statuses that start a cooldown unless configured otherwise: a 429 is about the caller's rate. */
 		public static final Set<Integer> DEFAULT_STATUSES = Set.of(429);
 
+		/**
+		 * Checks the scopes' form.
+		 * @throws IllegalArgumentException if a scope is not a path prefix in the safe form
+		 */
 		public Cooldown {
 			Objects.requireNonNull(mode, "mode");
 			statuses = Set.copyOf(statuses);
 			partitionHeaders = List.copyOf(partitionHeaders);
+			scopes = List.copyOf(scopes);
+			for (String scope : scopes) {
+				if (!CooldownScope.isPathPrefix(scope)) {
+					throw new IllegalArgumentException("Invalid cooldown scope: '" + scope + "'");
+				}
+			}
 		}
 
 		/**
-		 * A cooldown started by {@code 429} only, on the whole origin.
+		 * A cooldown with no configured scopes.
+		 * @param enabled whether a received {@code Retry-After} holds back other requests to the origin
+		 * @param mode what a held-back request does
+		 * @param statuses the statuses whose {@code Retry-After} starts a cooldown
+		 * @param partitionHeaders the request headers whose values split an origin's cooldown
+		 */
+		public Cooldown(boolean enabled, CooldownMode mode, Set<Integer> statuses, List<String> partitionHeaders) {
+			this(enabled, mode, statuses, partitionHeaders, List.of());
+		}
+
+		/**
+		 * A cooldown started by {@code 429} only, with no partitions or configured scopes.
 		 * @param enabled whether a received {@code Retry-After} holds back other requests to the origin
 		 * @param mode what a held-back request does
 		 */

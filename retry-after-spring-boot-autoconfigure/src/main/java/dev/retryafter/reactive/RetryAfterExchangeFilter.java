@@ -16,6 +16,7 @@ import dev.retryafter.call.CallTime;
 import dev.retryafter.call.IoFailures;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.Admission;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.MonotonicClock;
@@ -286,7 +287,12 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 				return attempt(1);
 			});
 			if (admission instanceof Admission.Wait wait) {
-				return startWaiting(null) ? pause(wait.delay(), true).then(send) : Mono.empty();
+				// A wait for another route's probe ends with its answer known: ask again (once).
+				Mono<ClientResponse> after = (wait.reason() != HoldReason.PROBE) ? send : Mono.defer(() -> {
+					sending();
+					return admitAndSend();
+				});
+				return startWaiting(null) ? pause(wait.delay(), true).then(after) : Mono.empty();
 			}
 			return send;
 		}

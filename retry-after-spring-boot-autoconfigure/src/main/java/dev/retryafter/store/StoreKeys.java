@@ -77,6 +77,14 @@ final class StoreKeys {
 	}
 
 	/**
+	 * The pattern that matches every scope of an origin's own key (a partition's scopes are
+	 * among its {@link #partitionsOf partitions}).
+	 */
+	String scopesOf(String origin) {
+		return escapeGlob(this.keyPrefix + origin) + "@*";
+	}
+
+	/**
 	 * Hands over this store's keys that match {@code pattern}, at most {@code limit} of them,
 	 * in batches of at most {@link #BATCH}, while scanning.
 	 */

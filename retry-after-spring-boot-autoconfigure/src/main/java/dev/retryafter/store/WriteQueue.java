@@ -215,6 +215,7 @@ final class WriteQueue {
 		}
 		this.keys.delete(List.of(this.keys.key(CooldownKey.of(origin))));
 		this.keys.scan(this.keys.partitionsOf(origin.toString()), Integer.MAX_VALUE, this.keys::delete);
+		this.keys.scan(this.keys.scopesOf(origin.toString()), Integer.MAX_VALUE, this.keys::delete);
 	}
 
 }

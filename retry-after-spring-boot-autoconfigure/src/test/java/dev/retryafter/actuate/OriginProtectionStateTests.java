@@ -7,8 +7,10 @@ import java.util.Set;
 
 import dev.retryafter.actuate.RetryAfterEndpoint.BudgetDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.CooldownDescriptor;
+import dev.retryafter.actuate.RetryAfterEndpoint.ProtectionDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
@@ -91,6 +93,22 @@ class OriginProtectionStateTests {
 		assertThat(this.state.cooldowns()).containsExactly(
 				new CooldownDescriptor("default", "http://127.0.0.1:8080", "2s", "01234567"),
 				new CooldownDescriptor("default", "http://127.0.0.1:8080", "3s", null));
+	}
+
+	@Test
+	void whenARouteOrABucketIsCoolingDownThenItsScopeIsShownAndEndingTheOriginListsIt() {
+		Origin local = Origin.of("http", "127.0.0.1", 8080);
+		record(CooldownKey.of(local).withScope(CooldownScope.route("/search/issues")), Duration.ofSeconds(2));
+		record(new CooldownKey(local, "0123456789abcdef0123456789abcdef", CooldownScope.bucket("core")),
+				Duration.ofSeconds(3));
+
+		assertThat(this.state.cooldowns()).containsExactly(
+				new CooldownDescriptor("default", "http://127.0.0.1:8080", "2s", null, "route:/search"),
+				new CooldownDescriptor("default", "http://127.0.0.1:8080", "3s", "01234567", "bucket:core"));
+		assertThat(this.state.protection()).extracting(ProtectionDescriptor::scope)
+			.containsExactlyInAnyOrder("route:/search", "bucket:core");
+		assertThat(this.state.end(local)).containsExactly("http://127.0.0.1:8080#01234567@bucket:core",
+				"http://127.0.0.1:8080@route:/search");
 	}
 
 	@Test

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What a cooldown covers and how long, as a user configures it: tenants of one origin kept
- * apart by {@code cooldown.partition-headers}, and a day-long {@code Retry-After} cut to
+ * apart by {@code cooldown.partition-headers}, routes by their own scopes, and a day-long {@code Retry-After} cut to
  * {@code cooldown.max-duration}. Through the Boot-built {@code RestClient}, against a real
  * origin on 127.0.0.1, on real clocks: when a request is sent is the behaviour under test.
  */
@@ -53,8 +53,9 @@ class CooldownScopeEndToEndTests {
 				RestClient client = restClient(context);
 				assertThat(status(client, "/a", "Bearer tenant-a")).isEqualTo(429);
 
+				// The same route: only the partition keeps tenant B out of tenant A's cooldown.
 				long start = System.nanoTime();
-				assertThat(status(client, "/b", "Bearer tenant-b")).isEqualTo(200);
+				assertThat(status(client, "/a", "Bearer tenant-b")).isEqualTo(200);
 				assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
 
 				start = System.nanoTime();
@@ -64,13 +65,17 @@ class CooldownScopeEndToEndTests {
 	}
 
 	@Test
-	void whenNoPartitionHeadersAreSetThenTheWholeOriginCoolsDown() {
+	void whenNoPartitionHeadersAreSetThenTheRefusedRouteCoolsDownForEveryTenantAndAnotherRouteDoesNot() {
 		this.contextRunner.run((context) -> {
 			RestClient client = restClient(context);
 			assertThat(status(client, "/a", "Bearer tenant-a")).isEqualTo(429);
 
-			long start = System.nanoTime();
+			// Another route of the origin is sent: one route's 429 says nothing of the others.
 			assertThat(status(client, "/b", "Bearer tenant-b")).isEqualTo(200);
+			assertThat(this.origin.requests()).hasSize(2);
+
+			long start = System.nanoTime();
+			assertThat(status(client, "/a", "Bearer tenant-b")).isEqualTo(200);
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofMillis(2500));
 		});
 	}

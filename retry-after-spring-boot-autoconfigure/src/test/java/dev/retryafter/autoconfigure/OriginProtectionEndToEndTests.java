@@ -18,6 +18,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryDecision;
@@ -185,7 +186,9 @@ class OriginProtectionEndToEndTests {
 		@Test
 		void whenOneInstanceSeesA429ThenAnotherInstanceIsHeldBackUntilTheBoundary() {
 			TimedOrigin origin = origin(new Reply(429, "3"), new Reply(200, null));
-			CooldownKey key = CooldownKey.of(Origin.of("http", "127.0.0.1", origin.port()));
+			// Shared for the route the 429 answered, as it is kept locally.
+			CooldownKey key = CooldownKey.of(Origin.of("http", "127.0.0.1", origin.port()))
+				.withScope(CooldownScope.route("/report"));
 			ApplicationContextRunner instance = OriginProtectionEndToEndTests.this.contextRunner
 				.withConfiguration(AutoConfigurations.of(RetryAfterRedisAutoConfiguration.class,
 						DataRedisAutoConfiguration.class))

@@ -30,6 +30,9 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
  */
 class RetryAfterPropertiesValidationTests {
 
+	private static final String SCOPE_REASON = "each scope must be a path prefix such as /api/search: '/' then segments"
+			+ " of letters, digits and -._~%, no empty segment or trailing '/', at most 64 characters";
+
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class));
 
@@ -110,7 +113,11 @@ class RetryAfterPropertiesValidationTests {
 						"each header must be a valid HTTP header name"),
 				arguments("retry-after.cooldown.partition-headers[0]=X-Tenant:",
 						"retry-after.cooldown.partition-headers", "X-Tenant:",
-						"each header must be a valid HTTP header name"));
+						"each header must be a valid HTTP header name"),
+				arguments("retry-after.cooldown.scopes=/api/search/", "retry-after.cooldown.scopes", "/api/search/",
+						SCOPE_REASON),
+				arguments("retry-after.cooldown.scopes[0]=api", "retry-after.cooldown.scopes", "api", SCOPE_REASON),
+				arguments("retry-after.cooldown.scopes[0]=/a b", "retry-after.cooldown.scopes", "/a b", SCOPE_REASON));
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -159,7 +166,8 @@ class RetryAfterPropertiesValidationTests {
 				arguments("cooldown.partition-headers[0]=(tenant)", "cooldown.partition-headers", "(tenant)",
 						"each header must be a valid HTTP header name"),
 				arguments("cooldown.partition-headers=Authorization,,X-Tenant", "cooldown.partition-headers", "",
-						"each header must be a valid HTTP header name"));
+						"each header must be a valid HTTP header name"),
+				arguments("cooldown.scopes=/search//x", "cooldown.scopes", "/search//x", SCOPE_REASON));
 	}
 
 	static Stream<Arguments> topLevelOnlyClientValues() {

@@ -202,6 +202,22 @@ class RetryAfterSettingsMapperTests {
 	}
 
 	@Test
+	void namedClientShouldInheritOrOverrideCooldownScopes() {
+		this.contextRunner
+			.withPropertyValues("retry-after.cooldown.scopes=/api/search,/api/v1",
+					"retry-after.clients.inherits.hosts=a.example.com",
+					"retry-after.clients.overrides.hosts=b.example.com",
+					"retry-after.clients.overrides.cooldown.scopes=/")
+			.run((context) -> {
+				RetryClients clients = context.getBean(RetryClients.class);
+				assertThat(clients.defaults().settings().cooldown().scopes()).containsExactly("/api/search", "/api/v1");
+				assertThat(clients.resolve("a.example.com", 443).settings().cooldown().scopes())
+					.containsExactly("/api/search", "/api/v1");
+				assertThat(clients.resolve("b.example.com", 443).settings().cooldown().scopes()).containsExactly("/");
+			});
+	}
+
+	@Test
 	void namedClientShouldInheritChangedTopLevelValues() {
 		this.contextRunner
 			.withPropertyValues("retry-after.jitter=0.1", "retry-after.header.max-wait=90s",

@@ -233,8 +233,9 @@ class WebClientEndToEndTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "reactor", "jdk" })
 	void whenAWebClientMeetsA429ThenARestClientToTheSameOriginHonoursTheCooldown(String connector) {
+		// Another path of the same route: a route's cooldown holds it, whichever client asks.
 		this.origin.on("/limited", Reply.status(429).header("Retry-After", "30"))
-			.on("/report", Reply.status(200).body("ready"));
+			.on("/limited/report", Reply.status(200).body("ready"));
 		on(connector).withPropertyValues("retry-after.max-attempts=1", "retry-after.cooldown.mode=fail-fast")
 			.run((context) -> {
 				int status = webClient(context).get()
@@ -244,7 +245,10 @@ class WebClientEndToEndTests {
 				assertThat(status).isEqualTo(429);
 				RestClient restClient = context.getBean(RestClient.Builder.class).build();
 				assertThatExceptionOfType(ResourceAccessException.class)
-					.isThrownBy(() -> restClient.get().uri(this.origin.uri("/report")).retrieve().body(String.class))
+					.isThrownBy(() -> restClient.get()
+						.uri(this.origin.uri("/limited/report"))
+						.retrieve()
+						.body(String.class))
 					.havingCause()
 					.isInstanceOfSatisfying(RetryRefusedException.class, (refused) -> {
 						assertThat(refused.getReason()).isEqualTo(StopReason.COOLDOWN);
@@ -257,8 +261,9 @@ class WebClientEndToEndTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "reactor", "jdk" })
 	void whenARestClientMeetsA429ThenAWebClientToTheSameOriginHonoursTheCooldown(String connector) {
+		// Another path of the same route: a route's cooldown holds it, whichever client asks.
 		this.origin.on("/limited", Reply.status(429).header("Retry-After", "30"))
-			.on("/report", Reply.status(200).body("ready"));
+			.on("/limited/report", Reply.status(200).body("ready"));
 		on(connector).withPropertyValues("retry-after.max-attempts=1", "retry-after.cooldown.mode=fail-fast")
 			.run((context) -> {
 				int status = context.getBean(RestClient.Builder.class)
@@ -268,7 +273,7 @@ class WebClientEndToEndTests {
 					.exchange((request, response) -> response.getStatusCode().value());
 				assertThat(status).isEqualTo(429);
 				Mono<String> call = webClient(context).get()
-					.uri(this.origin.uri("/report"))
+					.uri(this.origin.uri("/limited/report"))
 					.retrieve()
 					.bodyToMono(String.class);
 				StepVerifier.create(call)

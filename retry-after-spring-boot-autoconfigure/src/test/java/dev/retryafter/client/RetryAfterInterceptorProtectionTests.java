@@ -18,6 +18,7 @@ import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.HostCooldowns;
@@ -356,9 +357,10 @@ class RetryAfterInterceptorProtectionTests {
 
 		assertThat(this.listener.attempts()).extracting(AttemptCompleted::decision)
 			.containsExactly(new RetryDecision.Stop(StopReason.RETRY_AFTER_EXCEEDS_BUDGET));
+		// Kept for the request's route: one route's 429 does not hold the origin's others.
 		assertThat(this.cooldowns.snapshot(this.clock.nanoTime()))
-			.containsExactly(entry(CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port())),
-					Duration.ofSeconds(45)));
+			.containsExactly(entry(CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port()))
+				.withScope(CooldownScope.route("/report")), Duration.ofSeconds(45)));
 	}
 
 	@Test
@@ -587,7 +589,8 @@ class RetryAfterInterceptorProtectionTests {
 		Kind.REST_CLIENT_JDK.create(interceptor(with503)).get(this.server.uri("/report"));
 
 		assertThat(this.cooldowns.snapshot(this.clock.nanoTime())).containsExactly(
-				entry(CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port())), Duration.ofSeconds(2)));
+				entry(CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.port()))
+					.withScope(CooldownScope.route("/report")), Duration.ofSeconds(2)));
 	}
 
 	@Test

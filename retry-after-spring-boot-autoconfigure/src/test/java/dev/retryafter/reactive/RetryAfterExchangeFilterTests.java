@@ -20,9 +20,12 @@ import java.util.random.RandomGenerator;
 
 import dev.retryafter.call.RetryAfterAttributes;
 import dev.retryafter.call.RetryRefusedException;
+import dev.retryafter.core.Admission;
+import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.HostCooldowns;
@@ -293,6 +296,47 @@ class RetryAfterExchangeFilterTests {
 			.verify(TIMEOUT);
 		assertThat(this.listener.events().get(0)).isEqualTo(new Held("default", "GET", KEY, Duration.ofSeconds(2)));
 		assertThat(this.budgets.budget("default").snapshot().requests()).isEqualTo(1);
+	}
+
+	@Test
+	void whenAnotherRoutesProbeIsRefusedDuringTheHoldThenTheHeldFirstAttemptErrorsWithoutBeingSent() {
+		routeCoolsWithProbeOut();
+		verify(NO_JITTER, get()).expectSubscription()
+			.then(() -> this.scheduler.schedule(
+					() -> this.cooldowns.record(KEY, Duration.ofSeconds(30), this.clock.nanoTime()), 200,
+					TimeUnit.MILLISECONDS))
+			.thenAwait(Duration.ofMillis(500))
+			.expectErrorSatisfies((ex) -> assertThat(ex).isInstanceOf(RetryRefusedException.class)
+				.hasFieldOrPropertyWithValue("reason", StopReason.COOLDOWN))
+			.verify(TIMEOUT);
+		assertThat(this.exchange.sent()).isEmpty();
+		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.PROBE);
+	}
+
+	@Test
+	void whenAnotherRoutesProbeIsAcceptedDuringTheHoldThenTheHeldFirstAttemptIsSent() {
+		CooldownKey items = routeCoolsWithProbeOut();
+		ClientResponse ok = response(200);
+		this.exchange.respond(ok);
+		verify(NO_JITTER, get()).expectSubscription()
+			.then(() -> this.scheduler.schedule(() -> this.cooldowns.accepted(items, this.clock.nanoTime()), 200,
+					TimeUnit.MILLISECONDS))
+			.expectNoEvent(Duration.ofMillis(499))
+			.thenAwait(Duration.ofMillis(1))
+			.expectNext(ok)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.PROBE);
+	}
+
+	// /search was refused for 30 s; a first request to /items took the probe and is still out.
+	private CooldownKey routeCoolsWithProbeOut() {
+		this.cooldowns.record(KEY.withScope(CooldownScope.route("/search")), Duration.ofSeconds(30), 0);
+		CooldownKey items = KEY.withScope(CooldownScope.route("/items"));
+		assertThat(this.cooldowns.admit(new AdmissionRequest(items, 0, Duration.ofSeconds(10), Duration.ofMillis(500),
+				CooldownMode.WAIT, 0.0, () -> 0L, true)))
+			.isEqualTo(Admission.PROCEED);
+		return items;
 	}
 
 	@Test

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 
 import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.Origin;
 import org.junit.jupiter.api.Test;
@@ -203,6 +204,38 @@ class RedisCooldownStoreTests {
 		RedisCooldownStore third = this.redis.fixture().store(late);
 		awaitConnected(third, first);
 		assertThat(late.snapshot(System.nanoTime()).keySet()).contains(OTHER).doesNotContain(ORIGIN, partition);
+	}
+
+	@Test
+	void whenOneInstanceRecordsARouteCooldownThenTheFleetHoldsThatRouteOnlyAndEndingTheOriginDeletesIt() {
+		RedisCooldownStore first = this.redis.fixture().store(new HostCooldowns(100));
+		RedisCooldownStore second = this.redis.fixture().store(new HostCooldowns(100));
+		awaitConnected(first, second);
+		CooldownKey search = ORIGIN.withScope(CooldownScope.route("/search"));
+		CooldownKey tenantsCore = new CooldownKey(ORIGIN.origin(), PARTITION, CooldownScope.bucket("core"));
+		first.record(search, Duration.ofSeconds(30), System.nanoTime());
+		first.record(tenantsCore, Duration.ofSeconds(30), System.nanoTime());
+		await().atMost(AWAIT).untilAsserted(() -> {
+			assertThat(remaining(second, search)).isPositive();
+			assertThat(remaining(second, tenantsCore)).isPositive();
+		});
+		// Scoped in Redis too: never the whole origin's key, on any instance.
+		assertThat(template().hasKey("retry-after:" + ORIGIN + "@route:/search")).isTrue();
+		assertThat(template().hasKey("retry-after:" + ORIGIN)).isFalse();
+		assertThat(second.cooldowns().snapshot(System.nanoTime()).keySet()).contains(search, tenantsCore)
+			.doesNotContain(ORIGIN, tenantsCore.unscoped());
+		HostCooldowns late = new HostCooldowns(100);
+		RedisCooldownStore third = this.redis.fixture().store(late);
+		awaitConnected(third, first);
+		assertThat(late.snapshot(System.nanoTime()).keySet()).contains(search, tenantsCore).doesNotContain(ORIGIN);
+
+		assertThat(second.end(ORIGIN.origin())).containsExactlyInAnyOrder(search, tenantsCore);
+		await().atMost(AWAIT).untilAsserted(() -> {
+			assertThat(remaining(first, search)).isZero();
+			assertThat(remaining(first, tenantsCore)).isZero();
+			assertThat(template().hasKey("retry-after:" + search)).isFalse();
+			assertThat(template().hasKey("retry-after:" + tenantsCore)).isFalse();
+		});
 	}
 
 	@Test

@@ -48,7 +48,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "server.address=127.0.0.1", "retry-after.jitter=0", "retry-after.max-attempts=2",
-				"retry-after.budget.ratio=0", "retry-after.budget.min-per-second=0" })
+				"retry-after.budget.ratio=0", "retry-after.budget.min-per-second=0",
+				// One scope for the whole upstream, so that /throttled's cooldown holds /ok.
+				"retry-after.cooldown.scopes=/" })
 class DashboardAndAlertsTests {
 
 	private static final Path DASHBOARD = Path.of("..", "docs", "observability", "retry-after-dashboard.json");
