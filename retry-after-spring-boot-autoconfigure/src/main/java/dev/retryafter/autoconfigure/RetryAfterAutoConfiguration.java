@@ -164,6 +164,17 @@ public final class RetryAfterAutoConfiguration {
 	}
 
 	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(ClientHttpRequestFactoryBuilderCustomizer.class)
+	static class SentRequestConfiguration {
+
+		@Bean
+		SentRequestFactoryCustomizer sentRequestFactoryCustomizer(RetryClients retryClients) {
+			return new SentRequestFactoryCustomizer(retryClients);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = "org.springframework.retry.backoff.BackOffPolicy")
 	static class SpringRetryConfiguration {
 

@@ -16,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.context.annotation.Bean;
+import org.springframework.http.client.reactive.ClientHttpConnector;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
@@ -47,6 +48,12 @@ public final class RetryAfterWebClientAutoConfiguration {
 			ObjectProvider<OuterRetryDetector> detectors) {
 		return new RetryAfterExchangeFilter(retryClients, RetryListener.composite(listeners.orderedStream().toList()),
 				cooldownStore, retryBudgets, RetryAfterAutoConfiguration.anyOf(detectors.orderedStream().toList()));
+	}
+
+	@Bean
+	SentRequestConnectorCustomizer sentRequestConnectorCustomizer(RetryClients retryClients,
+			ObjectProvider<ClientHttpConnector> connector) {
+		return new SentRequestConnectorCustomizer(retryClients, connector);
 	}
 
 	@Bean

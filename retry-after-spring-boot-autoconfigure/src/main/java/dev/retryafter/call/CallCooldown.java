@@ -1,6 +1,8 @@
 package dev.retryafter.call;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.Objects;
 
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.AdmissionRequest;
@@ -16,12 +18,20 @@ import org.springframework.http.HttpHeaders;
  * on first use, the admission before each send (a cooldown hold, a quota slot), and what its
  * responses tell the cooldown store. It asks the call for its collaborators, URI, headers and
  * time left only when used, so most calls, which never meet a cooldown, resolve nothing.
+ * <p>
+ * The key is the one of the request as it was last sent, once the adapter's innermost element
+ * (after the application's own interceptors or filters, which may add the partition headers)
+ * has seen it; until then, the request as the call holds it. Where the two keys differ, the
+ * request as sent is admitted again under its own key, unless the request was already held for
+ * this attempt: a request is held at most once per attempt.
  */
 final class CallCooldown {
 
 	private final RetryCall call;
 
 	private final RetrySettings settings;
+
+	private final String client;
 
 	/** The cooldown key, resolved on first use: most requests never need it. */
 	private @Nullable CooldownKey key;
@@ -31,9 +41,22 @@ final class CallCooldown {
 	// What held the request last, reported when its hold ends.
 	private HoldReason holdReason = HoldReason.COOLDOWN;
 
-	CallCooldown(RetryCall call, RetrySettings settings) {
+	/** The URI of the request as last sent, or {@code null} until an innermost element saw it. */
+	private @Nullable URI sentUri;
+
+	/** The key the current attempt was admitted under, {@code null} when nothing was asked. */
+	private @Nullable CooldownKey admittedKey;
+
+	/** Whether the current attempt is a first attempt, as its admission was asked. */
+	private boolean admittingFirst = true;
+
+	/** Whether the current attempt has been held already. */
+	private boolean heldThisAttempt;
+
+	CallCooldown(RetryCall call, RetrySettings settings, String client) {
 		this.call = call;
 		this.settings = settings;
+		this.client = client;
 	}
 
 	/**
@@ -44,18 +67,57 @@ final class CallCooldown {
 	 * {@link #holdReason()}) or an {@link Admission.Refuse}
 	 */
 	@Nullable Admission admit(boolean firstAttempt) {
+		this.admittingFirst = firstAttempt;
+		this.admittedKey = null;
+		this.heldThisAttempt = false;
+		return admitNow();
+	}
+
+	/**
+	 * Admits the request as an innermost element saw it about to be sent, under its own key
+	 * when that differs from the one the attempt was admitted under (the application's
+	 * interceptors or filters added a partition header), unless the attempt was held already.
+	 * @param uri the URI as sent
+	 * @param headers the headers as sent
+	 * @return as {@link #admit(boolean)}; {@code null} when nothing more holds the request
+	 */
+	@Nullable Admission admitAsSent(URI uri, HttpHeaders headers) {
+		sentAs(uri, headers);
+		if (this.heldThisAttempt || Objects.equals(this.key, this.admittedKey)) {
+			return null;
+		}
+		return admitNow();
+	}
+
+	/**
+	 * Takes the key from the request as sent, for what its response records.
+	 * @param uri the URI as sent
+	 * @param headers the headers as sent
+	 */
+	void sentAs(URI uri, HttpHeaders headers) {
+		this.sentUri = uri;
+		this.key = RequestOrigins.cooldownKey(this.settings, uri, headers, this.call.calls().cooldowns());
+		this.resolved = true;
+		if (this.key != null) {
+			this.call.calls().partitionWarnings().noPartitionAsSent(this.client, this.settings, this.key);
+		}
+	}
+
+	private @Nullable Admission admitNow() {
+		boolean firstAttempt = this.admittingFirst;
 		// With no origin cooling down at all, nothing can hold this request: skip building
 		// its origin and asking the store. A cooldown another thread records while this
 		// check runs may be missed by this one request, exactly as if the request had been
 		// admitted a moment earlier; every request that checks after the record sees it.
 		CallContext calls = this.call.calls();
-		if (!calls.mayHold(this.settings, this.call.uri())) {
+		if (!calls.mayHold(this.settings, uri())) {
 			return null;
 		}
 		CooldownKey key = key();
 		if (key == null) {
 			return null;
 		}
+		this.admittedKey = key;
 		// A retry already waited out the server's delay: only a first attempt queues behind
 		// requests still leaving in a cooldown's release window.
 		AdmissionRequest request = AdmissionRequest.of(key, calls.monotonicClock().nanoTime(), this.call.timeLeft(),
@@ -66,6 +128,7 @@ final class CallCooldown {
 		}
 		if (admission instanceof Admission.Wait wait) {
 			this.holdReason = wait.reason();
+			this.heldThisAttempt = true;
 			return admission;
 		}
 		return (admission instanceof Admission.Refuse) ? admission : null;
@@ -126,7 +189,7 @@ final class CallCooldown {
 	 */
 	void accepted() {
 		CallContext calls = this.call.calls();
-		if (calls.mayHold(this.settings, this.call.uri())) {
+		if (calls.mayHold(this.settings, uri())) {
 			CooldownKey key = key();
 			if (key != null) {
 				calls.cooldowns().accepted(key, calls.monotonicClock().nanoTime());
@@ -134,10 +197,15 @@ final class CallCooldown {
 		}
 	}
 
+	/** The request's URI as last sent, or as the call holds it until an innermost element saw it. */
+	private URI uri() {
+		return (this.sentUri != null) ? this.sentUri : this.call.uri();
+	}
+
 	/**
 	 * The cooldown this request honours and sets: its origin, split by the client's
-	 * partition headers; {@code null} when the client's cooldown is off (or the URI has no
-	 * usable origin).
+	 * partition headers as the request was last sent (see the class comment); {@code null}
+	 * when the client's cooldown is off (or the URI has no usable origin).
 	 * @return the key, or {@code null}
 	 */
 	@Nullable CooldownKey key() {

@@ -114,7 +114,7 @@ public abstract class RetryCall {
 		this.startNanos = startNanos;
 		this.firstSent = firstSent;
 		// It asks this call for its collaborators, URI and headers only when used, never now.
-		this.cooldown = new CallCooldown(this, this.settings);
+		this.cooldown = new CallCooldown(this, this.settings, client.name());
 	}
 
 	/**
@@ -217,6 +217,31 @@ public abstract class RetryCall {
 			stopped(StopReason.COOLDOWN);
 		}
 		return admission;
+	}
+
+	/**
+	 * Admission of the request as the adapter's innermost element saw it about to be sent
+	 * (after the application's interceptors or filters), under the key of its headers as sent,
+	 * which its response then records under too.
+	 * @param uri the URI as sent
+	 * @param headers the headers as sent
+	 * @return as {@link #admission()}
+	 */
+	protected final @Nullable Admission admissionAsSent(URI uri, HttpHeaders headers) {
+		Admission admission = this.cooldown.admitAsSent(uri, headers);
+		if (admission instanceof Admission.Refuse) {
+			stopped(StopReason.COOLDOWN);
+		}
+		return admission;
+	}
+
+	/**
+	 * Says how the request was sent, when no admission is wanted there (see {@link #admissionAsSent}).
+	 * @param uri the URI as sent
+	 * @param headers the headers as sent
+	 */
+	protected final void sentAs(URI uri, HttpHeaders headers) {
+		this.cooldown.sentAs(uri, headers);
 	}
 
 	/**
