@@ -161,6 +161,11 @@ public final class RetryAfterAutoConfiguration {
 			return new HttpComponentsNoRetryCustomizer();
 		}
 
+		@Bean
+		HttpComponentsHopsCustomizer httpComponentsHopsCustomizer() {
+			return new HttpComponentsHopsCustomizer();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

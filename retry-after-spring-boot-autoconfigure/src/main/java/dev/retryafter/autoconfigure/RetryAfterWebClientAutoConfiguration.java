@@ -16,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.http.client.reactive.ClientHttpConnector;
 import org.springframework.web.reactive.function.client.WebClient;
 
@@ -60,6 +61,19 @@ public final class RetryAfterWebClientAutoConfiguration {
 	@ConditionalOnMissingBean
 	RetryAfterWebClientCustomizer retryAfterWebClientCustomizer(RetryAfterExchangeFilter retryAfterExchangeFilter) {
 		return new RetryAfterWebClientCustomizer(retryAfterExchangeFilter);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "reactor.netty.http.client.HttpClient",
+			"org.springframework.boot.http.client.reactive.ReactorClientHttpConnectorBuilder",
+			"org.springframework.boot.http.client.autoconfigure.reactive.ClientHttpConnectorBuilderCustomizer" })
+	static class ReactorNettyConfiguration {
+
+		@Bean
+		ReactorNettyHopsCustomizer reactorNettyHopsCustomizer() {
+			return new ReactorNettyHopsCustomizer();
+		}
+
 	}
 
 }

@@ -12,10 +12,11 @@ import org.springframework.web.reactive.function.client.WebClient;
 /**
  * Gives every {@link WebClient.Builder} Spring Boot builds the connector Spring Boot built,
  * seen through a {@link SentRequestConnector}, the innermost element that sees each request as
- * it is sent, when a client splits its cooldowns by request headers
- * ({@code cooldown.partition-headers}): the application's filters, which run after the retry
- * filter, may add those headers. Without partition headers, or without Spring Boot's connector,
- * the builder is left as it is.
+ * it is sent, when some client keeps cooldowns: the application's filters, which run after the
+ * retry filter, may add the partition headers ({@code cooldown.partition-headers}), and the
+ * transport may follow a redirect to another origin, which its response is then charged to.
+ * With cooldowns off everywhere, or without Spring Boot's connector, the builder is left as it
+ * is.
  * <p>
  * It runs after Spring Boot's own customizer, which sets the same connector unwrapped.
  */
@@ -32,7 +33,7 @@ final class SentRequestConnectorCustomizer implements WebClientCustomizer, Order
 
 	@Override
 	public void customize(WebClient.Builder webClientBuilder) {
-		if (!SentRequestFactoryCustomizer.partitioned(this.clients)) {
+		if (!SentRequestFactoryCustomizer.cooling(this.clients)) {
 			return;
 		}
 		ClientHttpConnector connector = this.connector.getIfAvailable();

@@ -9,10 +9,11 @@ import org.springframework.core.Ordered;
 
 /**
  * Makes every request factory Spring Boot builds a {@link SentRequestFactory}, the innermost
- * element that sees each request as it is sent, when a client splits its cooldowns by request
- * headers ({@code cooldown.partition-headers}): the application's interceptors, which run after
- * the retry interceptor, may add those headers. Without partition headers the builder is left
- * as it is.
+ * element that sees each request as it is sent, when some client keeps cooldowns: the
+ * application's interceptors, which run after the retry interceptor, may add the partition
+ * headers ({@code cooldown.partition-headers}), and the transport may follow a redirect to
+ * another origin, which its response is then charged to. With cooldowns off everywhere the
+ * builder is left as it is.
  * <p>
  * It runs last ({@link Ordered#LOWEST_PRECEDENCE}): a customizer for one kind of builder
  * (Apache HttpClient's, the JDK's) must still meet the builder it expects.
@@ -28,22 +29,19 @@ final class SentRequestFactoryCustomizer
 
 	@Override
 	public ClientHttpRequestFactoryBuilder<?> customize(ClientHttpRequestFactoryBuilder<?> builder) {
-		if (!partitioned(this.clients)) {
+		if (!cooling(this.clients)) {
 			return builder;
 		}
 		return (settings) -> new SentRequestFactory(builder.build(settings));
 	}
 
 	/**
-	 * Whether any client splits its cooldowns by request headers.
+	 * Whether any client keeps cooldowns, whose keys the request as sent decides.
 	 * @param clients the settings per named client
-	 * @return whether the request as sent decides some cooldown key
+	 * @return whether some client's cooldowns are on
 	 */
-	static boolean partitioned(RetryClients clients) {
-		return clients.all()
-			.stream()
-			.anyMatch((client) -> client.settings().cooldown().enabled()
-					&& !client.settings().cooldown().partitionHeaders().isEmpty());
+	static boolean cooling(RetryClients clients) {
+		return clients.all().stream().anyMatch((client) -> client.settings().cooldown().enabled());
 	}
 
 	@Override

@@ -8,6 +8,7 @@ import dev.retryafter.core.Admission;
 import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
 
@@ -100,6 +101,28 @@ final class CallCooldown {
 		this.resolved = true;
 		if (this.key != null) {
 			this.call.calls().partitionWarnings().noPartitionAsSent(this.client, this.settings, this.key);
+		}
+	}
+
+	/**
+	 * Charges the response to the origin that sent it, when the transport followed a redirect
+	 * to another origin: its cooldown, quota and acceptances are that origin's, under the same
+	 * partition. A responder with no usable origin is charged nothing, rather than the wrong
+	 * origin.
+	 * @param responder the origin that sent the response
+	 */
+	void respondedFrom(URI responder) {
+		CooldownKey key = key();
+		this.sentUri = responder;
+		this.key = null;
+		if (key != null && responder.getScheme() != null && responder.getHost() != null) {
+			try {
+				this.key = new CooldownKey(Origin.of(responder.getScheme(), responder.getHost(), responder.getPort()),
+						key.partition());
+			}
+			catch (IllegalArgumentException ex) {
+				// No origin a request could be sent to: nobody is charged.
+			}
 		}
 	}
 

@@ -290,6 +290,9 @@ final class BlockingCall extends RetryCall {
 	 */
 	BlockingAttempt received(ClientHttpResponse response, int status) {
 		try {
+			if (response instanceof RedirectedResponse redirected) {
+				respondedFrom(redirected.responder());
+			}
 			RetryAfter retryAfter = retryAfter(status, response.getHeaders());
 			return BlockingAttempt.responded(response, ResponseOutcomes.outcome(status, retryAfter));
 		}

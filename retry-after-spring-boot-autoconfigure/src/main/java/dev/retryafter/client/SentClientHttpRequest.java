@@ -15,7 +15,9 @@ import org.springframework.http.client.ClientHttpResponse;
 
 /**
  * One request of a {@link SentRequestFactory}: the transport's own, with the interceptor's
- * {@link SentRequest} told its URI and headers right before it is sent.
+ * {@link SentRequest} told its URI and headers right before it is sent, and its response
+ * marked as a {@link RedirectedResponse} when the transport reported ({@link TransportHops})
+ * that it came from another origin.
  */
 final class SentClientHttpRequest implements ClientHttpRequest, StreamingHttpOutputMessage {
 
@@ -36,7 +38,16 @@ final class SentClientHttpRequest implements ClientHttpRequest, StreamingHttpOut
 		if (this.body != null) {
 			this.body.writeTo(this.delegate.getBody());
 		}
-		return this.delegate.execute();
+		TransportHops hops = TransportHops.open();
+		ClientHttpResponse response;
+		URI responder;
+		try {
+			response = this.delegate.execute();
+		}
+		finally {
+			responder = hops.close(this.delegate.getURI());
+		}
+		return (responder != null) ? new RedirectedResponse(response, responder) : response;
 	}
 
 	@Override

@@ -14,8 +14,10 @@ import org.springframework.http.client.ClientHttpRequestFactory;
  * application ran (an OAuth2 interceptor adds {@code Authorization} there, after the outermost
  * {@link RetryAfterInterceptor}). Right before the request is sent, the interceptor's call
  * learns its URI and headers: its cooldown key is read from them, and a cooldown of that key
- * may hold or refuse the request there. Requests the interceptor did not mark go through
- * untouched.
+ * may hold or refuse the request there. When the transport reports the hops it followed
+ * ({@link TransportHops}: Apache HttpClient 5 does), a response from another origin than the
+ * request's, after a redirect, is charged to that origin. Requests the interceptor did not mark
+ * go through untouched.
  *
  * @since 0.3.0
  */

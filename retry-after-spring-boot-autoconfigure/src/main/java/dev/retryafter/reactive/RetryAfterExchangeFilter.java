@@ -194,9 +194,10 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			this.request = request;
 			this.partitioned = calls().partitioned(client.settings());
 			// The application's filters run after this one and may add the partition headers
-			// (an OAuth2 token): the connector hands the call the request as sent.
-			ClientRequest sendable = this.partitioned ? ClientRequest.from(request).attribute(ATTRIBUTE, this).build()
-					: request;
+			// (an OAuth2 token), and the transport may follow a redirect to another origin: the
+			// connector hands the call the request as sent, and where its response came from.
+			ClientRequest sendable = client.settings().cooldown().enabled()
+					? ClientRequest.from(request).attribute(ATTRIBUTE, this).build() : request;
 			// A body is kept only when a response could make the call send it again.
 			this.body = ReplayableBody.of(sendable,
 					client.settings().maxAttempts() > 1 && RetryPlanner.isRepeatable(client.settings(), facts));
@@ -262,6 +263,9 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		@Override
 		public Mono<Void> sending(URI uri, HttpHeaders headers) {
 			this.seen = true;
+			if (!this.partitioned) {
+				return Mono.empty();
+			}
 			Admission admission = admissionAsSent(uri, headers);
 			if (admission instanceof Admission.Refuse refuse) {
 				RetryRefusedException refusal = new RetryRefusedException(origin(), StopReason.COOLDOWN,
@@ -274,6 +278,11 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 				return startWaiting(null) ? pause(wait.delay(), true).doOnSuccess((done) -> sending()) : Mono.never();
 			}
 			return Mono.empty();
+		}
+
+		@Override
+		public void responseFrom(URI responder) {
+			respondedFrom(responder);
 		}
 
 		/** Reads the key from the request as sent when the connector did not see it, and warns. */

@@ -26,4 +26,11 @@ interface SentGate {
 	 */
 	Mono<Void> sending(URI uri, HttpHeaders headers);
 
+	/**
+	 * Says that the transport followed a redirect and the response came from another origin,
+	 * which the call then charges with what the response tells.
+	 * @param responder the origin that sent the response
+	 */
+	void responseFrom(URI responder);
+
 }

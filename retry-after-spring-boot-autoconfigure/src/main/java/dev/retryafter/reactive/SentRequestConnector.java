@@ -2,8 +2,10 @@ package dev.retryafter.reactive;
 
 import java.net.URI;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpMethod;
@@ -17,8 +19,10 @@ import org.springframework.http.client.reactive.ClientHttpResponse;
  * ran (Spring Security's OAuth2 filter adds {@code Authorization} there, after the outermost
  * {@link RetryAfterExchangeFilter}). Once the request's headers are final and before any of
  * it is written, the filter's call reads its cooldown key from them, and a cooldown of that
- * key may hold the request (on a timer, its connection open) or refuse it, unsent. Requests
- * the filter did not mark go through untouched.
+ * key may hold the request (on a timer, its connection open) or refuse it, unsent. When the
+ * transport reports the hops it followed ({@link ReactorNettyHops}), a response from another
+ * origin than the request's, after a redirect, is charged to that origin. Requests the filter
+ * did not mark go through untouched.
  *
  * @since 0.3.0
  */
@@ -37,15 +41,24 @@ public final class SentRequestConnector implements ClientHttpConnector {
 	@Override
 	public Mono<ClientHttpResponse> connect(HttpMethod method, URI uri,
 			Function<? super ClientHttpRequest, Mono<Void>> requestCallback) {
+		ResponseHops hops = new ResponseHops();
+		AtomicReference<@Nullable SentGate> sentBy = new AtomicReference<>();
 		return this.delegate.connect(method, uri, (request) -> {
 			// The callback copies the exchange's headers and attributes at once; what it
 			// returns writes them, and the body, only when subscribed to.
 			Mono<Void> write = requestCallback.apply(request);
 			if (request.getAttributes().get(SentGate.ATTRIBUTE) instanceof SentGate gate) {
+				sentBy.set(gate);
 				return gate.sending(request.getURI(), request.getHeaders()).then(write);
 			}
 			return write;
-		});
+		}).doOnNext((response) -> {
+			SentGate gate = sentBy.get();
+			URI responder = hops.otherThan(uri);
+			if (gate != null && responder != null) {
+				gate.responseFrom(responder);
+			}
+		}).contextWrite((context) -> context.put(ResponseHops.KEY, hops));
 	}
 
 	/**
