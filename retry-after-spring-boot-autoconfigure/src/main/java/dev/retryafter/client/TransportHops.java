@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class TransportHops {
 
-	private static final ThreadLocal<TransportHops> CURRENT = ThreadLocal.withInitial(TransportHops::new);
+	/** Set on a thread once a request factory sent a request on it: other threads get nothing. */
+	private static final ThreadLocal<TransportHops> CURRENT = new ThreadLocal<>();
 
 	private boolean open;
 
@@ -38,7 +39,7 @@ public final class TransportHops {
 	 */
 	public static void hop(@Nullable String scheme, @Nullable String host, int port) {
 		TransportHops hops = CURRENT.get();
-		if (hops.open) {
+		if (hops != null && hops.open) {
 			hops.scheme = scheme;
 			hops.host = host;
 			hops.port = port;
@@ -48,6 +49,10 @@ public final class TransportHops {
 	/** Starts following the hops of a request about to be sent on this thread. */
 	static TransportHops open() {
 		TransportHops hops = CURRENT.get();
+		if (hops == null) {
+			hops = new TransportHops();
+			CURRENT.set(hops);
+		}
 		hops.open = true;
 		hops.scheme = null;
 		hops.host = null;
