@@ -45,6 +45,9 @@ final class CallCooldown {
 	/** The URI of the request as last sent, or {@code null} until an innermost element saw it. */
 	private @Nullable URI sentUri;
 
+	/** The headers of the request as last sent, or {@code null} until an innermost element saw them. */
+	private @Nullable HttpHeaders sentHeaders;
+
 	/** The key the current attempt was admitted under, {@code null} when nothing was asked. */
 	private @Nullable CooldownKey admittedKey;
 
@@ -84,24 +87,24 @@ final class CallCooldown {
 	 */
 	@Nullable Admission admitAsSent(URI uri, HttpHeaders headers) {
 		sentAs(uri, headers);
-		if (this.heldThisAttempt || Objects.equals(this.key, this.admittedKey)) {
+		// Nothing cooling on the host: the key (a keyed digest) is left to be read if needed.
+		if (this.heldThisAttempt || !this.call.calls().mayHold(this.settings, uri)
+				|| Objects.equals(key(), this.admittedKey)) {
 			return null;
 		}
 		return admitNow();
 	}
 
 	/**
-	 * Takes the key from the request as sent, for what its response records.
+	 * Takes the key from the request as sent, for what its response records; it is read from
+	 * those headers when first needed.
 	 * @param uri the URI as sent
 	 * @param headers the headers as sent
 	 */
 	void sentAs(URI uri, HttpHeaders headers) {
 		this.sentUri = uri;
-		this.key = RequestOrigins.cooldownKey(this.settings, uri, headers, this.call.calls().cooldowns());
-		this.resolved = true;
-		if (this.key != null) {
-			this.call.calls().partitionWarnings().noPartitionAsSent(this.client, this.settings, this.key);
-		}
+		this.sentHeaders = headers;
+		this.resolved = false;
 	}
 
 	/**
@@ -233,9 +236,13 @@ final class CallCooldown {
 	 */
 	@Nullable CooldownKey key() {
 		if (!this.resolved) {
-			this.key = RequestOrigins.cooldownKey(this.settings, this.call.uri(), this.call.requestHeaders(),
-					this.call.calls().cooldowns());
+			HttpHeaders sent = this.sentHeaders;
+			this.key = RequestOrigins.cooldownKey(this.settings, uri(),
+					(sent != null) ? sent : this.call.requestHeaders(), this.call.calls().cooldowns());
 			this.resolved = true;
+			if (sent != null && this.key != null) {
+				this.call.calls().partitionWarnings().noPartitionAsSent(this.client, this.settings, this.key);
+			}
 		}
 		return this.key;
 	}
