@@ -207,6 +207,22 @@ public final class RetryAfterAutoConfiguration {
 			return new HttpComponentsNoRetryCustomizer();
 		}
 
+		@Bean
+		HttpComponentsHopsCustomizer httpComponentsHopsCustomizer() {
+			return new HttpComponentsHopsCustomizer();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(ClientHttpRequestFactoryBuilderCustomizer.class)
+	static class SentRequestConfiguration {
+
+		@Bean
+		SentRequestFactoryCustomizer sentRequestFactoryCustomizer(RetryClients retryClients) {
+			return new SentRequestFactoryCustomizer(retryClients);
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

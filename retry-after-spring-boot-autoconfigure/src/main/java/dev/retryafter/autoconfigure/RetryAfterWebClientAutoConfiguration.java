@@ -21,6 +21,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.client.reactive.ClientHttpConnector;
 import org.springframework.web.reactive.function.client.WebClient;
 
 /**
@@ -68,6 +70,12 @@ public final class RetryAfterWebClientAutoConfiguration {
 	}
 
 	@Bean
+	SentRequestConnectorCustomizer sentRequestConnectorCustomizer(RetryClients retryClients,
+			ObjectProvider<ClientHttpConnector> connector) {
+		return new SentRequestConnectorCustomizer(retryClients, connector);
+	}
+
+	@Bean
 	@ConditionalOnMissingBean
 	RetryAfterWebClientCustomizer retryAfterWebClientCustomizer(RetryAfterExchangeFilter retryAfterExchangeFilter) {
 		return new RetryAfterWebClientCustomizer(retryAfterExchangeFilter);
@@ -77,6 +85,19 @@ public final class RetryAfterWebClientAutoConfiguration {
 	@ConditionalOnMissingBean
 	RetryAfterWebClientGroupConfigurer retryAfterWebClientGroupConfigurer(RetryClients retryClients) {
 		return new RetryAfterWebClientGroupConfigurer(retryClients);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "reactor.netty.http.client.HttpClient",
+			"org.springframework.boot.http.client.reactive.ReactorClientHttpConnectorBuilder",
+			"org.springframework.boot.http.client.autoconfigure.reactive.ClientHttpConnectorBuilderCustomizer" })
+	static class ReactorNettyConfiguration {
+
+		@Bean
+		ReactorNettyHopsCustomizer reactorNettyHopsCustomizer() {
+			return new ReactorNettyHopsCustomizer();
+		}
+
 	}
 
 }

@@ -61,6 +61,8 @@ public final class CallContext {
 
 	private final QuotaFields quotaFields;
 
+	private final PartitionWarnings partitionWarnings = new PartitionWarnings();
+
 	/** The default client's first-attempt rules: most requests, and all without named clients. */
 	private final FirstAttemptRules defaultRules;
 
@@ -119,6 +121,31 @@ public final class CallContext {
 			}
 		}
 		this.namedRules = Map.copyOf(named);
+	}
+
+	/**
+	 * Whether a client splits cooldowns by request headers, so that the request as sent (after
+	 * the application's interceptors or filters) decides its cooldown key.
+	 * @param settings the client's settings
+	 * @return whether {@code cooldown.partition-headers} names any header, with cooldowns on
+	 */
+	public boolean partitioned(RetrySettings settings) {
+		return settings.cooldown().enabled() && !settings.cooldown().partitionHeaders().isEmpty();
+	}
+
+	/**
+	 * Warns, once per client and origin, that an adapter's innermost element did not see a
+	 * request of a {@link #partitioned} client as it was sent.
+	 * @param client the client
+	 * @param uri the request URI
+	 */
+	public void notSeenAsSent(ClientSettings client, URI uri) {
+		this.partitionWarnings.notSeenAsSent(client.name(), client.settings(), RequestOrigins.originText(uri));
+	}
+
+	/** The warnings about cooldown keys that could not be split by their partition headers. */
+	PartitionWarnings partitionWarnings() {
+		return this.partitionWarnings;
 	}
 
 	private FirstAttemptRules rules(ClientSettings client) {

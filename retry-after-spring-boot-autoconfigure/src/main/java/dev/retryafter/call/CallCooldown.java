@@ -1,6 +1,8 @@
 package dev.retryafter.call;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.Objects;
 
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.AdmissionRequest;
@@ -18,6 +20,12 @@ import org.springframework.http.HttpHeaders;
  * on first use, the admission before each send (a cooldown hold, a quota slot), and what its
  * responses tell the cooldown store. It asks the call for its collaborators, URI, headers and
  * time left only when used, so most calls, which never meet a cooldown, resolve nothing.
+ * <p>
+ * The key is the one of the request as it was last sent, once the adapter's innermost element
+ * (after the application's own interceptors or filters, which may add the partition headers)
+ * has seen it; until then, the request as the call holds it. Where the two keys differ, the
+ * request as sent is admitted again under its own key, unless the request was already held for
+ * this attempt: a request is held at most once per attempt.
  */
 final class CallCooldown {
 
@@ -29,6 +37,8 @@ final class CallCooldown {
 	private final RetryCall call;
 
 	private final RetrySettings settings;
+
+	private final String client;
 
 	/** The cooldown key, resolved on first use: most requests never need it. */
 	private @Nullable CooldownKey key;
@@ -43,9 +53,25 @@ final class CallCooldown {
 	// A request waits for another route's probe once: then it goes, whatever the probe's fate.
 	private boolean probeAwaited;
 
-	CallCooldown(RetryCall call, RetrySettings settings) {
+	/** The URI of the request as last sent, or {@code null} until an innermost element saw it. */
+	private @Nullable URI sentUri;
+
+	/** The headers of the request as last sent, or {@code null} until an innermost element saw them. */
+	private @Nullable HttpHeaders sentHeaders;
+
+	/** The key the current attempt was admitted under, {@code null} when nothing was asked. */
+	private @Nullable CooldownKey admittedKey;
+
+	/** Whether the current attempt is a first attempt, as its admission was asked. */
+	private boolean admittingFirst = true;
+
+	/** Whether the current attempt has been held already. */
+	private boolean heldThisAttempt;
+
+	CallCooldown(RetryCall call, RetrySettings settings, String client) {
 		this.call = call;
 		this.settings = settings;
+		this.client = client;
 	}
 
 	/**
@@ -56,18 +82,73 @@ final class CallCooldown {
 	 * {@link #holdReason()}) or an {@link Admission.Refuse}
 	 */
 	@Nullable Admission admit(boolean firstAttempt) {
+		this.admittingFirst = firstAttempt;
+		this.admittedKey = null;
+		this.heldThisAttempt = false;
+		return admitNow();
+	}
+
+	/**
+	 * Admits the request as an innermost element saw it about to be sent, under its own key
+	 * when that differs from the one the attempt was admitted under (the application's
+	 * interceptors or filters added a partition header), unless the attempt was held already.
+	 * @param uri the URI as sent
+	 * @param headers the headers as sent
+	 * @return as {@link #admit(boolean)}; {@code null} when nothing more holds the request
+	 */
+	@Nullable Admission admitAsSent(URI uri, HttpHeaders headers) {
+		sentAs(uri, headers);
+		// Nothing cooling on the host: the key (a keyed digest) is left to be read if needed.
+		if (this.heldThisAttempt || !this.call.calls().mayHold(this.settings, uri)
+				|| Objects.equals(key(), this.admittedKey)) {
+			return null;
+		}
+		return admitNow();
+	}
+
+	/**
+	 * Takes the key from the request as sent, for what its response records; it is read from
+	 * those headers when first needed.
+	 * @param uri the URI as sent
+	 * @param headers the headers as sent
+	 */
+	void sentAs(URI uri, HttpHeaders headers) {
+		this.sentUri = uri;
+		this.sentHeaders = headers;
+		this.resolved = false;
+	}
+
+	/**
+	 * Charges the response to the origin that sent it, when the transport followed a redirect
+	 * to another origin: its cooldown, quota and acceptances are that origin's, under the
+	 * partition the same headers give there (the digest is the origin's own) and the scope of
+	 * the responder's path. A responder with no usable origin is charged nothing, rather than
+	 * the wrong origin.
+	 * @param responder the URI that sent the response
+	 */
+	void respondedFrom(URI responder) {
+		HttpHeaders sent = this.sentHeaders;
+		this.sentUri = responder;
+		this.key = RequestOrigins.cooldownKey(this.settings, responder,
+				(sent != null) ? sent : this.call.requestHeaders(), this.call.calls().cooldowns());
+		this.resolved = true;
+	}
+
+	private @Nullable Admission admitNow() {
+		boolean firstAttempt = this.admittingFirst;
 		// With no origin cooling down at all, nothing can hold this request: skip building
 		// its origin and asking the store. A cooldown another thread records while this
 		// check runs may be missed by this one request, exactly as if the request had been
 		// admitted a moment earlier; every request that checks after the record sees it.
 		CallContext calls = this.call.calls();
-		if (!calls.mayHold(this.settings, this.call.uri())) {
+		if (!calls.mayHold(this.settings, uri())) {
 			return null;
 		}
 		CooldownKey key = key();
 		if (key == null) {
 			return null;
 		}
+		this.admittedKey = key;
 		// A retry already waited out the server's delay: only a first attempt queues behind
 		// requests still leaving in a cooldown's release window.
 		AdmissionRequest request = AdmissionRequest.of(key, calls.monotonicClock().nanoTime(), this.call.timeLeft(),
@@ -89,6 +170,7 @@ final class CallCooldown {
 				case QUOTA -> key.declared();
 				default -> calls.cooldowns().cooldowns().holder(key, request.nowNanos());
 			};
+			this.heldThisAttempt = true;
 			return admission;
 		}
 		return (admission instanceof Admission.Refuse) ? admission : null;
@@ -180,7 +262,7 @@ final class CallCooldown {
 		if (bucket == null) {
 			return null;
 		}
-		CooldownScope route = CooldownScope.route(this.call.uri().getRawPath());
+		CooldownScope route = CooldownScope.route(uri().getRawPath());
 		if (route != null) {
 			RouteBuckets buckets = this.call.calls().cooldowns().cooldowns().buckets();
 			buckets.learn(key.withScope(route), bucket);
@@ -195,7 +277,7 @@ final class CallCooldown {
 	 */
 	void accepted() {
 		CallContext calls = this.call.calls();
-		if (calls.mayHold(this.settings, this.call.uri())) {
+		if (calls.mayHold(this.settings, uri())) {
 			CooldownKey key = key();
 			if (key != null) {
 				calls.cooldowns().accepted(key, calls.monotonicClock().nanoTime());
@@ -203,17 +285,27 @@ final class CallCooldown {
 		}
 	}
 
+	/** The request's URI as last sent, or as the call holds it until an innermost element saw it. */
+	private URI uri() {
+		return (this.sentUri != null) ? this.sentUri : this.call.uri();
+	}
+
 	/**
 	 * The cooldown this request honours and sets: its origin, split by the client's
-	 * partition headers and narrowed to its scope; {@code null} when the client's cooldown is
-	 * off (or the URI has no usable origin).
+	 * partition headers as the request was last sent (see the class comment) and narrowed to
+	 * its scope; {@code null} when the client's cooldown is off (or the URI has no usable
+	 * origin).
 	 * @return the key, or {@code null}
 	 */
 	@Nullable CooldownKey key() {
 		if (!this.resolved) {
-			this.key = RequestOrigins.cooldownKey(this.settings, this.call.uri(), this.call.requestHeaders(),
-					this.call.calls().cooldowns());
+			HttpHeaders sent = this.sentHeaders;
+			this.key = RequestOrigins.cooldownKey(this.settings, uri(),
+					(sent != null) ? sent : this.call.requestHeaders(), this.call.calls().cooldowns());
 			this.resolved = true;
+			if (sent != null && this.key != null) {
+				this.call.calls().partitionWarnings().noPartitionAsSent(this.client, this.settings, this.key);
+			}
 		}
 		return this.key;
 	}

@@ -24,15 +24,14 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 
 /**
- * One logical call through a client adapter: the attempts of one request, their shared
- * clock, and every decision about them that does not depend on how the HTTP client does its
- * I/O. The blocking interceptor ({@code client}) and the reactive exchange filter
- * ({@code reactive}) each extend it with their own sending, waiting and response handling, and take every decision
- * here: admission by the cooldown store, the cooldown a response starts, the planner's
- * decision with the client's retry-budget permits, which
- * requests the budget counts, and the listener events (so the meters, the DEBUG lines and
- * the endpoint see both adapters alike). What concerns the cooldown store (the request's
- * cooldown key, holds, quota slots, what a response records) is its {@code CallCooldown}'s.
+ * One logical call through a client adapter: the attempts of one request, their shared clock,
+ * and every decision about them that does not depend on how the HTTP client does its I/O. The
+ * blocking interceptor ({@code client}) and the reactive exchange filter ({@code reactive})
+ * each add their own sending, waiting and response handling, and take every decision here
+ * (admission, the cooldown a response starts, the planner's decision with the retry-budget
+ * permits, the requests the budget counts, the listener events), so the meters, the DEBUG
+ * lines and the endpoint see both alike. The cooldown side (key, holds, quota slots, what a
+ * response records) is its {@code CallCooldown}'s.
  * <p>
  * A call is used by one caller at a time (its attempts are sequential), never shared. It
  * holds only its own state: the subclass gives the collaborators, the URI and the headers
@@ -114,7 +113,7 @@ public abstract class RetryCall {
 		this.startNanos = startNanos;
 		this.firstSent = firstSent;
 		// It asks this call for its collaborators, URI and headers only when used, never now.
-		this.cooldown = new CallCooldown(this, this.settings);
+		this.cooldown = new CallCooldown(this, this.settings, client.name());
 	}
 
 	/**
@@ -212,11 +211,36 @@ public abstract class RetryCall {
 	 * reported to the listener, to send nothing
 	 */
 	protected final @Nullable Admission admission() {
-		Admission admission = this.cooldown.admit(!this.firstSent);
+		return reported(this.cooldown.admit(!this.firstSent));
+	}
+
+	private @Nullable Admission reported(@Nullable Admission admission) {
 		if (admission instanceof Admission.Refuse) {
 			stopped(StopReason.COOLDOWN);
 		}
 		return admission;
+	}
+
+	/**
+	 * Admission of the request as the adapter's innermost element saw it about to be sent
+	 * (after the application's interceptors or filters), under the key of its headers as sent,
+	 * which its response then records under too.
+	 * @param uri the URI as sent
+	 * @param headers the headers as sent
+	 * @return as {@link #admission()}
+	 */
+	protected final @Nullable Admission admissionAsSent(URI uri, HttpHeaders headers) {
+		return reported(this.cooldown.admitAsSent(uri, headers));
+	}
+
+	/** Says how the request was sent, when no admission is wanted there (see {@link #admissionAsSent}). */
+	protected final void sentAs(URI uri, HttpHeaders headers) {
+		this.cooldown.sentAs(uri, headers);
+	}
+
+	/** Charges the response to the other origin that sent it: the transport followed a redirect there. */
+	protected final void respondedFrom(URI responder) {
+		this.cooldown.respondedFrom(responder);
 	}
 
 	/**

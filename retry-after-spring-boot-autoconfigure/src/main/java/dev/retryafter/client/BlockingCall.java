@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Objects;
 
 import dev.retryafter.call.CallContext;
 import dev.retryafter.call.ResponseOutcomes;
@@ -31,6 +32,12 @@ import org.springframework.http.client.ClientHttpResponse;
 /**
  * One call through the {@link RetryAfterInterceptor}: the attempts of one request, sent on
  * the calling thread, with the waits slept through the {@link Sleeper}.
+ * <p>
+ * When the client splits cooldowns by request headers, each attempt carries a
+ * {@link SentRequest}, through which the {@link SentRequestFactory} hands the call the request
+ * as it is sent: the call admits it again there under the key of its headers as sent, holding
+ * the thread or refusing it, since the application's interceptors may have added those
+ * headers after this one ran.
  */
 final class BlockingCall extends RetryCall {
 
@@ -44,6 +51,17 @@ final class BlockingCall extends RetryCall {
 
 	private final ClientHttpRequestExecution execution;
 
+	private final ClientSettings client;
+
+	/** Whether the request as sent decides the cooldown key: then each attempt carries a {@link SentRequest}. */
+	private final boolean partitioned;
+
+	/** What stopped the request where it was being sent (a refusal, an interrupted hold), if anything. */
+	private @Nullable IOException stoppedAsSent;
+
+	/** The copy of the last response, kept while a retry is sent in case it is refused as sent. */
+	private @Nullable BlockingAttempt kept;
+
 	BlockingCall(CallContext calls, Sleeper sleeper, ClientSettings client, RequestFacts facts, HttpRequest request,
 			byte[] body, ClientHttpRequestExecution execution) {
 		super(calls, client, facts);
@@ -52,17 +70,68 @@ final class BlockingCall extends RetryCall {
 		this.request = request;
 		this.body = body;
 		this.execution = execution;
+		this.client = client;
+		this.partitioned = calls.partitioned(client.settings());
 	}
 
-	/** Takes over after a first attempt the interceptor sent and counted. */
+	/**
+	 * Takes over after a first attempt the interceptor sent and counted.
+	 * @param sent what the innermost element saw of that attempt, {@code null} when the
+	 * client does not split cooldowns by request headers
+	 */
 	BlockingCall(CallContext calls, Sleeper sleeper, ClientSettings client, RequestFacts facts, HttpRequest request,
-			byte[] body, ClientHttpRequestExecution execution, @Nullable RetryBudget budget, long startNanos) {
+			byte[] body, ClientHttpRequestExecution execution, @Nullable RetryBudget budget, long startNanos,
+			@Nullable SentRequest sent) {
 		super(client, facts, budget, startNanos);
 		this.calls = calls;
 		this.sleeper = sleeper;
 		this.request = request;
 		this.body = body;
 		this.execution = execution;
+		this.client = client;
+		this.partitioned = (sent != null);
+		if (sent != null) {
+			seen(sent);
+		}
+	}
+
+	/** Takes the cooldown key from the attempt as sent, or warns that it was not seen. */
+	private void seen(SentRequest sent) {
+		URI uri = sent.uri();
+		HttpHeaders headers = sent.headers();
+		if (uri != null && headers != null) {
+			sentAs(uri, headers);
+		}
+		else {
+			this.calls.notSeenAsSent(this.client, this.request.getURI());
+		}
+	}
+
+	/**
+	 * Admits the attempt as the {@link SentRequestFactory} is about to send it: a cooldown of
+	 * the key of its headers as sent may hold this thread, or refuse it.
+	 * @param uri the URI as sent
+	 * @param headers the headers as sent
+	 * @throws IOException the refusal, or the interruption of the hold
+	 */
+	void sending(URI uri, HttpHeaders headers) throws IOException {
+		try {
+			Admission admission = admissionAsSent(uri, headers);
+			if (admission instanceof Admission.Wait wait) {
+				long since = waitStarts(wait.delay(), true);
+				sleep(wait.delay(), true);
+				held(since);
+			}
+			else if (admission instanceof Admission.Refuse refuse) {
+				throw new RetryRefusedException(origin(), StopReason.COOLDOWN, refuse.timeLeft());
+			}
+		}
+		catch (IOException ex) {
+			// The application's interceptors between here and the call may wrap it: the call
+			// tells its own stop by this field, not by what reaches it.
+			this.stoppedAsSent = ex;
+			throw ex;
+		}
 	}
 
 	@Override
@@ -112,7 +181,18 @@ final class BlockingCall extends RetryCall {
 				return calledOff;
 			}
 			retrySent(retry);
-			result = send();
+			try {
+				result = send();
+			}
+			catch (RetryRefusedException ex) {
+				// Refused as sent: as if refused before, the caller gets the last response.
+				retryCalledOff(retry);
+				return Objects.requireNonNull(this.kept).deliverInsteadOfRetry(origin(), ex.getReason(), timeLeft());
+			}
+			catch (IOException ex) {
+				retryCalledOff(retry);
+				throw ex;
+			}
 		}
 	}
 
@@ -130,6 +210,9 @@ final class BlockingCall extends RetryCall {
 		BlockingAttempt kept = null;
 		try {
 			kept = result.keepForRetry(this.calls.recordedBytes());
+			// Kept for a retry refused as sent too; its bytes are given back below all the same,
+			// since a refusal there is rare and the copy is dropped with the call.
+			this.kept = kept;
 			pause(retry.delay());
 			if (deadlinePassed()) {
 				return kept.deliverInsteadOfRetry(origin(), StopReason.BUDGET_EXHAUSTED, timeLeft());
@@ -169,13 +252,29 @@ final class BlockingCall extends RetryCall {
 		return (Admission.Refuse) admission;
 	}
 
+	/**
+	 * Sends one attempt.
+	 * @throws IOException only what stopped the request as it was being sent
+	 * ({@link #sending}); every other failure is the attempt's outcome
+	 */
 	private BlockingAttempt send() throws IOException {
+		SentRequest sent = this.partitioned ? SentRequest.expect(this.request, this) : null;
+		this.stoppedAsSent = null;
 		ClientHttpResponse response;
 		try {
 			response = this.execution.execute(this.request, this.body);
 		}
-		catch (IOException ex) {
-			return BlockingAttempt.failed(ex);
+		catch (IOException | RuntimeException ex) {
+			if (this.stoppedAsSent != null) {
+				throw this.stoppedAsSent;
+			}
+			if (ex instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			return BlockingAttempt.failed((IOException) ex);
+		}
+		if (sent != null && !sent.seen()) {
+			this.calls.notSeenAsSent(this.client, this.request.getURI());
 		}
 		int status;
 		try {
@@ -200,6 +299,9 @@ final class BlockingCall extends RetryCall {
 	 */
 	BlockingAttempt received(ClientHttpResponse response, int status) {
 		try {
+			if (response instanceof RedirectedResponse redirected) {
+				respondedFrom(redirected.responder());
+			}
 			RetryAfter retryAfter = retryAfter(status, response.getHeaders());
 			return BlockingAttempt.responded(response, ResponseOutcomes.outcome(status, retryAfter));
 		}

@@ -27,6 +27,7 @@ import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.Sleeper;
 import dev.retryafter.store.CooldownStore;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpMethod;
@@ -71,7 +72,10 @@ import org.springframework.http.client.ClientHttpResponse;
  * (authentication, tracing) once per attempt, which Spring Framework 7 guarantees (its
  * intercepting request rebuilds the rest of the chain on each call). The customizers in this
  * package put it first, and it reports {@link Ordered#HIGHEST_PRECEDENCE} so that a
- * {@code RestTemplate}, which sorts its interceptors, keeps it first.
+ * {@code RestTemplate}, which sorts its interceptors, keeps it first. Being outermost, it sees
+ * the request before the application's interceptors add their headers (an OAuth2 token): with
+ * {@code cooldown.partition-headers} set, the cooldown key is read from the request as the
+ * {@link SentRequestFactory} sends it, and the request is admitted there under that key.
  *
  * @since 0.1.0
  */
@@ -194,12 +198,15 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		boolean keyDecides = rules.keyDecides(httpMethod, method, mark);
 		boolean hasKey = keyDecides && calls.hasIdempotencyKey(request.getHeaders(), rules.settings());
 		long startNanos = calls.firstAttemptStarts(rules);
+		// The key is read from the request as sent, after the application's interceptors:
+		// they may add the partition headers (an OAuth2 token) only then.
+		SentRequest sent = calls.partitioned(rules.settings()) ? SentRequest.expect(request, null) : null;
 		ClientHttpResponse response;
 		try {
 			response = execution.execute(request, body);
 		}
 		catch (IOException ex) {
-			return exchange(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos), request, body, execution)
+			return exchange(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos, sent), request, body, execution)
 				.continueWith(BlockingAttempt.failed(ex));
 		}
 		int status;
@@ -216,7 +223,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		}
 		catch (IOException ex) {
 			response.close();
-			return exchange(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos), request, body, execution)
+			return exchange(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos, sent), request, body, execution)
 				.continueWith(BlockingAttempt.failed(ex));
 		}
 		catch (RuntimeException | Error ex) {
@@ -234,7 +241,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			}
 			return response;
 		}
-		BlockingCall exchange = exchange(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos), request, body, execution);
+		BlockingCall exchange = exchange(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos, sent), request, body, execution);
 		return exchange.continueWith(exchange.received(response, status));
 	}
 
@@ -247,7 +254,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		FirstAttemptRules rules = first.rules();
 		RequestFacts facts = facts(request, rules.settings(), first);
 		return new BlockingCall(this.calls, this.sleeper, rules.client(), facts, request, body, execution,
-				rules.budget(), first.startNanos());
+				rules.budget(), first.startNanos(), first.sent());
 	}
 
 	/**
@@ -271,9 +278,10 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 * @param keyDecides whether the idempotency-key header decides whether it is repeatable
 	 * @param hasKey whether it carried that header (read only when it decides)
 	 * @param startNanos the monotonic reading the request's time budget runs from
+	 * @param sent what the innermost element saw of the attempt, when the key is read from it
 	 */
 	private record FirstAttempt(FirstAttemptRules rules, String method, IdempotencyMark mark, boolean keyDecides,
-			boolean hasKey, long startNanos) {
+			boolean hasKey, long startNanos, @Nullable SentRequest sent) {
 	}
 
 	/**

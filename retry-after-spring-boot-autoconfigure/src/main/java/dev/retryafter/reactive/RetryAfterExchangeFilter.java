@@ -36,6 +36,7 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpRequest;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
 import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
@@ -203,7 +204,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	/**
 	 * One call through the filter: the attempts of one request, chained without blocking.
 	 */
-	private final class Call extends RetryCall {
+	private final class Call extends RetryCall implements SentGate {
 
 		private final ClientRequest request;
 
@@ -225,12 +226,27 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 
 		private final ClientSettings client;
 
+		/** Whether the request as sent decides the cooldown key (see {@link SentRequestConnector}). */
+		private final boolean partitioned;
+
+		/** Whether the connector saw the current attempt as it was sent. */
+		private volatile boolean seen;
+
+		/** The refusal of the current attempt as it was being sent, if any. */
+		private volatile @Nullable RetryRefusedException refusedAsSent;
+
 		Call(ClientSettings client, RequestFacts facts, ClientRequest request, ExchangeFunction next,
 				@Nullable RetriedInvocation invocation) {
 			super(RetryAfterExchangeFilter.this.calls, client, facts);
 			this.request = request;
+			this.partitioned = calls().partitioned(client.settings());
+			// The application's filters run after this one and may add the partition headers
+			// (an OAuth2 token), and the transport may follow a redirect to another origin: the
+			// connector hands the call the request as sent, and where its response came from.
+			ClientRequest sendable = client.settings().cooldown().enabled()
+					? ClientRequest.from(request).attribute(ATTRIBUTE, this).build() : request;
 			// A body is kept only when a response could make the call send it again.
-			this.body = ReplayableBody.of(request,
+			this.body = ReplayableBody.of(sendable,
 					client.settings().maxAttempts() > 1 && RetryPlanner.isRepeatable(client.settings(), facts),
 					RetryAfterExchangeFilter.this.calls.recordedBytes());
 			this.next = next;
@@ -297,14 +313,58 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			return send;
 		}
 
+		@Override
+		public Mono<Void> sending(URI uri, HttpHeaders headers) {
+			this.seen = true;
+			if (!this.partitioned) {
+				return Mono.empty();
+			}
+			Admission admission = admissionAsSent(uri, headers);
+			if (admission instanceof Admission.Refuse refuse) {
+				RetryRefusedException refusal = new RetryRefusedException(origin(), StopReason.COOLDOWN,
+						refuse.timeLeft());
+				this.refusedAsSent = refusal;
+				return Mono.error(refusal);
+			}
+			if (admission instanceof Admission.Wait wait) {
+				// A subscriber that went away never has its request sent.
+				return startWaiting(null) ? pause(wait.delay(), true).doOnSuccess((done) -> sending()) : Mono.never();
+			}
+			return Mono.empty();
+		}
+
+		@Override
+		public void responseFrom(URI responder) {
+			respondedFrom(responder);
+		}
+
+		/** Reads the key from the request as sent when the connector did not see it, and warns. */
+		private void notSeen(ClientResponse response) {
+			if (this.partitioned && !this.seen) {
+				calls().notSeenAsSent(this.client, uri());
+				HttpRequest sent = response.request();
+				if (sent != null && sent.getURI() != null) {
+					sentAs(sent.getURI(), sent.getHeaders());
+				}
+			}
+		}
+
 		private Mono<ClientResponse> attempt(int attempt) {
+			this.seen = false;
+			this.refusedAsSent = null;
 			return this.next.exchange(this.body.request())
 				.map((response) -> {
+					notSeen(response);
 					int status = response.statusCode().value();
 					RetryAfter retryAfter = retryAfter(status, response.headers().asHttpHeaders());
 					return ExchangeAttempt.responded(response, ResponseOutcomes.outcome(status, retryAfter));
 				})
 				.onErrorResume((error) -> {
+					RetryRefusedException refused = this.refusedAsSent;
+					if (refused != null) {
+						// Refused as sent: never an I/O failure, whatever wrapped it on the way back.
+						return Mono.error(refused);
+					}
 					IoFailureKind kind = IoFailures.classifyCause(error);
 					return (kind != null) ? Mono.just(ExchangeAttempt.failed(error, kind)) : Mono.error(error);
 				})
@@ -349,7 +409,14 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 			Mono<ClientResponse> send = Mono.defer(() -> {
 				sending();
 				retrySent(retry);
-				return attempt(attempt + 1);
+				return attempt(attempt + 1).onErrorResume((error) -> {
+					if (error != this.refusedAsSent) {
+						return Mono.error(error);
+					}
+					// Refused as sent: as if refused here, the caller gets the last response.
+					calledOff(retry);
+					return kept.deliverInsteadOfRetry(origin(), StopReason.COOLDOWN, timeLeft());
+				});
 			});
 			return (admission instanceof Admission.Wait wait) ? pause(wait.delay(), true).then(send) : send;
 		}

@@ -2,21 +2,22 @@ package dev.retryafter.autoconfigure;
 
 import java.io.IOException;
 
+import dev.retryafter.client.SentRequestFactory;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
-import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
-import org.springframework.boot.http.client.JdkClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,8 +47,11 @@ class SingleRetryLayerTests {
 
 	@Test
 	void httpClient5ShouldBeTheDetectedFactory() {
-		this.contextRunner.run((context) -> assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class))
-			.isInstanceOf(HttpComponentsClientHttpRequestFactoryBuilder.class));
+		// Seen through the starter's innermost element, which sees each request as sent.
+		this.contextRunner.run((context) -> assertThat(context.getBean(ClientHttpRequestFactory.class))
+			.asInstanceOf(InstanceOfAssertFactories.type(SentRequestFactory.class))
+			.extracting(SentRequestFactory::delegate)
+			.isInstanceOf(HttpComponentsClientHttpRequestFactory.class));
 	}
 
 	@Test
@@ -69,8 +73,10 @@ class SingleRetryLayerTests {
 	@Test
 	void withStarterJdkHttpClientSendsEachRequestOnce() {
 		this.contextRunner.withPropertyValues("spring.http.clients.imperative.factory=jdk").run((context) -> {
-			assertThat(context.getBean(ClientHttpRequestFactoryBuilder.class))
-				.isInstanceOf(JdkClientHttpRequestFactoryBuilder.class);
+			assertThat(context.getBean(ClientHttpRequestFactory.class))
+				.asInstanceOf(InstanceOfAssertFactories.type(SentRequestFactory.class))
+				.extracting(SentRequestFactory::delegate)
+				.isInstanceOf(JdkClientHttpRequestFactory.class);
 			assertThat(sendOnce(context)).isEqualTo(503);
 			assertThat(this.origin.requests().size()).isEqualTo(1);
 		});
