@@ -1,0 +1,352 @@
+package dev.retryafter.reactive;
+
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+
+import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.call.RecordedBytes;
+import dev.retryafter.call.ResponseOutcomes;
+import dev.retryafter.call.RetriedInvocation;
+import dev.retryafter.call.RetryCall;
+import dev.retryafter.call.CallContext;
+import dev.retryafter.call.CallTime;
+import dev.retryafter.call.IoFailures;
+import dev.retryafter.call.RetryRefusedException;
+import dev.retryafter.core.Admission;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.IoFailureKind;
+import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.core.RequestFacts;
+import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.RetryBudgets;
+import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.RetryDecision;
+import dev.retryafter.core.RetryListener;
+import dev.retryafter.core.RetryPlanner;
+import dev.retryafter.core.StopReason;
+import dev.retryafter.store.CooldownStore;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpRequest;
+import org.springframework.web.reactive.function.client.ClientRequest;
+import org.springframework.web.reactive.function.client.ClientResponse;
+import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
+import org.springframework.web.reactive.function.client.ExchangeFunction;
+
+/**
+ * One call through the filter: the attempts of one request, chained without blocking.
+ */
+final class ExchangeCall extends RetryCall implements SentGate {
+
+	private final CallContext calls;
+
+	private final Scheduler scheduler;
+
+	private final ClientRequest request;
+
+	private final ReplayableBody body;
+
+	private final ExchangeFunction next;
+
+	/** Whether the call is in a wait or a hold, where a cancellation is an abandonment. */
+	private boolean waiting;
+
+	/** The retry being waited for, whose permit a cancellation gives back. */
+	private RetryDecision.@Nullable Retry pending;
+
+	/** Whether the subscriber went away, perhaps before a planned wait could begin. */
+	private boolean cancelled;
+
+	/** The invocation of an outer retry layer this call is one attempt of, if any. */
+	private final @Nullable RetriedInvocation invocation;
+
+	private final ClientSettings client;
+
+	/** Whether the request as sent decides the cooldown key (see {@link SentRequestConnector}). */
+	private final boolean partitioned;
+
+	/** Whether the connector saw the current attempt as it was sent. */
+	private volatile boolean seen;
+
+	/** The refusal of the current attempt as it was being sent, if any. */
+	private volatile @Nullable RetryRefusedException refusedAsSent;
+
+	ExchangeCall(CallContext calls, Scheduler scheduler, ClientSettings client, RequestFacts facts,
+			ClientRequest request, ExchangeFunction next, @Nullable RetriedInvocation invocation) {
+		super(calls, client, facts);
+		this.calls = calls;
+		this.scheduler = scheduler;
+		this.request = request;
+		this.partitioned = calls().partitioned(client.settings());
+		// The application's filters run after this one and may add the partition headers
+		// (an OAuth2 token), and the transport may follow a redirect to another origin: the
+		// connector hands the call the request as sent, and where its response came from.
+		ClientRequest sendable = client.settings().cooldown().enabled()
+				? ClientRequest.from(request).attribute(ATTRIBUTE, this).build() : request;
+		// A body is kept only when a response could make the call send it again.
+		this.body = ReplayableBody.of(sendable,
+				client.settings().maxAttempts() > 1 && RetryPlanner.isRepeatable(client.settings(), facts),
+				calls.recordedBytes());
+		this.next = next;
+		this.invocation = invocation;
+		this.client = client;
+	}
+
+	@Override
+	protected @Nullable RetriedInvocation retriedInvocation() {
+		return this.invocation;
+	}
+
+	@Override
+	protected CallContext calls() {
+		return this.calls;
+	}
+
+	@Override
+	protected URI uri() {
+		return this.request.url();
+	}
+
+	@Override
+	protected HttpHeaders requestHeaders() {
+		return this.request.headers();
+	}
+
+	Mono<ClientResponse> start(@Nullable Object parent) {
+		watch(parent);
+		RetryDecision before = (this.invocation != null)
+				? this.invocation.beforeNextAttempt(this.client.settings(), nanoTime()) : null;
+		if (before instanceof RetryDecision.Stop stop) {
+			stopped(stop.reason());
+			return Mono.error(new RetryRefusedException(origin(), stop.reason(), timeLeft()));
+		}
+		if (before instanceof RetryDecision.Retry hold) {
+			// The outer layer came back before the instant the server asked for: its one hold.
+			return startWaiting(null) ? pause(hold.delay(), false).then(Mono.defer(() -> {
+				sending();
+				return admitAndSend();
+			})) : Mono.empty();
+		}
+		return admitAndSend();
+	}
+
+	private Mono<ClientResponse> admitAndSend() {
+		Admission admission = admission();
+		if (admission instanceof Admission.Refuse refuse) {
+			return Mono.error(new RetryRefusedException(origin(), StopReason.COOLDOWN, refuse.timeLeft()));
+		}
+		Mono<ClientResponse> send = Mono.defer(() -> {
+			sending();
+			firstAttemptSent();
+			return attempt(1);
+		});
+		if (admission instanceof Admission.Wait wait) {
+			// A wait for another route's probe ends with its answer known: ask again (once).
+			Mono<ClientResponse> after = (wait.reason() != HoldReason.PROBE) ? send : Mono.defer(() -> {
+				sending();
+				return admitAndSend();
+			});
+			return startWaiting(null) ? pause(wait.delay(), true).then(after) : Mono.empty();
+		}
+		return send;
+	}
+
+	@Override
+	public Mono<Void> sending(URI uri, HttpHeaders headers) {
+		this.seen = true;
+		if (!this.partitioned) {
+			return Mono.empty();
+		}
+		Admission admission = admissionAsSent(uri, headers);
+		if (admission instanceof Admission.Refuse refuse) {
+			RetryRefusedException refusal = new RetryRefusedException(origin(), StopReason.COOLDOWN,
+					refuse.timeLeft());
+			this.refusedAsSent = refusal;
+			return Mono.error(refusal);
+		}
+		if (admission instanceof Admission.Wait wait) {
+			// A subscriber that went away never has its request sent.
+			return startWaiting(null) ? pause(wait.delay(), true).doOnSuccess((done) -> sending()) : Mono.never();
+		}
+		return Mono.empty();
+	}
+
+	@Override
+	public void responseFrom(URI responder) {
+		respondedFrom(responder);
+	}
+
+	/** Reads the key from the request as sent when the connector did not see it, and warns. */
+	private void notSeen(ClientResponse response) {
+		if (this.partitioned && !this.seen) {
+			calls().notSeenAsSent(this.client, uri());
+			HttpRequest sent = response.request();
+			if (sent != null && sent.getURI() != null) {
+				sentAs(sent.getURI(), sent.getHeaders());
+			}
+		}
+	}
+
+	private Mono<ClientResponse> attempt(int attempt) {
+		this.seen = false;
+		this.refusedAsSent = null;
+		return this.next.exchange(this.body.request())
+			.map((response) -> {
+				notSeen(response);
+				int status = response.statusCode().value();
+				RetryAfter retryAfter = retryAfter(status, response.headers().asHttpHeaders());
+				return ExchangeAttempt.responded(response, ResponseOutcomes.outcome(status, retryAfter));
+			})
+			.onErrorResume((error) -> {
+				RetryRefusedException refused = this.refusedAsSent;
+				if (refused != null) {
+					// Refused as sent: never an I/O failure, whatever wrapped it on the way back.
+					return Mono.error(refused);
+				}
+				IoFailureKind kind = IoFailures.classifyCause(error);
+				return (kind != null) ? Mono.just(ExchangeAttempt.failed(error, kind)) : Mono.error(error);
+			})
+			.flatMap((result) -> decide(result, attempt));
+	}
+
+	private Mono<ClientResponse> decide(ExchangeAttempt result, int attempt) {
+		bodyReplayable(this.body.replayable());
+		RetryDecision decision;
+		try {
+			decision = decide(result.outcome(), attempt);
+		}
+		catch (RuntimeException | Error ex) {
+			return result.discard().then(Mono.error(ex));
+		}
+		if (!(decision instanceof RetryDecision.Retry retry)) {
+			return result.deliver();
+		}
+		if (!startWaiting(retry)) {
+			return result.discard().then(Mono.empty());
+		}
+		// The copy is the call's own only for the wait; a cancellation during it releases it too.
+		return result.keepForRetry(calls().recordedBytes())
+			.flatMap((kept) -> pause(retry.delay(), false).doFinally((signal) -> kept.release())
+				.then(Mono.defer(() -> afterWait(kept, retry, attempt))));
+	}
+
+	/**
+	 * Checks that a retry whose wait ended may still be sent, as the blocking adapter does:
+	 * the deadline, then the cooldown (which may hold it once more, or refuse it).
+	 */
+	private Mono<ClientResponse> afterWait(ExchangeAttempt kept, RetryDecision.Retry retry, int attempt) {
+		if (deadlinePassed()) {
+			calledOff(retry);
+			return kept.deliverInsteadOfRetry(origin(), StopReason.BUDGET_EXHAUSTED, timeLeft());
+		}
+		Admission admission = admission();
+		if (admission instanceof Admission.Refuse refuse) {
+			calledOff(retry);
+			return kept.deliverInsteadOfRetry(origin(), StopReason.COOLDOWN, refuse.timeLeft());
+		}
+		Mono<ClientResponse> send = Mono.defer(() -> {
+			sending();
+			retrySent(retry);
+			return attempt(attempt + 1).onErrorResume((error) -> {
+				if (error != this.refusedAsSent) {
+					return Mono.error(error);
+				}
+				// Refused as sent: as if refused here, the caller gets the last response.
+				calledOff(retry);
+				return kept.deliverInsteadOfRetry(origin(), StopReason.COOLDOWN, timeLeft());
+			});
+		});
+		return (admission instanceof Admission.Wait wait) ? pause(wait.delay(), true).then(send) : send;
+	}
+
+	/**
+	 * Waits on a timer: before a retry (reported as waited) or, when {@code hold}, while a
+	 * cooldown holds the request (reported as held).
+	 */
+	private Mono<Void> pause(Duration delay, boolean hold) {
+		return Mono.defer(() -> {
+			long since = waitStarts(delay, hold);
+			return Mono.delay(delay, this.scheduler).doOnNext((tick) -> {
+				if (hold) {
+					held(since);
+				}
+				else {
+					waited(delay, since);
+				}
+			}).then();
+		});
+	}
+
+	/**
+	 * Enters a wait or a hold, unless the subscriber already went away: a cancellation that
+	 * arrives between the decision and the wait (while the response is being read, say)
+	 * abandons the call just as one during the wait does.
+	 * @return whether to wait; {@code false} when the call was cancelled and reported so
+	 */
+	private synchronized boolean startWaiting(RetryDecision.@Nullable Retry retry) {
+		if (this.cancelled) {
+			if (retry != null) {
+				retryCalledOff(retry);
+			}
+			stopped(StopReason.CANCELLED);
+			return false;
+		}
+		this.waiting = true;
+		this.pending = retry;
+		return true;
+	}
+
+	private synchronized void sending() {
+		this.waiting = false;
+		this.pending = null;
+	}
+
+	private synchronized void calledOff(RetryDecision.Retry retry) {
+		this.waiting = false;
+		this.pending = null;
+		retryCalledOff(retry);
+	}
+
+	/**
+	 * The call ended, however (a response handed over, an error, a cancellation): the
+	 * recorded request body is sent no more, and its bytes go back to the application's total.
+	 */
+	void ended(SignalType signal) {
+		this.body.release();
+	}
+
+	/** The call ends with an error, which a watcher hears of if an attempt or wait is under way. */
+	void errored(Throwable error) {
+		failed(error);
+	}
+
+	/**
+	 * The subscriber went away. During a wait or a hold that abandons the call: the timer
+	 * is already cancelled, the retry's permit goes back and the reason is reported. During
+	 * an exchange it is the connector's business, and nothing is reported.
+	 */
+	synchronized void cancelled() {
+		this.cancelled = true;
+		if (!this.waiting) {
+			failed(null);
+			return;
+		}
+		this.waiting = false;
+		RetryDecision.Retry retry = this.pending;
+		this.pending = null;
+		if (retry != null) {
+			retryCalledOff(retry);
+		}
+		stopped(StopReason.CANCELLED);
+	}
+
+}
