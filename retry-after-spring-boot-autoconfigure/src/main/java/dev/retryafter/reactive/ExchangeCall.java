@@ -1,49 +1,37 @@
 package dev.retryafter.reactive;
 
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
-import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
 
-import dev.retryafter.call.OuterRetryDetector;
-import dev.retryafter.call.RecordedBytes;
+import dev.retryafter.call.CallContext;
+import dev.retryafter.call.IoFailures;
 import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.call.RetryCall;
-import dev.retryafter.call.CallContext;
-import dev.retryafter.call.CallTime;
-import dev.retryafter.call.IoFailures;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.Admission;
-import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.IoFailureKind;
-import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryAfter;
-import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryDecision;
-import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.StopReason;
-import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
 import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpRequest;
 import org.springframework.web.reactive.function.client.ClientRequest;
 import org.springframework.web.reactive.function.client.ClientResponse;
-import org.springframework.web.reactive.function.client.ExchangeFilterFunction;
 import org.springframework.web.reactive.function.client.ExchangeFunction;
 
 /**
- * One call through the filter: the attempts of one request, chained without blocking.
+ * One call through the {@link RetryAfterExchangeFilter}: the attempts of one request, chained
+ * without blocking.
  */
 final class ExchangeCall extends RetryCall implements SentGate {
 
