@@ -12,8 +12,9 @@ import org.springframework.core.Ordered;
  * element that sees each request as it is sent, when some client keeps cooldowns: the
  * application's interceptors, which run after the retry interceptor, may add the partition
  * headers ({@code cooldown.partition-headers}), and the transport may follow a redirect to
- * another origin, which its response is then charged to. With cooldowns off everywhere the
- * builder is left as it is.
+ * another origin, which its response is then charged to (the JDK factory is rebuilt around a
+ * {@code HopReportingHttpClient} for that, see {@link JdkClientHops}). With cooldowns off
+ * everywhere the builder is left as it is.
  * <p>
  * It runs last ({@link Ordered#LOWEST_PRECEDENCE}): a customizer for one kind of builder
  * (Apache HttpClient's, the JDK's) must still meet the builder it expects.
@@ -32,7 +33,7 @@ final class SentRequestFactoryCustomizer
 		if (!cooling(this.clients)) {
 			return builder;
 		}
-		return (settings) -> new SentRequestFactory(builder.build(settings));
+		return (settings) -> new SentRequestFactory(JdkClientHops.reporting(builder.build(settings)));
 	}
 
 	/**

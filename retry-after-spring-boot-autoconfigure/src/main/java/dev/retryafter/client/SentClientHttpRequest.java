@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
+import dev.retryafter.call.HopReportingHttpClient;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
@@ -17,7 +19,9 @@ import org.springframework.http.client.ClientHttpResponse;
  * One request of a {@link SentRequestFactory}: the transport's own, with the interceptor's
  * {@link SentRequest} told its URI and headers right before it is sent, and its response
  * marked as a {@link RedirectedResponse} when the transport reported ({@link TransportHops})
- * that it came from another origin.
+ * that it came from another origin: Apache HttpClient 5 reports each hop, the JDK client
+ * ({@link HopReportingHttpClient}) and {@code HttpURLConnection} (the request's URI after the
+ * response) tell the last one.
  */
 final class SentClientHttpRequest implements ClientHttpRequest, StreamingHttpOutputMessage {
 
@@ -38,16 +42,45 @@ final class SentClientHttpRequest implements ClientHttpRequest, StreamingHttpOut
 		if (this.body != null) {
 			this.body.writeTo(this.delegate.getBody());
 		}
+		URI sent = this.delegate.getURI();
 		TransportHops hops = TransportHops.open();
+		// The JDK client's response tells its last hop on the client's own threads: kept here
+		// for this request alone, so that a late answer never reaches the thread's next one.
+		AtomicReference<@Nullable URI> jdkHop = new AtomicReference<>();
+		HopReportingHttpClient.expect(sent, jdkHop::set);
 		ClientHttpResponse response;
 		URI responder;
 		try {
 			response = this.delegate.execute();
 		}
 		finally {
-			responder = hops.close(this.delegate.getURI());
+			HopReportingHttpClient.clear();
+			URI last = jdkHop.get();
+			if (last == null) {
+				last = followedUri(sent);
+			}
+			if (last != null) {
+				hops.lastHop(last);
+			}
+			responder = hops.close(sent);
 		}
 		return (responder != null) ? new RedirectedResponse(response, responder) : response;
+	}
+
+	/**
+	 * The URI {@code HttpURLConnection} ended at, when it followed a redirect: Spring's
+	 * request reads its URI from the connection, whose URL is the last hop's once the
+	 * response is read. Other transports keep the URI the request was made with.
+	 */
+	private @Nullable URI followedUri(URI sent) {
+		try {
+			URI now = this.delegate.getURI();
+			return now.equals(sent) ? null : now;
+		}
+		catch (RuntimeException ex) {
+			// A URL that is no URI: the request's own origin is charged, as before.
+			return null;
+		}
 	}
 
 	@Override

@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
  * from the last hop's origin, which is the one its {@code 429} or quota is about. Apache
  * HttpClient 5 runs a request, redirects included, on the calling thread, and reports each
  * hop here from a request interceptor that the starter adds to the clients Spring Boot builds.
+ * The JDK {@code HttpClient} and {@code HttpURLConnection} report only the last hop, after the
+ * response: the request factory reports it here itself, on the calling thread.
  *
  * @since 0.3.0
  */
@@ -43,6 +45,18 @@ public final class TransportHops {
 			hops.scheme = scheme;
 			hops.host = host;
 			hops.port = port;
+		}
+	}
+
+	/**
+	 * Reports the last hop, on the thread that opened these hops.
+	 * @param uri the URI the response came from
+	 */
+	void lastHop(URI uri) {
+		if (this.open && uri.getHost() != null) {
+			this.scheme = uri.getScheme();
+			this.host = uri.getHost();
+			this.port = uri.getPort();
 		}
 	}
 

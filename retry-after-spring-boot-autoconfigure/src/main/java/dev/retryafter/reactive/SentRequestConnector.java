@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
+import dev.retryafter.call.HopReportingHttpClient;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -12,6 +13,7 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.client.reactive.ClientHttpConnector;
 import org.springframework.http.client.reactive.ClientHttpRequest;
 import org.springframework.http.client.reactive.ClientHttpResponse;
+import org.springframework.http.client.reactive.JdkClientHttpConnector;
 
 /**
  * The innermost element of a {@code WebClient}: the connector Spring Boot builds, seen through,
@@ -20,8 +22,9 @@ import org.springframework.http.client.reactive.ClientHttpResponse;
  * {@link RetryAfterExchangeFilter}). Once the request's headers are final and before any of
  * it is written, the filter's call reads its cooldown key from them, and a cooldown of that
  * key may hold the request (on a timer, its connection open) or refuse it, unsent. When the
- * transport reports the hops it followed ({@link ReactorNettyHops}), a response from another
- * origin than the request's, after a redirect, is charged to that origin. Requests the filter
+ * transport reports the hops it followed ({@link ReactorNettyHops}, or the JDK client's last
+ * one through a {@link HopReportingHttpClient}), a response from another origin than the
+ * request's, after a redirect, is charged to that origin. Requests the filter
  * did not mark go through untouched.
  *
  * @since 0.3.0
@@ -30,12 +33,16 @@ public final class SentRequestConnector implements ClientHttpConnector {
 
 	private final ClientHttpConnector delegate;
 
+	/** Whether the delegate sends through a JDK {@code HttpClient}, which tells only the last hop. */
+	private final boolean jdk;
+
 	/**
 	 * Sees the requests of {@code delegate} as they are sent.
 	 * @param delegate the connector that sends them
 	 */
 	public SentRequestConnector(ClientHttpConnector delegate) {
 		this.delegate = Objects.requireNonNull(delegate, "delegate");
+		this.jdk = delegate instanceof JdkClientHttpConnector;
 	}
 
 	@Override
@@ -49,7 +56,13 @@ public final class SentRequestConnector implements ClientHttpConnector {
 			Mono<Void> write = requestCallback.apply(request);
 			if (request.getAttributes().get(SentGate.ATTRIBUTE) instanceof SentGate gate) {
 				sentBy.set(gate);
-				return gate.sending(request.getURI(), request.getHeaders()).then(write);
+				Mono<Void> sending = gate.sending(request.getURI(), request.getHeaders()).then(write);
+				if (this.jdk) {
+					// The JDK connector sends right after the callback completes, on its
+					// thread: its client takes the expectation there (HopReportingHttpClient).
+					return sending.then(Mono.fromRunnable(() -> HopReportingHttpClient.expect(uri, hops::hop)));
+				}
+				return sending;
 			}
 			return write;
 		}).doOnNext((response) -> {

@@ -27,6 +27,7 @@ import dev.retryafter.observation.RetryAfterObservationAutoConfiguration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.aot.generate.ClassNameGenerator;
@@ -50,6 +51,8 @@ import org.springframework.context.annotation.AnnotatedBeanDefinitionReader;
 import org.springframework.context.aot.ApplicationContextAotGenerator;
 import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.io.InputStreamSource;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.http.client.reactive.JdkClientHttpConnector;
 import org.springframework.javapoet.ClassName;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,7 +62,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * does for an application, and checks the runtime hints a native image needs for what the
  * starter binds or reflects on: the {@code retry-after.*} properties types the {@code Binder}
  * fills in (and the property-name walk reads), the endpoint's response types Jackson writes,
- * the classes looked up by name, and the failure analyzers Boot loads by name.
+ * the classes looked up by name, the fields of Spring's JDK factory and connector the
+ * starter reads, and the failure analyzers Boot loads by name.
  */
 class RetryAfterRuntimeHintsTests {
 
@@ -163,6 +167,20 @@ class RetryAfterRuntimeHintsTests {
 	void everyTypeLookedUpByNameCanBeFound(String name) {
 		assertThat(RuntimeHintsPredicates.reflection().onType(org.springframework.aot.hint.TypeReference.of(name)))
 			.accepts(hints);
+	}
+
+	static List<Arguments> fieldsRead() {
+		return List.of(Arguments.of(JdkClientHttpRequestFactory.class, "httpClient"),
+				Arguments.of(JdkClientHttpRequestFactory.class, "readTimeout"),
+				Arguments.of(JdkClientHttpRequestFactory.class, "compression"),
+				Arguments.of(JdkClientHttpConnector.class, "httpClient"),
+				Arguments.of(JdkClientHttpConnector.class, "cookieParser"));
+	}
+
+	@ParameterizedTest
+	@MethodSource("fieldsRead")
+	void theFieldsOfSpringsJdkFactoryAndConnectorCanBeRead(Class<?> type, String field) {
+		assertThat(RuntimeHintsPredicates.reflection().onFieldAccess(type, field)).accepts(hints);
 	}
 
 	@Test

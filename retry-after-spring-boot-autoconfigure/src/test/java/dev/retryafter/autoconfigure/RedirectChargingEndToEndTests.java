@@ -2,6 +2,7 @@ package dev.retryafter.autoconfigure;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.stream.Stream;
 
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.testsupport.LoopbackHttpServer;
@@ -9,7 +10,8 @@ import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -33,8 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A response the transport received after following a redirect to another origin is charged
  * to the origin that sent it: 127.0.0.1:A redirects {@code /api} to 127.0.0.1:B (a CDN, say),
- * whose {@code 429} must cool B down, never A. Through the Boot-built clients, which follow
- * redirects by default, on the transports that report their hops.
+ * whose {@code 429} must cool B down, never A; a redirect that stays on A leaves the charge
+ * on A. Through the Boot-built clients, which follow redirects by default, on every
+ * transport Spring Boot builds for them here.
  */
 class RedirectChargingEndToEndTests {
 
@@ -56,8 +59,11 @@ class RedirectChargingEndToEndTests {
 	void startOrigins() throws IOException {
 		this.first = LoopbackHttpServer.start();
 		this.cdn = LoopbackHttpServer.start();
-		this.first.on("/api", Reply.status(302).header("Location", this.cdn.uri("/cdn").toString()));
-		this.first.on("/health", Reply.status(200));
+		// A redirect once, then the answer itself: a second call shows whether /api was charged.
+		this.first.on("/api", Reply.status(302).header("Location", this.cdn.uri("/cdn").toString()), Reply.status(200));
+		this.first.on("/other", Reply.status(200));
+		this.first.on("/moved", Reply.status(302).header("Location", this.first.uri("/limited").toString()));
+		this.first.on("/limited", Reply.status(429).header("Retry-After", "30"));
 		this.cdn.on("/cdn", Reply.status(429).header("Retry-After", "30"));
 	}
 
@@ -67,19 +73,51 @@ class RedirectChargingEndToEndTests {
 		this.cdn.close();
 	}
 
-	@ParameterizedTest
-	@ValueSource(strings = { "rest-client", "rest-template", "web-client" })
-	void whenARedirectLedToAnotherOriginThenItsTooManyRequestsCoolsThatOriginDown(String client) {
-		this.contextRunner.run((context) -> {
+	/**
+	 * Each client over each transport Spring Boot can build for it here: Apache HttpClient 5
+	 * and Reactor Netty report every hop, the JDK client and {@code HttpURLConnection} the
+	 * last one.
+	 */
+	static Stream<Arguments> clientsAndTransports() {
+		return Stream.of(Arguments.of("rest-client", "http-components"), Arguments.of("rest-client", "jdk"),
+				Arguments.of("rest-client", "simple"), Arguments.of("rest-template", "http-components"),
+				Arguments.of("rest-template", "jdk"), Arguments.of("rest-template", "simple"),
+				Arguments.of("web-client", "reactor"), Arguments.of("web-client", "jdk"));
+	}
+
+	@ParameterizedTest(name = "{0} over {1}")
+	@MethodSource("clientsAndTransports")
+	void whenARedirectLedToAnotherOriginThenItsTooManyRequestsCoolsThatOriginDown(String client, String transport) {
+		transport(client, transport).run((context) -> {
 			Caller caller = caller(client, context);
 			assertThat(caller.status(this.first.uri("/api").toString())).isEqualTo(429);
 			assertThat(this.cdn.requests()).hasSize(1);
-			// The first origin never asked for a pause: it is not held back.
-			assertThat(caller.status(this.first.uri("/health").toString())).isEqualTo(200);
+			// The first origin never asked for a pause: neither the route that redirected nor
+			// another one is held back.
+			assertThat(caller.status(this.first.uri("/api").toString())).isEqualTo(200);
+			assertThat(caller.status(this.first.uri("/other").toString())).isEqualTo(200);
 			// The origin that answered 429 with Retry-After: 30 is.
 			assertThat(caller.status(this.cdn.uri("/cdn").toString())).isEqualTo(REFUSED);
 			assertThat(this.cdn.requests()).hasSize(1);
 		});
+	}
+
+	@ParameterizedTest(name = "{0} over {1}")
+	@MethodSource("clientsAndTransports")
+	void whenARedirectStayedOnTheOriginThenItsTooManyRequestsCoolsThatOriginDown(String client, String transport) {
+		transport(client, transport).run((context) -> {
+			Caller caller = caller(client, context);
+			assertThat(caller.status(this.first.uri("/moved").toString())).isEqualTo(429);
+			assertThat(this.first.requests()).hasSize(2);
+			assertThat(caller.status(this.first.uri("/moved").toString())).isEqualTo(REFUSED);
+			assertThat(this.first.requests()).hasSize(2);
+		});
+	}
+
+	private ApplicationContextRunner transport(String client, String transport) {
+		String property = client.equals("web-client") ? "spring.http.clients.reactive.connector="
+				: "spring.http.clients.imperative.factory=";
+		return this.contextRunner.withPropertyValues(property + transport);
 	}
 
 	private static Caller caller(String client, ApplicationContext context) {
