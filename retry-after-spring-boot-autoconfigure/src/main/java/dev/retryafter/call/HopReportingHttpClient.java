@@ -30,7 +30,9 @@ import org.jspecify.annotations.Nullable;
  * Spring client (blocking request factory or WebClient connector) {@linkplain #expect expects}
  * the next request sent on its thread, the response's URI is handed to it before the response
  * is, so that a {@code 429} after a redirect to another origin is charged to that origin.
- * Every other request, and every other method, goes straight to the delegate.
+ * Every other request, and every other method of the Java 17 API, goes straight to the
+ * delegate; the lifecycle methods Java 21 added ({@code close}, {@code shutdown}) keep their
+ * defaults, as Spring's factory and connector never call them.
  *
  * @since 0.3.0
  */
