@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -31,6 +32,8 @@ import org.springframework.web.client.RestTemplate;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * A response the transport received after following a redirect to another origin is charged
@@ -111,6 +114,19 @@ class RedirectChargingEndToEndTests {
 			assertThat(this.first.requests()).hasSize(2);
 			assertThat(caller.status(this.first.uri("/moved").toString())).isEqualTo(REFUSED);
 			assertThat(this.first.requests()).hasSize(2);
+		});
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "rest-client", "web-client" })
+	void whenTheJdkTransportIsRebuiltToTellItsHopsThenItKeepsTheReadTimeoutSpringBootGaveIt(String client) {
+		this.first.on("/hang", Reply.neverAnswer());
+		transport(client, "jdk").withPropertyValues("spring.http.clients.read-timeout=500ms").run((context) -> {
+			Caller caller = caller(client, context);
+			// Without its read timeout the call would never end: fail instead of hanging.
+			assertTimeoutPreemptively(Duration.ofSeconds(30), () -> assertThatException()
+				.isThrownBy(() -> caller.status(this.first.uri("/hang").toString()))
+				.satisfies((failure) -> assertThat(failure).hasStackTraceContaining("imeout")));
 		});
 	}
 
