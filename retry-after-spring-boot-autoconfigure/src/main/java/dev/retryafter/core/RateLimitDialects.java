@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  * sooner, as the {@code X-RateLimit-*} fields are read.</li>
  * <li>A token quota is acted on only when nothing of it remains: a request's token cost is not
  * known, so only "none left until the reset" says something about the next request.</li>
- * <li>Of several quotas in one response the most restrictive paces
- * ({@link RateLimitParser#tighter}).</li>
+ * <li>Of several quotas in one response the most restrictive paces (the fewest requests
+ * left, the later reset on a tie).</li>
  * </ol>
  */
 final class RateLimitDialects {

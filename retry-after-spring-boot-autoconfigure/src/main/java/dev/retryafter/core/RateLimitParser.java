@@ -28,9 +28,9 @@ import org.jspecify.annotations.Nullable;
  * derived from a credential.
  * <p>
  * The legacy fields are {@code X-RateLimit-Limit}, {@code X-RateLimit-Remaining} and
- * {@code X-RateLimit-Reset}, or the same three spelled {@code X-Rate-Limit-}: each one line of
- * ASCII digits (after OWS), {@code Remaining} and {@code Reset} required, {@code Remaining}
- * not above {@code Limit}. {@code Reset} is sent by some servers as seconds from now and by
+ * {@code X-RateLimit-Reset}, or the same three spelled {@code X-Rate-Limit-}: each one line
+ * (after OWS) of ASCII digits, {@code Reset} with an optional fraction, {@code Remaining} and
+ * {@code Reset} required, {@code Remaining} not above {@code Limit}. {@code Reset} is sent by some servers as seconds from now and by
  * others (GitHub, for one) as a Unix time; the rule here: a value of at least
  * {@value #EPOCH_THRESHOLD} (September 2001 as a Unix time, over 31 years as a delay) is a Unix
  * time, measured from {@code receivedAt} (one in the past is a reset now); anything smaller is
@@ -47,7 +47,7 @@ import org.jspecify.annotations.Nullable;
  * otherwise. A dialect that is not in {@code fields} gives no reading, and a response whose
  * fields give none in the first dialect found is read in the next. Reset values may carry a
  * fraction (Discord's do); counts are integers. Of several quotas in one response, the
- * {@linkplain #tighter most restrictive} paces.
+ * most restrictive paces: the one with the fewest requests left, the later reset on a tie.
  * <p>
  * As the draft asks of clients, a response with a {@code Retry-After} field gives no reading
  * (that field decides), and neither does one with an {@code Age} field (a cached response
