@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Function;
 
 import org.springframework.web.client.RestClient;
 
@@ -43,6 +44,20 @@ public final class HappyPathInterleaved {
 	 * @param file the name of the result file
 	 */
 	static void run(String[] args, List<RestClient> clients, List<String> names, String file) {
+		run(args, clients, names, file, HappyPathClients::get);
+	}
+
+	/**
+	 * Runs the rounds as {@link #run(String[], List, List, String)} does, each operation
+	 * being one {@code call} of a client (a request to a loopback origin, say).
+	 * @param args the options of the class description
+	 * @param clients the variants, (a) first and (b) second
+	 * @param names their names, in the same order
+	 * @param file the name of the result file
+	 * @param call one operation on a client, returning the body it read
+	 */
+	static void run(String[] args, List<RestClient> clients, List<String> names, String file,
+			Function<RestClient, String> call) {
 		Options options = Options.parse(args);
 		int rounds = options.integer("rounds", 60);
 		int warmup = options.integer("warmup-rounds", 20);
@@ -62,7 +77,7 @@ public final class HappyPathInterleaved {
 				long start = System.nanoTime();
 				int length = 0;
 				for (int i = 0; i < batch; i++) {
-					length += HappyPathClients.get(client).length();
+					length += call.apply(client).length();
 				}
 				long elapsed = System.nanoTime() - start;
 				sink += length;

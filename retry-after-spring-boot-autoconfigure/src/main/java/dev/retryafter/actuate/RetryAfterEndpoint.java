@@ -199,14 +199,18 @@ public class RetryAfterEndpoint {
 	}
 
 	/**
-	 * The last quota an origin, or one partition of an origin, announced in its
-	 * {@code RateLimit} or {@code X-RateLimit-*} fields, by which its first attempts are paced.
+	 * The last quota an origin, or one partition of an origin, announced in its quota fields
+	 * (any dialect of {@code retry-after.rate-limit.fields}), by which its first attempts are
+	 * paced.
 	 *
 	 * @param client the named client the origin belongs to, or {@code default}
 	 * @param origin scheme, host and port, e.g. {@code https://api.example.com:443}
 	 * @param partition the partition digest prefix, or {@code null} for the whole origin
-	 * @param policy the policy's name as the server gave it, empty for the legacy fields
-	 * @param fields {@code ietf} or {@code x-ratelimit}
+	 * @param policy the policy's name as the server gave it ({@code RateLimit}'s policy,
+	 * GitHub's resource, GitLab's name, or a vendor's quota such as {@code requests} or
+	 * {@code tokens}), empty when the dialect names none
+	 * @param fields the dialect it was read in: {@code ietf}, {@code x-ratelimit},
+	 * {@code github}, {@code gitlab}, {@code openai}, {@code anthropic} or {@code discord}
 	 * @param remaining requests the last response said remain until the reset
 	 * @param resetIn time left until that reset, formatted by {@link DurationFormat}
 	 * @param scope the bucket or configured scope the quota was announced for, or {@code null}
@@ -220,8 +224,8 @@ public class RetryAfterEndpoint {
 		 * @param client the named client the origin belongs to, or {@code default}
 		 * @param origin scheme, host and port
 		 * @param partition the partition digest prefix, or {@code null}
-		 * @param policy the policy's name, empty for the legacy fields
-		 * @param fields {@code ietf} or {@code x-ratelimit}
+		 * @param policy the policy's name, empty when the dialect names none
+		 * @param fields the dialect it was read in, such as {@code ietf} or {@code openai}
 		 * @param remaining requests that remain until the reset
 		 * @param resetIn time left until that reset
 		 */

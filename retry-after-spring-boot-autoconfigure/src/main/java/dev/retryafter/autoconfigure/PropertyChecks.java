@@ -1,11 +1,13 @@
 package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.RateLimitFields;
@@ -141,10 +143,15 @@ final class PropertyChecks {
 		return check(name, value, (v) -> v.isEmpty() || isToken(v), "must be empty or a valid HTTP header name");
 	}
 
+	/** The values {@code rate-limit.fields} takes, for the messages that name them. */
+	static final String RATE_LIMIT_FIELDS = Arrays.stream(RateLimitFields.values())
+		.map(RateLimitFields::wireName)
+		.collect(Collectors.joining(", "));
+
 	static Set<RateLimitFields> rateLimitFields(String name, @Nullable Set<RateLimitFields> fields) {
 		// An empty list would read nothing while saying pacing is on: enabled=false says that.
 		return check(name, fields, (v) -> !v.isEmpty() && v.stream().allMatch(Objects::nonNull),
-				"must name ietf, x-ratelimit or both (set rate-limit.enabled to false to read neither)");
+				"must name one or more of " + RATE_LIMIT_FIELDS + " (set rate-limit.enabled to false to read none)");
 	}
 
 	static <T> T required(String name, @Nullable T value) {

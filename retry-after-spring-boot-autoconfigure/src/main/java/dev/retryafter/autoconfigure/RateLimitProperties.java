@@ -20,8 +20,10 @@ public class RateLimitProperties {
 	private @Nullable Boolean enabled;
 
 	/**
-	 * Quota fields read: 'ietf' for RateLimit-Policy and RateLimit, 'x-ratelimit' for
-	 * X-RateLimit-Limit, -Remaining and -Reset (and the X-Rate-Limit- spelling).
+	 * Quota dialects read, all by default: 'ietf' for RateLimit-Policy and RateLimit,
+	 * 'x-ratelimit' for the plain X-RateLimit-Limit, -Remaining and -Reset (and the
+	 * X-Rate-Limit- spelling), 'github', 'gitlab', 'openai', 'anthropic' and 'discord' for
+	 * those APIs' own fields.
 	 */
 	private @Nullable Set<RateLimitFields> fields;
 

@@ -112,7 +112,7 @@ public final class CallContext {
 		this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
 		this.random = Objects.requireNonNull(random, "random");
 		this.watched = listener.watchesCalls();
-		this.quotaFields = new QuotaFields(cooldowns, monotonicClock, wallClock, random);
+		this.quotaFields = new QuotaFields(cooldowns, monotonicClock, wallClock);
 		this.defaultRules = rules(clients.defaults());
 		Map<String, FirstAttemptRules> named = new HashMap<>();
 		for (ClientSettings client : clients.all()) {

@@ -1,9 +1,7 @@
 package dev.retryafter.call;
 
 import java.time.Clock;
-import java.util.List;
 import java.util.Set;
-import java.util.random.RandomGenerator;
 
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.MonotonicClock;
@@ -20,27 +18,16 @@ import org.springframework.http.HttpHeaders;
  * Reads responses' quota fields into their cooldown keys' quota pacing, for one adapter's
  * calls (public for the client adapters, not for applications).
  * <p>
- * Looking for the fields costs up to three header look-ups, which a call that succeeds at
- * once would otherwise not pay. So until some response of this adapter has carried one, a
- * success is looked at only one time in {@value #QUIET_SAMPLE}, drawn from the adapter's
- * random source; every other response (a 429, a 503, any status that may be retried or
- * start a cooldown) is always looked at. From the first response seen with a field on,
- * every response is. An origin that announces its quota is therefore read from its first
- * refusal, or within a few of its first successes, and read on every response after that.
- * The blocking adapter hands a first attempt whose response has the fields to a whole call,
- * which records them under the request's cooldown key.
+ * Every response is looked at, successes included: a first success that says nothing is left
+ * ({@code X-RateLimit-Remaining: 0}, {@code r=0}) must hold the next request until the reset.
+ * The look is one pass over the response's field names with a check of the first character
+ * of each ({@link RateLimitParser#mayAnnounce}), so its cost does not grow with the number of
+ * dialects read; only a response that names a quota field is parsed. A reading is recorded
+ * under the request's own cooldown key, and only requests to a host with a paced key ever
+ * consult the pacing ({@code CooldownStore.mayHold}), so one origin's quota costs the calls
+ * to other origins nothing.
  */
 public final class QuotaFields {
-
-	/** One success in this many is looked at while no field has been seen (a power of two). */
-	static final int QUIET_SAMPLE = 16;
-
-	// Lower case: Spring's header maps look names up lower-cased, at no cost for these.
-	private static final String RATE_LIMIT = "ratelimit";
-
-	private static final String X_RATELIMIT_REMAINING = "x-ratelimit-remaining";
-
-	private static final String X_RATE_LIMIT_REMAINING = "x-rate-limit-remaining";
 
 	private final CooldownStore cooldowns;
 
@@ -48,19 +35,10 @@ public final class QuotaFields {
 
 	private final Clock wallClock;
 
-	private final RandomGenerator random;
-
-	/**
-	 * Whether a response of this adapter has carried a quota field. Written once: volatile
-	 * only so that other calling threads start reading every response soon after.
-	 */
-	private volatile boolean seen;
-
-	QuotaFields(CooldownStore cooldowns, MonotonicClock monotonicClock, Clock wallClock, RandomGenerator random) {
+	QuotaFields(CooldownStore cooldowns, MonotonicClock monotonicClock, Clock wallClock) {
 		this.cooldowns = cooldowns;
 		this.monotonicClock = monotonicClock;
 		this.wallClock = wallClock;
-		this.random = random;
 	}
 
 	/**
@@ -73,29 +51,24 @@ public final class QuotaFields {
 	}
 
 	/**
-	 * Whether a response carries a field that can give a reading, looked at as the class
-	 * comment says.
+	 * Whether a response carries a field that may give a reading in one of the client's
+	 * dialects.
 	 * @param settings the client's settings
-	 * @param status the response status
+	 * @param status the response status (every status is looked at)
 	 * @param headers the response headers
 	 * @return whether to parse
 	 */
 	public boolean present(RetrySettings settings, int status, HttpHeaders headers) {
-		if (!reads(settings) || (status < 300 && !this.seen && !drawn())) {
+		if (!reads(settings)) {
 			return false;
 		}
 		Set<RateLimitFields> fields = settings.rateLimit().fields();
-		boolean present = (fields.contains(RateLimitFields.IETF) && has(headers, RATE_LIMIT))
-				|| (fields.contains(RateLimitFields.X_RATELIMIT)
-						&& (has(headers, X_RATELIMIT_REMAINING) || has(headers, X_RATE_LIMIT_REMAINING)));
-		if (present && !this.seen) {
-			this.seen = true;
+		for (String name : headers.headerNames()) {
+			if (RateLimitParser.mayAnnounce(name, fields)) {
+				return true;
+			}
 		}
-		return present;
-	}
-
-	private boolean drawn() {
-		return (this.random.nextInt() & (QUIET_SAMPLE - 1)) == 0;
+		return false;
 	}
 
 	/**
@@ -114,11 +87,6 @@ public final class QuotaFields {
 		if (reading != null) {
 			this.cooldowns.cooldowns().quotas().record(key, reading, this.monotonicClock.nanoTime());
 		}
-	}
-
-	private static boolean has(HttpHeaders headers, String name) {
-		List<String> lines = headers.get(name);
-		return lines != null && !lines.isEmpty();
 	}
 
 }

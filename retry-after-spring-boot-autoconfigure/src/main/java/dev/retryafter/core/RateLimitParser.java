@@ -28,9 +28,9 @@ import org.jspecify.annotations.Nullable;
  * derived from a credential.
  * <p>
  * The legacy fields are {@code X-RateLimit-Limit}, {@code X-RateLimit-Remaining} and
- * {@code X-RateLimit-Reset}, or the same three spelled {@code X-Rate-Limit-}: each one line of
- * ASCII digits (after OWS), {@code Remaining} and {@code Reset} required, {@code Remaining}
- * not above {@code Limit}. {@code Reset} is sent by some servers as seconds from now and by
+ * {@code X-RateLimit-Reset}, or the same three spelled {@code X-Rate-Limit-}: each one line
+ * (after OWS) of ASCII digits, {@code Reset} with an optional fraction, {@code Remaining} and
+ * {@code Reset} required, {@code Remaining} not above {@code Limit}. {@code Reset} is sent by some servers as seconds from now and by
  * others (GitHub, for one) as a Unix time; the rule here: a value of at least
  * {@value #EPOCH_THRESHOLD} (September 2001 as a Unix time, over 31 years as a delay) is a Unix
  * time, measured from {@code receivedAt} (one in the past is a reset now); anything smaller is
@@ -38,9 +38,20 @@ import org.jspecify.annotations.Nullable;
  * time in milliseconds, say) and the fields are ignored. These fields carry no window: the
  * limit is taken to renew over the time to the reset, or over one second if that is sooner.
  * <p>
- * When a response has both, the IETF fields are read. As the draft asks of clients, a
- * response with a {@code Retry-After} field gives no reading (that field decides), and
- * neither does one with an {@code Age} field (a cached response tells an old quota).
+ * The APIs that speak a dialect of their own (GitHub, GitLab, OpenAI, Anthropic, Discord) are
+ * read by {@code RateLimitDialects}; {@link RateLimitFields} says how each is recognised.
+ * A response is read in one dialect, the first of: the IETF fields, GitLab's, OpenAI's,
+ * Anthropic's, then the {@code X-RateLimit-*} family, which is Discord's when
+ * {@code X-RateLimit-Reset-After} or {@code X-RateLimit-Bucket} is there, GitHub's when
+ * {@code X-RateLimit-Used} or {@code X-RateLimit-Resource} is, and the plain fields
+ * otherwise. A dialect that is not in {@code fields} gives no reading, and a response whose
+ * fields give none in the first dialect found is read in the next. Reset values may carry a
+ * fraction (Discord's do); counts are integers. Of several quotas in one response, the
+ * most restrictive paces: the one with the fewest requests left, the later reset on a tie.
+ * <p>
+ * As the draft asks of clients, a response with a {@code Retry-After} field gives no reading
+ * (that field decides), and neither does one with an {@code Age} field (a cached response
+ * tells an old quota).
  *
  * @since 0.2.0
  */
@@ -93,10 +104,37 @@ public final class RateLimitParser {
 		if (!lines(fieldLines, RETRY_AFTER).isEmpty() || !lines(fieldLines, AGE).isEmpty()) {
 			return null;
 		}
+		RateLimitReading reading = null;
 		if (fields.contains(RateLimitFields.IETF)) {
-			RateLimitReading reading = ietf(lines(fieldLines, RATE_LIMIT), lines(fieldLines, POLICY));
-			if (reading != null) {
-				return reading;
+			reading = ietf(lines(fieldLines, RATE_LIMIT), lines(fieldLines, POLICY));
+		}
+		if (reading == null && fields.contains(RateLimitFields.GITLAB)) {
+			reading = RateLimitDialects.gitlab(fieldLines, receivedAt);
+		}
+		if (reading == null && fields.contains(RateLimitFields.OPENAI)) {
+			reading = RateLimitDialects.openai(fieldLines);
+		}
+		if (reading == null && fields.contains(RateLimitFields.ANTHROPIC)) {
+			reading = RateLimitDialects.anthropic(fieldLines, receivedAt);
+		}
+		return (reading != null) ? reading : xRateLimit(fieldLines, fields, receivedAt);
+	}
+
+	/**
+	 * Reads the {@code X-RateLimit-*} family in the one dialect its fields name.
+	 */
+	private static @Nullable RateLimitReading xRateLimit(Function<String, @Nullable List<String>> fieldLines,
+			Set<RateLimitFields> fields, Instant receivedAt) {
+		if (!lines(fieldLines, "x-ratelimit-remaining").isEmpty()) {
+			if (!lines(fieldLines, "x-ratelimit-reset-after").isEmpty()
+					|| !lines(fieldLines, "x-ratelimit-bucket").isEmpty()) {
+				return fields.contains(RateLimitFields.DISCORD) ? RateLimitDialects.discord(fieldLines, receivedAt)
+						: null;
+			}
+			if (!lines(fieldLines, "x-ratelimit-used").isEmpty()
+					|| !lines(fieldLines, "x-ratelimit-resource").isEmpty()) {
+				return fields.contains(RateLimitFields.GITHUB) ? RateLimitDialects.github(fieldLines, receivedAt)
+						: null;
 			}
 		}
 		if (fields.contains(RateLimitFields.X_RATELIMIT)) {
@@ -191,7 +229,16 @@ public final class RateLimitParser {
 		return key == null || key.kind() == StructuredFieldList.Kind.BYTES;
 	}
 
-	private static boolean tighter(RateLimitReading candidate, RateLimitReading current) {
+	/**
+	 * Whether {@code candidate} is the more restrictive of two quotas: the one with fewer
+	 * requests left until its reset, the later reset on a tie. So a quota with nothing left
+	 * (a spent token quota, say) paces before any with some left, and of two spent ones the
+	 * one that holds requests longer does.
+	 * @param candidate a quota
+	 * @param current another quota
+	 * @return whether {@code candidate} paces rather than {@code current}
+	 */
+	static boolean tighter(RateLimitReading candidate, RateLimitReading current) {
 		if (candidate.remaining() != current.remaining()) {
 			return candidate.remaining() < current.remaining();
 		}
@@ -199,63 +246,63 @@ public final class RateLimitParser {
 	}
 
 	/**
-	 * Reads the legacy fields of one spelling.
+	 * The more restrictive of two quotas, either of which may be missing.
 	 */
-	static @Nullable RateLimitReading legacy(List<String> remainingLines, List<String> resetLines,
-			List<String> limitLines, Instant receivedAt) {
-		long remaining = digits(remainingLines);
-		long reset = digits(resetLines);
-		if (remaining < 0 || reset < 0) {
-			return null;
+	static @Nullable RateLimitReading tightest(@Nullable RateLimitReading a, @Nullable RateLimitReading b) {
+		if (a == null) {
+			return b;
 		}
-		long limit = 0;
-		if (!limitLines.isEmpty()) {
-			limit = digits(limitLines);
-			if (limit < 0 || remaining > limit) {
-				return null;
-			}
-		}
-		long resetIn;
-		if (reset >= EPOCH_THRESHOLD) {
-			// Whole seconds: the field has no finer grain, and rounding the received instant
-			// down keeps the reset from moving earlier than the server meant.
-			resetIn = Math.max(0, reset - receivedAt.getEpochSecond());
-		}
-		else {
-			resetIn = reset;
-		}
-		if (resetIn > MAX_RESET_SECONDS) {
-			return null;
-		}
-		long window = (limit > 0) ? Math.max(1, resetIn) : 0;
-		return new RateLimitReading("", remaining, Duration.ofSeconds(resetIn), limit, Duration.ofSeconds(window),
-				RateLimitFields.X_RATELIMIT);
+		return (b != null && tighter(b, a)) ? b : a;
 	}
 
 	/**
-	 * One field line of ASCII digits after OWS, as a number; -1 when absent, repeated,
-	 * empty, not all digits, or too long to be a count or a time.
+	 * Reads the plain fields of one spelling: {@code Reset} seconds from now, or a Unix time
+	 * at or above {@link #EPOCH_THRESHOLD}, either with an optional fraction.
 	 */
-	private static long digits(List<String> lines) {
-		if (lines.size() != 1 || lines.get(0) == null) {
-			return -1;
+	static @Nullable RateLimitReading legacy(List<String> remainingLines, List<String> resetLines,
+			List<String> limitLines, Instant receivedAt) {
+		long reset = RateLimitValues.decimalSeconds(resetLines);
+		if (reset < 0) {
+			return null;
 		}
-		String value = lines.get(0);
-		int start = RetryAfterParser.skipLeadingOws(value);
-		int end = RetryAfterParser.skipTrailingOws(value, start);
-		// 18 digits fit a long; more is no count or time of any server.
-		if (start == end || end - start > 18) {
-			return -1;
+		// A whole-second Unix time is measured from the start of the second received: rounding
+		// the received instant down keeps the reset from moving earlier than the server meant.
+		long resetIn = (reset >= EPOCH_THRESHOLD * RateLimitValues.SECOND_NANOS)
+				? RateLimitValues.until(reset, !RateLimitValues.hasFraction(resetLines), receivedAt) : reset;
+		return RateLimitDialects.requests("", remainingLines, limitLines, resetIn, RateLimitFields.X_RATELIMIT);
+	}
+
+	/**
+	 * Whether a response field of this name may announce a quota in one of {@code fields}:
+	 * the cheap look a client takes at every response before it parses any.
+	 * @param name a response field name, in any case
+	 * @param fields the dialects read
+	 * @return whether the response is worth parsing for this field
+	 */
+	public static boolean mayAnnounce(String name, Set<RateLimitFields> fields) {
+		int length = name.length();
+		if (length < 9) {
+			return false;
 		}
-		long number = 0;
-		for (int i = start; i < end; i++) {
-			char c = value.charAt(i);
-			if (c < '0' || c > '9') {
-				return -1;
+		char first = name.charAt(0);
+		if (first == 'r' || first == 'R') {
+			// RateLimit (the draft's) or RateLimit-Remaining (GitLab's plain fields).
+			return (length == 9 && fields.contains(RateLimitFields.IETF) && name.equalsIgnoreCase(RATE_LIMIT))
+					|| (fields.contains(RateLimitFields.GITLAB) && name.equalsIgnoreCase("ratelimit-remaining"));
+		}
+		if (first == 'x' || first == 'X') {
+			if (name.equalsIgnoreCase("x-ratelimit-remaining")) {
+				// GitHub, Discord and the plain fields share the name; the parser tells them apart.
+				return fields.contains(RateLimitFields.X_RATELIMIT) || fields.contains(RateLimitFields.GITHUB)
+						|| fields.contains(RateLimitFields.DISCORD);
 			}
-			number = number * 10 + (c - '0');
+			return (fields.contains(RateLimitFields.OPENAI)
+					&& (name.equalsIgnoreCase("x-ratelimit-remaining-requests")
+							|| name.equalsIgnoreCase("x-ratelimit-remaining-tokens")))
+					|| (fields.contains(RateLimitFields.X_RATELIMIT) && name.equalsIgnoreCase("x-rate-limit-remaining"));
 		}
-		return number;
+		return (first == 'a' || first == 'A') && fields.contains(RateLimitFields.ANTHROPIC)
+				&& RateLimitDialects.isAnthropic(name) && name.regionMatches(true, length - 10, "-remaining", 0, 10);
 	}
 
 	private static List<String> lines(Function<String, @Nullable List<String>> fieldLines, String name) {

@@ -7,13 +7,13 @@ import java.util.Objects;
  * What one response said about its origin's quota: how many requests remain until the quota
  * resets, when it resets, and (when the server said) how many requests each window allows.
  *
- * @param policy the policy's name as the server gave it, empty when it gave none (the legacy
- * fields); never a partition key
+ * @param policy the policy's name as the server gave it (a GitHub resource, an OpenAI
+ * {@code tokens}), empty when it gave none; never a partition key
  * @param remaining requests left until the reset, at least 0
  * @param resetIn time from the response until the quota resets, not negative
  * @param quota requests the quota allows per window, or 0 when not known
  * @param window the quota's window, or {@link Duration#ZERO} when not known
- * @param fields which fields it was read from
+ * @param fields the dialect it was read in
  * @since 0.2.0
  */
 public record RateLimitReading(String policy, long remaining, Duration resetIn, long quota, Duration window,

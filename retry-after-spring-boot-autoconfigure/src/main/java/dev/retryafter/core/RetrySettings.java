@@ -1,6 +1,7 @@
 package dev.retryafter.core;
 
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -385,9 +386,8 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	 */
 	public record RateLimit(boolean enabled, Set<RateLimitFields> fields) {
 
-		/** Both kinds of field read, pacing on. */
-		public static final RateLimit DEFAULTS = new RateLimit(true,
-				Set.of(RateLimitFields.IETF, RateLimitFields.X_RATELIMIT));
+		/** Every dialect read, pacing on. */
+		public static final RateLimit DEFAULTS = new RateLimit(true, EnumSet.allOf(RateLimitFields.class));
 
 		public RateLimit {
 			fields = Set.copyOf(fields);

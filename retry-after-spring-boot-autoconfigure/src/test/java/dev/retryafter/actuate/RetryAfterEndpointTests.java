@@ -38,6 +38,7 @@ import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Tests for {@link RetryAfterEndpoint}.
@@ -140,6 +141,23 @@ class RetryAfterEndpointTests {
 		assertThat(descriptor.quotas()).containsExactly(
 				new QuotaDescriptor("default", "http://127.0.0.1:8080", "0123abcd", "", "x-ratelimit", 0, "1500ms"),
 				new QuotaDescriptor("default", "https://api.example.com:443", null, "burst", "ietf", 7, "29500ms"));
+	}
+
+	@Test
+	void shouldShowTheDialectEachQuotaWasReadIn() {
+		RetryClients clients = RetryClients.of(RetrySettings.defaults());
+		this.store.cooldowns()
+			.quotas()
+			.record(CooldownKey.of(Origin.of("https", "api.openai.com", -1)),
+					new RateLimitReading("tokens", 0, Duration.ofSeconds(6), 0, Duration.ZERO, RateLimitFields.OPENAI),
+					this.clock.nanoTime());
+		this.store.cooldowns()
+			.quotas()
+			.record(CooldownKey.of(Origin.of("https", "api.github.com", -1)), new RateLimitReading("core", 4999,
+					Duration.ofHours(1), 5000, Duration.ofHours(1), RateLimitFields.GITHUB), this.clock.nanoTime());
+
+		assertThat(endpoint(clients).retryAfter().quotas()).extracting(QuotaDescriptor::fields, QuotaDescriptor::policy)
+			.containsExactly(tuple("github", "core"), tuple("openai", "tokens"));
 	}
 
 	@Test

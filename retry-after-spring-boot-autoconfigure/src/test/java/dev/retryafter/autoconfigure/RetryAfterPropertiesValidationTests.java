@@ -370,8 +370,9 @@ class RetryAfterPropertiesValidationTests {
 				.getFailure()
 				.rootCause()
 				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
-				.hasMessage("Property retry-after.rate-limit.fields with value '[]' is invalid: must name ietf, "
-						+ "x-ratelimit or both (set rate-limit.enabled to false to read neither)"));
+				.hasMessage("Property retry-after.rate-limit.fields with value '[]' is invalid: must name one or more"
+						+ " of ietf, x-ratelimit, github, gitlab, openai, anthropic, discord (set rate-limit.enabled"
+						+ " to false to read none)"));
 	}
 
 	@Test
@@ -405,7 +406,9 @@ class RetryAfterPropertiesValidationTests {
 					"retry-after.clients.payments.hosts=pay.example.com",
 					"retry-after.clients.payments.rate-limit.enabled=false",
 					"retry-after.clients.search.hosts=search.example.com",
-					"retry-after.clients.search.rate-limit.fields=ietf,x-ratelimit")
+					"retry-after.clients.search.rate-limit.fields=ietf,x-ratelimit",
+					"retry-after.clients.llm.hosts=api.openai.com",
+					"retry-after.clients.llm.rate-limit.fields=openai,anthropic,github,gitlab,discord")
 			.run((context) -> {
 				RetryClients clients = context.getBean(RetryClients.class);
 				assertThat(clients.defaults().settings().rateLimit())
@@ -414,6 +417,10 @@ class RetryAfterPropertiesValidationTests {
 					.isEqualTo(new RetrySettings.RateLimit(false, Set.of(RateLimitFields.X_RATELIMIT)));
 				assertThat(clients.resolve("search.example.com", 443).settings().rateLimit()).isEqualTo(
 						new RetrySettings.RateLimit(true, Set.of(RateLimitFields.IETF, RateLimitFields.X_RATELIMIT)));
+				assertThat(clients.resolve("api.openai.com", 443).settings().rateLimit().fields()).containsExactlyInAnyOrder(
+						RateLimitFields.OPENAI, RateLimitFields.ANTHROPIC, RateLimitFields.GITHUB, RateLimitFields.GITLAB,
+						RateLimitFields.DISCORD);
+				assertThat(RetrySettings.RateLimit.DEFAULTS.fields()).containsExactlyInAnyOrder(RateLimitFields.values());
 			});
 	}
 

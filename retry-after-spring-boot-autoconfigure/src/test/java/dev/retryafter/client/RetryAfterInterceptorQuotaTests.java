@@ -2,9 +2,11 @@ package dev.retryafter.client;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.random.RandomGenerator;
+import java.util.stream.Stream;
 
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.core.HoldReason;
@@ -24,7 +26,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,9 +41,6 @@ class RetryAfterInterceptorQuotaTests {
 	private static final RetrySettings NO_JITTER = RetrySettings.defaults().withJitter(0);
 
 	private static final RandomGenerator MIDDLE = () -> Long.MIN_VALUE;
-
-	/** Never draws a success for a look while no response has carried the fields. */
-	private static final RandomGenerator NEVER_DRAWN = () -> -1L;
 
 	/** One request every 100 ms after the reset, a little under the quota. */
 	private static final Duration AFTER_RESET = Duration.ofNanos((long) (1e9 / 10 / 0.99));
@@ -176,36 +177,68 @@ class RetryAfterInterceptorQuotaTests {
 		assertThat(this.sleeper.sleeps()).isEmpty();
 	}
 
+	@ParameterizedTest
+	@MethodSource("spentOnFirstSuccess")
+	void whenTheFirstSuccessSaysNothingRemainsThenTheNextRequestWaitsForTheReset(String dialect, Reply spent) {
+		// Every response is looked at: the very first success holds the next request.
+		this.server.on("/report", spent, Reply.status(200));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER));
+
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+
+		assertThat(this.sleeper.sleeps()).as(dialect).hasSize(1);
+		assertThat(this.sleeper.sleeps().get(0)).as(dialect).isGreaterThanOrEqualTo(Duration.ofSeconds(3));
+		assertThat(this.listener.holdReasons()).as(dialect).containsOnly(HoldReason.QUOTA);
+	}
+
+	static Stream<Arguments> spentOnFirstSuccess() {
+		long resetAt = Instant.parse("2026-09-08T12:00:03Z").getEpochSecond();
+		return Stream.of(Arguments.of("ietf", ietf(200, 0, 3)),
+				Arguments.of("x-ratelimit", Reply.status(200).header("X-RateLimit-Remaining", "0")
+					.header("X-RateLimit-Reset", "3")),
+				Arguments.of("github", Reply.status(200).header("x-ratelimit-limit", "60")
+					.header("x-ratelimit-remaining", "0").header("x-ratelimit-used", "60")
+					.header("x-ratelimit-reset", Long.toString(resetAt)).header("x-ratelimit-resource", "core")),
+				Arguments.of("gitlab", Reply.status(200).header("RateLimit-Limit", "60")
+					.header("RateLimit-Remaining", "0").header("RateLimit-Reset", Long.toString(resetAt))
+					.header("RateLimit-ResetTime", "Tue, 08 Sep 2026 12:00:03 GMT")),
+				Arguments.of("openai", Reply.status(200).header("x-ratelimit-limit-requests", "60")
+					.header("x-ratelimit-remaining-requests", "59").header("x-ratelimit-reset-requests", "1s")
+					.header("x-ratelimit-limit-tokens", "150000").header("x-ratelimit-remaining-tokens", "0")
+					.header("x-ratelimit-reset-tokens", "3s")),
+				Arguments.of("anthropic", Reply.status(200).header("anthropic-ratelimit-requests-limit", "50")
+					.header("anthropic-ratelimit-requests-remaining", "0")
+					.header("anthropic-ratelimit-requests-reset", "2026-09-08T12:00:03Z")),
+				Arguments.of("discord", Reply.status(200).header("X-RateLimit-Limit", "5")
+					.header("X-RateLimit-Remaining", "0").header("X-RateLimit-Reset", resetAt + ".000")
+					.header("X-RateLimit-Reset-After", "3.000").header("X-RateLimit-Bucket", "abcd1234")));
+	}
+
 	@Test
-	void whileNoResponseHasCarriedTheFieldsThenASuccessIsLookedAtOnlyWhenDrawn() {
-		this.server.on("/report", ietf(200, 0, 3), ietf(200, 0, 3), Reply.status(200));
-		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER, NEVER_DRAWN));
+	void whenAQuotaIsAnnouncedOnlyInADialectThatIsNotReadThenNothingIsPaced() {
+		this.server.on("/report", Reply.status(200).header("x-ratelimit-remaining-tokens", "0")
+			.header("x-ratelimit-reset-tokens", "3s"), Reply.status(200));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(
+				NO_JITTER.withRateLimit(new RetrySettings.RateLimit(true, Set.of(RateLimitFields.IETF)))));
 
-		for (int i = 0; i < 3; i++) {
-			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
-		}
+		caller.get(this.server.uri("/report"));
+		caller.get(this.server.uri("/report"));
 
-		// Neither success was looked at, so nothing paced the requests after them.
 		assertThat(this.sleeper.sleeps()).isEmpty();
 		assertThat(this.cooldowns.cooldowns().quotas().isEmpty()).isTrue();
 	}
 
 	@Test
-	void whenAResponseThatIsNoSuccessCarriesTheFieldsThenEveryResponseIsReadFromThenOn() {
-		// A 404 is always looked at; from it on, the successes are too, drawn or not.
-		this.server.on("/report", ietf(404, 0, 3), ietf(200, 9, 1), ietf(200, 8, 1));
-		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER, NEVER_DRAWN));
+	void whenATokenQuotaHasSomeLeftThenItPacesNothing() {
+		this.server.on("/report", Reply.status(200).header("x-ratelimit-remaining-tokens", "12")
+			.header("x-ratelimit-reset-tokens", "6m0s"), Reply.status(200));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER));
 
-		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(404);
-		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
-		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		caller.get(this.server.uri("/report"));
+		caller.get(this.server.uri("/report"));
 
-		// The second request waited for the 404's reset; the third for the slot the success
-		// before it announced (9 left in 1 s).
-		assertThat(this.sleeper.sleeps()).hasSize(2);
-		assertThat(this.sleeper.sleeps().get(0)).isEqualTo(Duration.ofSeconds(3).plus(AFTER_RESET));
-		assertThat(this.sleeper.sleeps().get(1)).isPositive();
-		assertThat(this.listener.holdReasons()).containsOnly(HoldReason.QUOTA);
+		assertThat(this.sleeper.sleeps()).isEmpty();
 	}
 
 	private static Reply ietf(int status, int remaining, int reset) {

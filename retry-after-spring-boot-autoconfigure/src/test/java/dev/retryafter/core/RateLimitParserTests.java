@@ -155,8 +155,16 @@ class RateLimitParserTests {
 		assertThat(reading.window()).isEqualTo(Duration.ofSeconds(1));
 	}
 
+	@Test
+	void whenTheLegacyResetHasAFractionThenItIsReadRoundedUp() {
+		assertThat(parse(Map.of("x-ratelimit-remaining", "0", "x-ratelimit-reset", "1.5")).resetIn())
+			.isEqualTo(Duration.ofMillis(1500));
+		assertThat(parse(Map.of("x-ratelimit-remaining", "0", "x-ratelimit-reset",
+				(RECEIVED.getEpochSecond() + 2) + ".25")).resetIn()).isEqualTo(Duration.ofMillis(1500));
+	}
+
 	@ParameterizedTest
-	@ValueSource(strings = { "1764590400000", "86401", "-1", "1.5", "", "1e3", "\u0663", "99999999999999999999" })
+	@ValueSource(strings = { "1764590400000", "86401", "-1", "1.", ".5", "", "1e3", "\u0663", "99999999999999999999" })
 	void whenTheLegacyResetIsNonsenseThenTheFieldsAreIgnored(String reset) {
 		assertThat(parse(Map.of("x-ratelimit-limit", "10", "x-ratelimit-remaining", "3", "x-ratelimit-reset", reset)))
 			.isNull();

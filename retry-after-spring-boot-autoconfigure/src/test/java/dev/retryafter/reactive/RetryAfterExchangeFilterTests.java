@@ -660,21 +660,6 @@ class RetryAfterExchangeFilterTests {
 		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.QUOTA);
 	}
 
-	@Test
-	void whileNoResponseHasCarriedTheFieldsThenASuccessNotDrawnForALookIsNotRead() {
-		ClientResponse limited = limited();
-		ClientResponse ok = response(200);
-		this.exchange.respond(limited, ok);
-		// nextInt() is -1: a success is never drawn for a look.
-		RetryAfterExchangeFilter filter = filter(NO_JITTER, () -> -1L);
-
-		assertThat(filter.filter(get(), this.exchange).block(TIMEOUT)).isSameAs(limited);
-		assertThat(filter.filter(get(), this.exchange).block(TIMEOUT)).isSameAs(ok);
-
-		assertThat(this.listener.holdReasons()).isEmpty();
-		assertThat(this.cooldowns.cooldowns().quotas().isEmpty()).isTrue();
-	}
-
 	/** A success saying nothing is left of a quota of 10 a second for 2 s. */
 	private static ClientResponse limited() {
 		return response(200, "RateLimit-Policy", "\"burst\";q=10;w=1", "RateLimit", "\"burst\";r=0;t=2");
