@@ -39,6 +39,10 @@ step happy-path "${REPORT[@]}" --out="$OUT/happy-path.md" HappyPathBenchmark "${
 step happy-path-interleaved java -cp "$JAR" dev.retryafter.benchmarks.HappyPathInterleaved --out="$OUT"
 step happy-path-floor java -cp "$JAR" dev.retryafter.benchmarks.HappyPathFloor --out="$OUT"
 step happy-path-quota-fields java -cp "$JAR" dev.retryafter.benchmarks.HappyPathQuotaFields --out="$OUT"
+# The happy path over loopback HTTP (HttpClient 5, the JDK client, and in memory), with and without quota fields.
+step happy-path-loopback java -cp "$JAR" dev.retryafter.benchmarks.LoopbackHappyPathReport \
+	--out="$OUT/happy-path-loopback.md" -f 1 -wi 3 -i 5 -w 1s -r 2s -prof gc
+step happy-path-loopback-interleaved java -cp "$JAR" dev.retryafter.benchmarks.LoopbackHappyPathInterleaved --out="$OUT"
 step retried-call java -jar "$JAR" RetriedCallBenchmark "${JMH_OPTS[@]}" -rf csv -rff "$OUT/jmh-retried-call.csv"
 step parser "${REPORT[@]}" --out="$OUT/parser.md" ParserBenchmark "${JMH_OPTS[@]}" -rf csv -rff "$OUT/jmh-parser.csv"
 step parser-correctness java -cp "$JAR" dev.retryafter.benchmarks.ParserCorrectness --out="$OUT"

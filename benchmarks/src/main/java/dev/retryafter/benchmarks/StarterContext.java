@@ -46,6 +46,16 @@ final class StarterContext implements AutoCloseable {
 		return this.context.getBean(RetryAfterInterceptor.class);
 	}
 
+	/**
+	 * One of the starter's beans, for a harness that checks what the starter kept.
+	 * @param <T> the bean's type
+	 * @param type the bean's type
+	 * @return the bean
+	 */
+	<T> T bean(Class<T> type) {
+		return this.context.getBean(type);
+	}
+
 	@Override
 	public void close() {
 		this.context.close();

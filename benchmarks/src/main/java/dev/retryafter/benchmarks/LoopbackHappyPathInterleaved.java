@@ -1,0 +1,156 @@
+package dev.retryafter.benchmarks;
+
+import java.net.http.HttpClient;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * {@link LoopbackHappyPathBenchmark}'s three variants in one JVM, measured for ratios on a
+ * shared, noisy machine as {@link HappyPathInterleaved} does: rounds of one batch per variant,
+ * in a shuffled order, so that a burst of load from elsewhere hits every variant alike; the
+ * ratios are medians of per-round ratios. The three share one origin and the JDK's client;
+ * each has its HttpClient 5 connection pool, as in the JMH benchmark.
+ *
+ * <p>
+ * Run: {@code java -cp benchmarks/target/benchmarks.jar dev.retryafter.benchmarks.LoopbackHappyPathInterleaved}
+ * with options {@code --transports=hc5,jdk,memory --fields=none,ietf,x-ratelimit --rounds=40
+ * --warmup-rounds=10 --batch=200 --memory-batch=10000 --out=benchmarks/results}.
+ */
+public final class LoopbackHappyPathInterleaved {
+
+	private static final List<String> VARIANTS = List.of("bare", "pass-through", "ours");
+
+	private static volatile int sink;
+
+	private LoopbackHappyPathInterleaved() {
+	}
+
+	/**
+	 * Runs the rounds for each transport and fields, and writes the table.
+	 * @param args see the class description
+	 * @throws Exception if a client fails to close
+	 */
+	public static void main(String[] args) throws Exception {
+		Options options = Options.parse(args);
+		List<String> transports = options.list("transports", "hc5,jdk,memory");
+		List<String> fields = options.list("fields", "none,ietf,x-ratelimit");
+		int rounds = options.integer("rounds", 40);
+		int warmup = options.integer("warmup-rounds", 10);
+		int batch = options.integer("batch", 200);
+		// Without the exchange a call is a few hundred times shorter.
+		int memoryBatch = options.integer("memory-batch", 10_000);
+		Path out = Path.of(options.string("out", "benchmarks/results"));
+		StringBuilder md = new StringBuilder();
+		md.append("| transport | fields | bare us/op | pass-through us/op | ours us/op "
+				+ "| **ours \u00f7 pass-through** | middle half of the rounds | ours \u2212 pass-through, us "
+				+ "| pass-through \u00f7 bare |\n");
+		md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+		for (String transport : transports) {
+			for (String field : fields) {
+				md.append(row(transport, field, rounds, warmup, "memory".equals(transport) ? memoryBatch : batch));
+				System.out.print(md.substring(md.lastIndexOf("| " + transport + " | " + field + " |")));
+			}
+		}
+		md.append("\n").append(rounds).append(" rounds (after ").append(warmup).append(" warm-up rounds) of ")
+			.append(batch).append(" calls (in memory ").append(memoryBatch).append(") per variant, variants in a shuffled order each round; times are medians of ")
+			.append("the rounds, ratios and differences medians of the per-round ones. ")
+			.append(ResultFiles.environment()).append(".\n");
+		System.out.println(md);
+		ResultFiles.write(out.resolve("happy-path-loopback-interleaved.md"), md.toString());
+	}
+
+	private static String row(String transport, String fields, int rounds, int warmup, int batch) throws Exception {
+		List<LoopbackHappyPathBenchmark> variants = new ArrayList<>();
+		LoopbackHappyPathBenchmark first = new LoopbackHappyPathBenchmark();
+		first.fields = fields;
+		first.remaining = 1_000_000_000L;
+		first.window = 60;
+		// One origin and one JDK client for the three: with one each, where the scheduler put
+		// their threads on the two cores moved one variant against another by up to 2x.
+		LoopbackServer origin = "memory".equals(transport) ? null : new LoopbackServer(first::answer);
+		HttpClient jdkClient = HttpClient.newHttpClient();
+		try {
+			for (String variant : VARIANTS) {
+				LoopbackHappyPathBenchmark state = new LoopbackHappyPathBenchmark();
+				state.variant = variant;
+				state.transport = transport;
+				state.fields = fields;
+				state.remaining = 1_000_000_000L;
+				state.window = 60;
+				state.origin = origin;
+				state.jdkClient = jdkClient;
+				variants.add(state);
+				state.setUp();
+			}
+			double[][] usPerOp = measure(variants, rounds, warmup, batch);
+			double[] bare = sorted(usPerOp[0]);
+			double[] pass = sorted(usPerOp[1]);
+			double[] ours = sorted(usPerOp[2]);
+			double[] ratios = sorted(ratios(usPerOp[2], usPerOp[1]));
+			double[] differences = new double[rounds];
+			for (int i = 0; i < rounds; i++) {
+				differences[i] = usPerOp[2][i] - usPerOp[1][i];
+			}
+			Arrays.sort(differences);
+			return "| " + transport + " | " + fields + " | " + Stats.format(Stats.percentile(bare, 50)) + " | "
+					+ Stats.format(Stats.percentile(pass, 50)) + " | " + Stats.format(Stats.percentile(ours, 50))
+					+ " | **" + Stats.format3(Stats.percentile(ratios, 50)) + "** | "
+					+ Stats.format3(Stats.percentile(ratios, 25)) + "-" + Stats.format3(Stats.percentile(ratios, 75))
+					+ " | " + Stats.format(Stats.percentile(differences, 50)) + " | "
+					+ Stats.format3(Stats.percentile(sorted(ratios(usPerOp[1], usPerOp[0])), 50)) + " |\n";
+		}
+		finally {
+			for (LoopbackHappyPathBenchmark state : variants) {
+				state.tearDown();
+			}
+			if (origin != null) {
+				origin.close();
+			}
+		}
+	}
+
+	private static double[][] measure(List<LoopbackHappyPathBenchmark> variants, int rounds, int warmup, int batch) {
+		double[][] usPerOp = new double[variants.size()][rounds];
+		Random order = new Random(42);
+		List<Integer> indexes = new ArrayList<>();
+		for (int variant = 0; variant < variants.size(); variant++) {
+			indexes.add(variant);
+		}
+		for (int round = -warmup; round < rounds; round++) {
+			Collections.shuffle(indexes, order);
+			for (int variant : indexes) {
+				LoopbackHappyPathBenchmark state = variants.get(variant);
+				long start = System.nanoTime();
+				int length = 0;
+				for (int i = 0; i < batch; i++) {
+					length += state.call().length();
+				}
+				long elapsed = System.nanoTime() - start;
+				sink += length;
+				if (round >= 0) {
+					usPerOp[variant][round] = elapsed / 1000.0 / batch;
+				}
+			}
+		}
+		return usPerOp;
+	}
+
+	private static double[] ratios(double[] values, double[] base) {
+		double[] ratios = new double[values.length];
+		for (int i = 0; i < values.length; i++) {
+			ratios[i] = values[i] / base[i];
+		}
+		return ratios;
+	}
+
+	private static double[] sorted(double[] values) {
+		double[] sorted = values.clone();
+		Arrays.sort(sorted);
+		return sorted;
+	}
+
+}
