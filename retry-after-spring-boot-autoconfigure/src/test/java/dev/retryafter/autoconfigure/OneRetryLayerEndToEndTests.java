@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.retryafter.frameworkretry.RetryAfterReactorRetry;
+import dev.retryafter.frameworkretry.RetryAfterRetryPolicy;
 import dev.retryafter.frameworkretry.RetryAfterRetryTemplate;
 import dev.retryafter.metrics.RetryAfterMetricsAutoConfiguration;
 import dev.retryafter.springretry.RetryAfterBackOffPolicy;
@@ -222,23 +223,24 @@ class OneRetryLayerEndToEndTests {
 
 	/**
 	 * A plain {@code RetryTemplate} on the policy bean cannot be seen before its first
-	 * attempt (it calls nothing on its policy before), so the interceptor retries inside each
-	 * of its attempts: 3 x 3 requests, none early, which is why the starter offers
-	 * {@code retryAfterRetryTemplate}.
+	 * attempt (it calls nothing on its policy before), so the interceptor spends its own
+	 * attempts inside the template's first one, and the policy, told so, retries nothing
+	 * more: 3 requests, none early.
 	 */
 	@Test
-	void plainFrameworkRetryTemplateOnTheRetryAfterRetryPolicyMultiplies() {
-		this.contextRunner.withPropertyValues("retry-after.backoff.initial=0s", "retry-after.backoff.max=0s")
-			.run((context) -> {
-				org.springframework.core.retry.RetryTemplate template = new org.springframework.core.retry.RetryTemplate(
-						context.getBean(org.springframework.core.retry.RetryPolicy.class));
-				RestClient client = restClient(context);
+	void plainFrameworkRetryTemplateOnTheRetryAfterRetryPolicy() {
+		this.contextRunner.run((context) -> {
+			org.springframework.core.retry.RetryTemplate template = new org.springframework.core.retry.RetryTemplate(
+					context.getBean(RetryAfterRetryPolicy.class));
+			RestClient client = restClient(context);
 
-				assertThatExceptionOfType(RetryException.class)
-					.isThrownBy(() -> template.execute(() -> get(client, "/busy")));
+			RetryException stopped = catchThrowableOfRetry(() -> template.execute(() -> get(client, "/unavailable")));
 
-				assertThat(this.origin.requests()).hasSize(9);
-			});
+			assertThat(stopped.getCause()).isInstanceOf(HttpServerErrorException.ServiceUnavailable.class);
+			assertRequestsNeverEarly(3);
+			assertAttempts(context, 2, 1);
+			assertAbandoned(context, "max-attempts");
+		});
 	}
 
 	/**
