@@ -325,7 +325,7 @@ public abstract class RetryCall {
 	/**
 	 * Plans what follows an attempt, with the client's retry-budget permits, and reports it.
 	 * When an outer retry layer drives the call, a first attempt that would continue is
-	 * handed back to it instead (reason {@code outer-retry}).
+	 * handed back to it instead (reason {@code outer-retry}), if that layer retries it.
 	 * @param outcome how the attempt ended
 	 * @param attempt the attempt number, 1 for the first
 	 * @return the decision
@@ -336,11 +336,11 @@ public abstract class RetryCall {
 				this.permits, calls.random());
 		if (attempt == 1 && wouldContinue(decision)) {
 			RetriedInvocation invocation = retriedInvocation();
-			if (invocation != null) {
+			if (invocation != null && invocation.takes(outcome)) {
 				invocation.handedBack(this.client.name(), this.facts.method(), outcome, calls.monotonicClock().nanoTime());
 				decision = handBack(decision);
 			}
-			else if (calls.outerRetry().isOuterRetryActive()) {
+			else if (invocation == null && calls.outerRetry().isOuterRetryActive()) {
 				decision = handBack(decision);
 			}
 		}

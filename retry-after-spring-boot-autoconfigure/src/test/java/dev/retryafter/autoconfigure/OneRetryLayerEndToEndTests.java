@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 
 import dev.retryafter.frameworkretry.RetryAfterReactorRetry;
 import dev.retryafter.frameworkretry.RetryAfterRetryPolicy;
@@ -20,7 +23,10 @@ import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 import reactor.util.retry.Retry;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.reactive.ReactiveHttpClientAutoConfiguration;
@@ -38,6 +44,7 @@ import org.springframework.resilience.annotation.EnableResilientMethods;
 import org.springframework.resilience.annotation.Retryable;
 import org.springframework.retry.policy.SimpleRetryPolicy;
 import org.springframework.web.client.HttpServerErrorException;
+import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientResponseException;
 import org.springframework.web.reactive.function.client.WebClient;
@@ -190,6 +197,63 @@ class OneRetryLayerEndToEndTests {
 		});
 	}
 
+	/**
+	 * A {@code @Retryable} whose {@code includes} do not cover an error response: Spring
+	 * would not retry it, so the interceptor keeps its own retries (3 requests, none early)
+	 * rather than handing the first back to no one.
+	 */
+	@Test
+	void retryableMethodWhoseIncludesDoNotCoverTheFailureKeepsTheStartersRetries() {
+		this.contextRunner.withUserConfiguration(RetryableReportsConfiguration.class).run((context) -> {
+			Reports reports = context.getBean(Reports.class);
+
+			assertThatExceptionOfType(HttpServerErrorException.ServiceUnavailable.class)
+				.isThrownBy(() -> reports.retriedOnIoFailuresOnly(this.origin.uri("/unavailable").toString()));
+
+			assertRequestsNeverEarly(3);
+			assertAttempts(context, 2, 1);
+			assertAbandoned(context, "max-attempts");
+		});
+	}
+
+	/**
+	 * The HTTP call made on Boot's {@code applicationTaskExecutor}: the starter's task
+	 * decorator carries the invocation there, so it is one layer still.
+	 */
+	@Test
+	void retryableMethodCallingOnBootsApplicationTaskExecutor() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
+			.withUserConfiguration(RetryableReportsConfiguration.class)
+			.run((context) -> {
+				Reports reports = context.getBean(Reports.class);
+
+				assertThat(catchThrowable(() -> reports.onExecutor(this.origin.uri("/unavailable").toString())))
+					.isInstanceOf(CompletionException.class)
+					.hasCauseInstanceOf(HttpServerErrorException.ServiceUnavailable.class);
+
+				assertRequestsNeverEarly(3);
+				assertAttempts(context, 3, 0);
+				assertAbandoned(context);
+			});
+	}
+
+	/**
+	 * A bare {@code ForkJoinPool.commonPool()} cannot be decorated: the call there is not
+	 * seen and multiplies (3 x 3). Shown with {@code Retry-After: 0}.
+	 */
+	@Test
+	void retryableMethodCallingOnTheCommonPoolMultiplies() {
+		this.contextRunner.withPropertyValues("retry-after.backoff.initial=0s", "retry-after.backoff.max=0s")
+			.withUserConfiguration(RetryableReportsConfiguration.class)
+			.run((context) -> {
+				Reports reports = context.getBean(Reports.class);
+
+				assertThat(catchThrowable(() -> reports.onCommonPool(this.origin.uri("/busy").toString()))).isNotNull();
+
+				assertThat(this.origin.requests()).hasSize(9);
+			});
+	}
+
 	@Test
 	void reactorRetryWhenWithTheStartersSpec() {
 		this.contextRunner.run((context) -> {
@@ -330,8 +394,10 @@ class OneRetryLayerEndToEndTests {
 	static class RetryableReportsConfiguration {
 
 		@Bean
-		Reports reports(RestClient.Builder restClientBuilder, WebClient.Builder webClientBuilder) {
-			return new Reports(restClientBuilder.build(), webClientBuilder.build());
+		Reports reports(RestClient.Builder restClientBuilder, WebClient.Builder webClientBuilder,
+				@Qualifier("applicationTaskExecutor") ObjectProvider<Executor> applicationTaskExecutor) {
+			return new Reports(restClientBuilder.build(), webClientBuilder.build(),
+					applicationTaskExecutor.getIfAvailable(() -> Runnable::run));
 		}
 
 	}
@@ -346,9 +412,30 @@ class OneRetryLayerEndToEndTests {
 
 		private final WebClient webClient;
 
-		Reports(RestClient restClient, WebClient webClient) {
+		private final Executor executor;
+
+		Reports(RestClient restClient, WebClient webClient, Executor executor) {
 			this.restClient = restClient;
 			this.webClient = webClient;
+			this.executor = executor;
+		}
+
+		@Retryable(maxRetries = 2, delay = 100, includes = ResourceAccessException.class)
+		public String retriedOnIoFailuresOnly(String uri) {
+			return this.restClient.get().uri(uri).retrieve().body(String.class);
+		}
+
+		@Retryable(maxRetries = 2, delay = 100, includes = RestClientResponseException.class)
+		public String onExecutor(String uri) {
+			return CompletableFuture
+				.supplyAsync(() -> this.restClient.get().uri(uri).retrieve().body(String.class), this.executor)
+				.join();
+		}
+
+		@Retryable(maxRetries = 2, delay = 0, includes = RestClientResponseException.class)
+		public String onCommonPool(String uri) {
+			return CompletableFuture.supplyAsync(() -> this.restClient.get().uri(uri).retrieve().body(String.class))
+				.join();
 		}
 
 		@Retryable(maxRetries = 2, delay = 100, includes = RestClientResponseException.class)
