@@ -2,7 +2,7 @@ package dev.retryafter.call;
 
 import java.time.Duration;
 import java.util.Objects;
-import java.util.function.Predicate;
+import java.util.function.BiPredicate;
 
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.RetryAfter;
@@ -35,7 +35,7 @@ public final class RetriedInvocation {
 	private final long startNanos;
 
 	/** Which outcomes the outer layer retries once it sees the failure they become. */
-	private final Predicate<AttemptOutcome> takes;
+	private final BiPredicate<AttemptOutcome, Boolean> takes;
 
 	private @Nullable Handback last;
 
@@ -45,7 +45,7 @@ public final class RetriedInvocation {
 	 * @param startNanos the monotonic reading at the invocation's first attempt
 	 */
 	public RetriedInvocation(long startNanos) {
-		this(startNanos, (outcome) -> true);
+		this(startNanos, (outcome, reactive) -> true);
 	}
 
 	/**
@@ -53,10 +53,11 @@ public final class RetriedInvocation {
 	 * {@code @Retryable} whose {@code includes} do not cover every HTTP failure): an outcome
 	 * it would not retry is not handed back, and the client adapter retries it itself.
 	 * @param startNanos the monotonic reading at the invocation's first attempt
-	 * @param takes whether the outer layer retries the failure an outcome becomes
+	 * @param takes whether the outer layer retries the failure an outcome becomes, given the
+	 * outcome and whether the reactive adapter ({@code true}) or the blocking one produced it
 	 * @since 0.3.0
 	 */
-	public RetriedInvocation(long startNanos, Predicate<AttemptOutcome> takes) {
+	public RetriedInvocation(long startNanos, BiPredicate<AttemptOutcome, Boolean> takes) {
 		this.startNanos = startNanos;
 		this.takes = Objects.requireNonNull(takes, "takes");
 	}
@@ -65,11 +66,13 @@ public final class RetriedInvocation {
 	 * Whether the outer layer retries the failure this outcome becomes, so that the client
 	 * adapter may hand it back instead of retrying it itself.
 	 * @param outcome how the attempt ended
+	 * @param reactive whether the reactive adapter produced it (its failure is then a
+	 * {@code WebClient} exception)
 	 * @return {@code true} to hand it back
 	 * @since 0.3.0
 	 */
-	public boolean takes(AttemptOutcome outcome) {
-		return this.takes.test(outcome);
+	public boolean takes(AttemptOutcome outcome, boolean reactive) {
+		return this.takes.test(outcome, reactive);
 	}
 
 	/**

@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
+import java.util.function.BiPredicate;
 import java.util.function.Supplier;
 
 import dev.retryafter.call.RetriedInvocation;
@@ -40,6 +40,9 @@ import org.springframework.util.ClassUtils;
  * here until the instant: its one hold. A hold that does not fit {@code header.max-wait} or
  * {@code total-budget} is not taken: the attempt is not run, the reason is reported, and the
  * previous attempt's failure is thrown again, so the method never sends a request early.
+ * Only an outcome whose failure the method's {@code includes}, {@code excludes} and
+ * {@code predicate} retry is handed back ({@link RetryableCoverage}); any other keeps the
+ * client adapter's own retries.
  * <p>
  * A method returning a reactive type is retried by Spring through Reactor's
  * {@code retryWhen}, which subscribes again to what the method returned once; the advice puts
@@ -62,7 +65,7 @@ public class RetriedMethodInterceptor implements MethodInterceptor {
 	private final Sleeper sleeper;
 
 	/** What each method's {@code @Retryable} retries, read once per method. */
-	private final Map<Method, Optional<Predicate<AttemptOutcome>>> coverage = new ConcurrentHashMap<>();
+	private final Map<Method, Optional<BiPredicate<AttemptOutcome, Boolean>>> coverage = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the advice, holding on the calling thread.
@@ -160,7 +163,7 @@ public class RetriedMethodInterceptor implements MethodInterceptor {
 		Method method = (target != null)
 				? AopUtils.getMostSpecificMethod(invocation.getMethod(), AopUtils.getTargetClass(target))
 				: invocation.getMethod();
-		Optional<Predicate<AttemptOutcome>> coverage = this.coverage.computeIfAbsent(method,
+		Optional<BiPredicate<AttemptOutcome, Boolean>> coverage = this.coverage.computeIfAbsent(method,
 				(key) -> Optional.ofNullable(RetryableCoverage.of(key)));
 		long start = retries.monotonicClock().nanoTime();
 		return coverage.map((takes) -> new RetriedInvocation(start, takes)).orElseGet(() -> new RetriedInvocation(start));

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.lang.reflect.Method;
 import java.net.URI;
 import java.util.List;
-import java.util.function.Predicate;
+import java.util.function.BiPredicate;
 
 import dev.retryafter.core.AttemptOutcome;
 import org.jspecify.annotations.Nullable;
@@ -32,10 +32,9 @@ import org.springframework.web.client.RestClientResponseException;
  * The failure is not known before the attempt, so a sample of it is asked: an
  * {@code HttpServerErrorException} or {@code HttpClientErrorException} of the outcome's
  * status, or a {@code ResourceAccessException} around an {@code IOException}, and the
- * {@code WebClient} counterparts when WebFlux is present. The outer layer takes the outcome
- * when it retries either family's sample: a blocking method may call either client.
+ * {@code WebClient} counterparts for an outcome of the {@code WebClient} filter.
  */
-final class RetryableCoverage implements Predicate<AttemptOutcome> {
+final class RetryableCoverage implements BiPredicate<AttemptOutcome, Boolean> {
 
 	private static final boolean WEBFLUX_PRESENT = ClassUtils.isPresent(
 			"org.springframework.web.reactive.function.client.WebClientResponseException",
@@ -62,7 +61,7 @@ final class RetryableCoverage implements Predicate<AttemptOutcome> {
 	 * @return the coverage, or {@code null} when it takes every outcome (no types, no
 	 * predicate) or the annotation is not found
 	 */
-	static @Nullable Predicate<AttemptOutcome> of(Method method) {
+	static @Nullable BiPredicate<AttemptOutcome, Boolean> of(Method method) {
 		Retryable retryable = AnnotatedElementUtils.findMergedAnnotation(method, Retryable.class);
 		if (retryable == null) {
 			retryable = AnnotatedElementUtils.findMergedAnnotation(method.getDeclaringClass(), Retryable.class);
@@ -95,11 +94,11 @@ final class RetryableCoverage implements Predicate<AttemptOutcome> {
 	}
 
 	@Override
-	public boolean test(AttemptOutcome outcome) {
-		if (retries(blockingSample(outcome))) {
-			return true;
+	public boolean test(AttemptOutcome outcome, Boolean reactive) {
+		if (reactive) {
+			return !WEBFLUX_PRESENT || retries(WebFluxSamples.of(outcome));
 		}
-		return WEBFLUX_PRESENT && retries(WebFluxSamples.of(outcome));
+		return retries(blockingSample(outcome));
 	}
 
 	private boolean retries(Throwable failure) {
