@@ -52,6 +52,20 @@ public final class FrameworkRetryDetector implements OuterRetryDetector {
 	}
 
 	/**
+	 * Sets the calling thread's binding, for context propagation
+	 * ({@link RetriedInvocationThreadLocalAccessor}), which restores the previous one itself.
+	 * @param binding the binding, or {@code null} to clear it
+	 */
+	static void set(@Nullable Binding binding) {
+		if (binding != null) {
+			CURRENT.set(binding);
+		}
+		else {
+			CURRENT.remove();
+		}
+	}
+
+	/**
 	 * Binds an invocation to the calling thread until the returned scope is closed.
 	 * @param invocation the invocation
 	 * @return the scope, which restores the previous binding when closed
@@ -74,6 +88,11 @@ public final class FrameworkRetryDetector implements OuterRetryDetector {
 
 		private Binding(RetriedInvocation invocation) {
 			this.invocation = invocation;
+		}
+
+		/** Whether the attempt it binds is still under way. */
+		boolean isOpen() {
+			return this.open;
 		}
 
 		/**

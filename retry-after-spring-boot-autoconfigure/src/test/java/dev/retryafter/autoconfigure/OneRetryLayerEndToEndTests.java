@@ -20,7 +20,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.util.retry.Retry;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -238,6 +240,30 @@ class OneRetryLayerEndToEndTests {
 	}
 
 	/**
+	 * A blocking call inside Reactor's {@code subscribeOn}, with Reactor's automatic context
+	 * propagation on: the starter's thread-local accessor carries the invocation there.
+	 */
+	@Test
+	void retryableMethodCallingInsideSubscribeOnWithContextPropagation() {
+		Hooks.enableAutomaticContextPropagation();
+		try {
+			this.contextRunner.withUserConfiguration(RetryableReportsConfiguration.class).run((context) -> {
+				Reports reports = context.getBean(Reports.class);
+
+				assertThatExceptionOfType(HttpServerErrorException.ServiceUnavailable.class)
+					.isThrownBy(() -> reports.insideSubscribeOn(this.origin.uri("/unavailable").toString()));
+
+				assertRequestsNeverEarly(3);
+				assertAttempts(context, 3, 0);
+				assertAbandoned(context);
+			});
+		}
+		finally {
+			Hooks.disableAutomaticContextPropagation();
+		}
+	}
+
+	/**
 	 * A bare {@code ForkJoinPool.commonPool()} cannot be decorated: the call there is not
 	 * seen and multiplies (3 x 3). Shown with {@code Retry-After: 0}.
 	 */
@@ -430,6 +456,13 @@ class OneRetryLayerEndToEndTests {
 			return CompletableFuture
 				.supplyAsync(() -> this.restClient.get().uri(uri).retrieve().body(String.class), this.executor)
 				.join();
+		}
+
+		@Retryable(maxRetries = 2, delay = 100, includes = RestClientResponseException.class)
+		public String insideSubscribeOn(String uri) {
+			return Mono.fromCallable(() -> this.restClient.get().uri(uri).retrieve().body(String.class))
+				.subscribeOn(Schedulers.boundedElastic())
+				.block(Duration.ofSeconds(30));
 		}
 
 		@Retryable(maxRetries = 2, delay = 0, includes = RestClientResponseException.class)
