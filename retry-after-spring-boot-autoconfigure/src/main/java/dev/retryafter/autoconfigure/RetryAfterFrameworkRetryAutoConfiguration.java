@@ -9,6 +9,7 @@ import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.frameworkretry.FrameworkRetryDetector;
 import dev.retryafter.frameworkretry.OuterRetries;
+import dev.retryafter.frameworkretry.RetriedInvocationTaskDecorator;
 import dev.retryafter.frameworkretry.RetriedMethodInterceptor;
 import dev.retryafter.frameworkretry.RetriedMethodsPostProcessor;
 import dev.retryafter.frameworkretry.RetryAfterReactorRetry;
@@ -100,6 +101,18 @@ public final class RetryAfterFrameworkRetryAutoConfiguration {
 	@ConditionalOnMissingBean
 	FrameworkRetryDetector frameworkRetryDetector() {
 		return new FrameworkRetryDetector();
+	}
+
+	/**
+	 * Carries the invocation to the threads of the executors Boot builds, which apply every
+	 * {@code TaskDecorator} bean, composed with the application's own. It must be a default
+	 * candidate: Boot collects the decorators through a stream that leaves the others out.
+	 * An application replaces it by defining a bean of this type.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	RetriedInvocationTaskDecorator retriedInvocationTaskDecorator() {
+		return new RetriedInvocationTaskDecorator();
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -2,6 +2,7 @@ package dev.retryafter.call;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.BiPredicate;
 
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.RetryAfter;
@@ -33,14 +34,45 @@ public final class RetriedInvocation {
 
 	private final long startNanos;
 
+	/** Which outcomes the outer layer retries once it sees the failure they become. */
+	private final BiPredicate<AttemptOutcome, Boolean> takes;
+
 	private @Nullable Handback last;
 
 	/**
-	 * Starts an invocation: its {@code total-budget} runs from {@code startNanos}.
+	 * Starts an invocation whose outer layer retries every outcome handed back to it: its
+	 * {@code total-budget} runs from {@code startNanos}.
 	 * @param startNanos the monotonic reading at the invocation's first attempt
 	 */
 	public RetriedInvocation(long startNanos) {
+		this(startNanos, (outcome, reactive) -> true);
+	}
+
+	/**
+	 * Starts an invocation whose outer layer retries only some failures (a
+	 * {@code @Retryable} whose {@code includes} do not cover every HTTP failure): an outcome
+	 * it would not retry is not handed back, and the client adapter retries it itself.
+	 * @param startNanos the monotonic reading at the invocation's first attempt
+	 * @param takes whether the outer layer retries the failure an outcome becomes, given the
+	 * outcome and whether the reactive adapter ({@code true}) or the blocking one produced it
+	 * @since 0.3.0
+	 */
+	public RetriedInvocation(long startNanos, BiPredicate<AttemptOutcome, Boolean> takes) {
 		this.startNanos = startNanos;
+		this.takes = Objects.requireNonNull(takes, "takes");
+	}
+
+	/**
+	 * Whether the outer layer retries the failure this outcome becomes, so that the client
+	 * adapter may hand it back instead of retrying it itself.
+	 * @param outcome how the attempt ended
+	 * @param reactive whether the reactive adapter produced it (its failure is then a
+	 * {@code WebClient} exception)
+	 * @return {@code true} to hand it back
+	 * @since 0.3.0
+	 */
+	public boolean takes(AttemptOutcome outcome, boolean reactive) {
+		return this.takes.test(outcome, reactive);
 	}
 
 	/**

@@ -325,7 +325,7 @@ public abstract class RetryCall {
 	/**
 	 * Plans what follows an attempt, with the client's retry-budget permits, and reports it.
 	 * When an outer retry layer drives the call, a first attempt that would continue is
-	 * handed back to it instead (reason {@code outer-retry}).
+	 * handed back to it instead (reason {@code outer-retry}), if that layer retries it.
 	 * @param outcome how the attempt ended
 	 * @param attempt the attempt number, 1 for the first
 	 * @return the decision
@@ -336,11 +336,11 @@ public abstract class RetryCall {
 				this.permits, calls.random());
 		if (attempt == 1 && wouldContinue(decision)) {
 			RetriedInvocation invocation = retriedInvocation();
-			if (invocation != null) {
+			if (invocation != null && takes(invocation, outcome)) {
 				invocation.handedBack(this.client.name(), this.facts.method(), outcome, calls.monotonicClock().nanoTime());
 				decision = handBack(decision);
 			}
-			else if (calls.outerRetry().isOuterRetryActive()) {
+			else if (invocation == null && calls.outerRetry().isOuterRetryActive()) {
 				decision = handBack(decision);
 			}
 		}
@@ -359,19 +359,18 @@ public abstract class RetryCall {
 		return calls().outerRetry().invocation();
 	}
 
-	/**
-	 * Whether the planner's decision is anything but a normal end: only then can an outer
-	 * retry layer matter, so a call that succeeds never asks for one.
-	 */
+	/** Whether an outer layer takes this failure: it is the blocking client's (the reactive adapter's own). */
+	protected boolean takes(RetriedInvocation invocation, AttemptOutcome outcome) {
+		return invocation.takes(outcome, false);
+	}
+
+	// Anything but a normal end: only then can an outer layer matter, so a success never asks.
 	private boolean wouldContinue(RetryDecision decision) {
 		return !(decision instanceof RetryDecision.Stop stop) || stop.reason().isAbandonment();
 	}
 
-	/**
-	 * Leaves the retrying to the outer layer: it plans its own wait (from the same
-	 * {@code Retry-After}) and decides whether to try again, so this call neither waits nor
-	 * spends a retry-budget permit, and gives back the one the planner took.
-	 */
+	// The outer layer plans its own wait (from the same Retry-After) and decides whether to try
+	// again: this call neither waits nor spends a retry-budget permit, and refunds the planner's.
 	private RetryDecision handBack(RetryDecision decision) {
 		if (decision instanceof RetryDecision.Retry) {
 			this.permits.refund();

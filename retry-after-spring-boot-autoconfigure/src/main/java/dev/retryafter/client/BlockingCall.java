@@ -6,6 +6,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
 
+import dev.retryafter.call.AttemptsSpent;
 import dev.retryafter.call.CallContext;
 import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.call.RetryCall;
@@ -58,6 +59,9 @@ final class BlockingCall extends RetryCall {
 
 	/** What stopped the request where it was being sent (a refusal, an interrupted hold), if anything. */
 	private @Nullable IOException stoppedAsSent;
+
+	/** Whether the call is ending with its retries spent (see {@link AttemptsSpent}). */
+	private boolean spent;
 
 	/** The copy of the last response, kept while a retry is sent in case it is refused as sent. */
 	private @Nullable BlockingAttempt kept;
@@ -166,34 +170,68 @@ final class BlockingCall extends RetryCall {
 	}
 
 	/**
-	 * Decides after the first attempt, and retries for as long as the planner says.
+	 * Decides after the first attempt, and retries for as long as the planner says. When it
+	 * ends with the retries spent, the thread's {@link AttemptsSpent} note says so, for a
+	 * retry layer around the client on the same policy.
 	 * @param first the first attempt's result
 	 */
 	ClientHttpResponse continueWith(BlockingAttempt first) throws IOException {
+		try {
+			ClientHttpResponse response = attempts(first);
+			if (this.spent) {
+				AttemptsSpent.responded(response.getStatusCode().value());
+			}
+			return response;
+		}
+		catch (IOException ex) {
+			if (this.spent) {
+				AttemptsSpent.failed(ex);
+			}
+			throw ex;
+		}
+	}
+
+	private ClientHttpResponse attempts(BlockingAttempt first) throws IOException {
 		BlockingAttempt result = first;
 		for (int attempt = 1;; attempt++) {
 			RetryDecision decision = decideOrDiscard(result, attempt);
 			if (!(decision instanceof RetryDecision.Retry retry)) {
+				this.spent = spends(decision);
 				return result.deliver();
 			}
+			// Called off from here on (deadline, cooldown, interruption): the retries are spent.
+			this.spent = true;
 			ClientHttpResponse calledOff = waitForRetry(result, retry);
 			if (calledOff != null) {
 				return calledOff;
 			}
+			this.spent = false;
 			retrySent(retry);
 			try {
 				result = send();
 			}
 			catch (RetryRefusedException ex) {
 				// Refused as sent: as if refused before, the caller gets the last response.
+				this.spent = true;
 				retryCalledOff(retry);
 				return Objects.requireNonNull(this.kept).deliverInsteadOfRetry(origin(), ex.getReason(), timeLeft());
 			}
 			catch (IOException ex) {
+				this.spent = true;
 				retryCalledOff(retry);
 				throw ex;
 			}
 		}
+	}
+
+	/**
+	 * Whether a stop leaves nothing for an outer layer on the same settings to retry: every
+	 * abandonment but a method the client would not repeat, which an outer layer that chose
+	 * to repeat the whole operation may.
+	 */
+	private static boolean spends(RetryDecision decision) {
+		StopReason reason = ((RetryDecision.Stop) decision).reason();
+		return reason.isAbandonment() && reason != StopReason.NON_IDEMPOTENT;
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
+import dev.retryafter.call.AttemptsSpent;
 import dev.retryafter.call.CallContext;
 import dev.retryafter.call.CallTime;
 import dev.retryafter.call.FirstAttemptRules;
@@ -154,6 +155,8 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	@Override
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
+		// The note is about the call that ended last on this thread, never an older one.
+		AttemptsSpent.clear();
 		FirstAttemptRules rules = this.calls.rules(request.getURI(), request.getAttributes());
 		boolean mayHold = this.calls.mayHold(rules.settings(), request.getURI());
 		if (mayHold || this.calls.watched()) {

@@ -13,13 +13,15 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * The invocation is bound to the thread for exactly the time the outer layer runs an
  * attempt ({@link #bind}), and the previous binding is restored afterwards, so nested
- * invocations each see their own and nothing leaks to later calls on the thread.
+ * invocations each see their own and nothing leaks to later calls on the thread. Work the
+ * attempt hands to an executor that Boot configures is bound there too, while the attempt
+ * runs ({@link RetriedInvocationTaskDecorator}).
  *
  * @since 0.1.0
  */
 public final class FrameworkRetryDetector implements OuterRetryDetector {
 
-	private static final ThreadLocal<@Nullable RetriedInvocation> CURRENT = new ThreadLocal<>();
+	private static final ThreadLocal<@Nullable Binding> CURRENT = new ThreadLocal<>();
 
 	@Override
 	public boolean isOuterRetryActive() {
@@ -28,7 +30,7 @@ public final class FrameworkRetryDetector implements OuterRetryDetector {
 
 	@Override
 	public @Nullable RetriedInvocation invocation() {
-		return CURRENT.get();
+		return current();
 	}
 
 	/**
@@ -36,7 +38,31 @@ public final class FrameworkRetryDetector implements OuterRetryDetector {
 	 * @return the invocation, or {@code null}
 	 */
 	static @Nullable RetriedInvocation current() {
+		Binding binding = CURRENT.get();
+		return (binding != null) ? binding.invocation : null;
+	}
+
+	/**
+	 * The binding of the calling thread, for work it hands to another thread
+	 * ({@link RetriedInvocationTaskDecorator}).
+	 * @return the binding, or {@code null}
+	 */
+	static @Nullable Binding binding() {
 		return CURRENT.get();
+	}
+
+	/**
+	 * Sets the calling thread's binding, for context propagation
+	 * ({@link RetriedInvocationThreadLocalAccessor}), which restores the previous one itself.
+	 * @param binding the binding, or {@code null} to clear it
+	 */
+	static void set(@Nullable Binding binding) {
+		if (binding != null) {
+			CURRENT.set(binding);
+		}
+		else {
+			CURRENT.remove();
+		}
 	}
 
 	/**
@@ -45,9 +71,40 @@ public final class FrameworkRetryDetector implements OuterRetryDetector {
 	 * @return the scope, which restores the previous binding when closed
 	 */
 	static Scope bind(RetriedInvocation invocation) {
-		RetriedInvocation previous = CURRENT.get();
-		CURRENT.set(invocation);
-		return new Scope(previous);
+		Binding binding = new Binding(invocation);
+		return new Scope(binding, CURRENT.get(), true);
+	}
+
+	/**
+	 * One attempt's binding of an invocation: open while the outer layer's attempt runs, so
+	 * that work handed to another thread during it is seen, and work that starts after the
+	 * attempt ended (nobody would retry what it hands back) is not.
+	 */
+	static final class Binding {
+
+		private final RetriedInvocation invocation;
+
+		private volatile boolean open = true;
+
+		private Binding(RetriedInvocation invocation) {
+			this.invocation = invocation;
+		}
+
+		/** Whether the attempt it binds is still under way. */
+		boolean isOpen() {
+			return this.open;
+		}
+
+		/**
+		 * Binds this attempt's invocation to the calling thread, another than the one it
+		 * was bound on, while the attempt is still under way.
+		 * @return the scope to close when the work ends, or {@code null} when the attempt
+		 * has ended
+		 */
+		@Nullable Scope carry() {
+			return this.open ? new Scope(this, CURRENT.get(), false) : null;
+		}
+
 	}
 
 	/**
@@ -55,14 +112,25 @@ public final class FrameworkRetryDetector implements OuterRetryDetector {
 	 */
 	static final class Scope implements AutoCloseable {
 
-		private final @Nullable RetriedInvocation previous;
+		private final Binding binding;
 
-		private Scope(@Nullable RetriedInvocation previous) {
+		private final @Nullable Binding previous;
+
+		/** Whether closing ends the attempt: only on the thread the outer layer runs it on. */
+		private final boolean owner;
+
+		private Scope(Binding binding, @Nullable Binding previous, boolean owner) {
+			this.binding = binding;
 			this.previous = previous;
+			this.owner = owner;
+			CURRENT.set(binding);
 		}
 
 		@Override
 		public void close() {
+			if (this.owner) {
+				this.binding.open = false;
+			}
 			if (this.previous != null) {
 				CURRENT.set(this.previous);
 			}

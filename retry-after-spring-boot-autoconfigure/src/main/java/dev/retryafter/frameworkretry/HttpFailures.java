@@ -5,6 +5,7 @@ import java.time.Instant;
 
 import dev.retryafter.call.IoFailures;
 import dev.retryafter.call.ResponseOutcomes;
+import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.RetrySettings;
@@ -49,5 +50,37 @@ final class HttpFailures {
 		return null;
 	}
 
+	/**
+	 * The status of the error response behind a failure.
+	 * @param failure what the call threw
+	 * @return the status, or {@code -1} when the failure holds no error response
+	 */
+	static int status(Throwable failure) {
+		Throwable candidate = failure;
+		for (int depth = 0; candidate != null && depth < MAX_DEPTH; depth++) {
+			if (candidate instanceof RestClientResponseException response) {
+				return response.getStatusCode().value();
+			}
+			candidate = (candidate.getCause() != candidate) ? candidate.getCause() : null;
+		}
+		return -1;
+	}
+
+	/**
+	 * The refusal behind a failure: the client adapter did not send the request, for
+	 * example because its origin is cooling down.
+	 * @param failure what the call threw
+	 * @return the refusal, or {@code null}
+	 */
+	static @Nullable RetryRefusedException refusal(Throwable failure) {
+		Throwable candidate = failure;
+		for (int depth = 0; candidate != null && depth < MAX_DEPTH; depth++) {
+			if (candidate instanceof RetryRefusedException refused) {
+				return refused;
+			}
+			candidate = (candidate.getCause() != candidate) ? candidate.getCause() : null;
+		}
+		return null;
+	}
 
 }

@@ -2,12 +2,17 @@ package dev.retryafter.frameworkretry;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiPredicate;
 import java.util.function.Supplier;
 
 import dev.retryafter.call.RetriedInvocation;
+import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.Sleeper;
 import dev.retryafter.core.StopReason;
@@ -16,6 +21,7 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.util.ClassUtils;
@@ -34,6 +40,9 @@ import org.springframework.util.ClassUtils;
  * here until the instant: its one hold. A hold that does not fit {@code header.max-wait} or
  * {@code total-budget} is not taken: the attempt is not run, the reason is reported, and the
  * previous attempt's failure is thrown again, so the method never sends a request early.
+ * Only an outcome whose failure the method's {@code includes}, {@code excludes} and
+ * {@code predicate} retry is handed back ({@link RetryableCoverage}); any other keeps the
+ * client adapter's own retries.
  * <p>
  * A method returning a reactive type is retried by Spring through Reactor's
  * {@code retryWhen}, which subscribes again to what the method returned once; the advice puts
@@ -54,6 +63,9 @@ public class RetriedMethodInterceptor implements MethodInterceptor {
 	private final Supplier<OuterRetries> retries;
 
 	private final Sleeper sleeper;
+
+	/** What each method's {@code @Retryable} retries, read once per method. */
+	private final Map<Method, Optional<BiPredicate<AttemptOutcome, Boolean>>> coverage = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the advice, holding on the calling thread.
@@ -85,7 +97,7 @@ public class RetriedMethodInterceptor implements MethodInterceptor {
 			if (adapter != null) {
 				Object result = invocation.proceed();
 				return (result != null) ? ReactorContext.withInvocation(result, adapter,
-						new RetriedInvocation(retries.monotonicClock().nanoTime())) : null;
+						newInvocation(invocation, retries)) : null;
 			}
 		}
 		RetriedInvocation retried = invocationOf(invocation, retries);
@@ -128,17 +140,33 @@ public class RetriedMethodInterceptor implements MethodInterceptor {
 						+ ": the server's Retry-After does not fit header.max-wait or total-budget");
 	}
 
-	private static RetriedInvocation invocationOf(MethodInvocation invocation, OuterRetries retries) {
+	private RetriedInvocation invocationOf(MethodInvocation invocation, OuterRetries retries) {
 		if (invocation instanceof ProxyMethodInvocation proxied) {
 			Object existing = proxied.getUserAttribute(INVOCATION_ATTRIBUTE);
 			if (existing instanceof RetriedInvocation retried) {
 				return retried;
 			}
-			RetriedInvocation retried = new RetriedInvocation(retries.monotonicClock().nanoTime());
+			RetriedInvocation retried = newInvocation(invocation, retries);
 			proxied.setUserAttribute(INVOCATION_ATTRIBUTE, retried);
 			return retried;
 		}
-		return new RetriedInvocation(retries.monotonicClock().nanoTime());
+		return newInvocation(invocation, retries);
+	}
+
+	/**
+	 * An invocation that is handed back only what the method's {@code @Retryable} retries:
+	 * a failure its {@code includes}, {@code excludes} or {@code predicate} leave out keeps
+	 * the client adapter's own retries.
+	 */
+	private RetriedInvocation newInvocation(MethodInvocation invocation, OuterRetries retries) {
+		Object target = invocation.getThis();
+		Method method = (target != null)
+				? AopUtils.getMostSpecificMethod(invocation.getMethod(), AopUtils.getTargetClass(target))
+				: invocation.getMethod();
+		Optional<BiPredicate<AttemptOutcome, Boolean>> coverage = this.coverage.computeIfAbsent(method,
+				(key) -> Optional.ofNullable(RetryableCoverage.of(key)));
+		long start = retries.monotonicClock().nanoTime();
+		return coverage.map((takes) -> new RetriedInvocation(start, takes)).orElseGet(() -> new RetriedInvocation(start));
 	}
 
 	private static void remember(MethodInvocation invocation, Throwable failure) {

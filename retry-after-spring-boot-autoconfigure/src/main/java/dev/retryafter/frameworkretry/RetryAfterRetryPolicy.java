@@ -3,11 +3,16 @@ package dev.retryafter.frameworkretry;
 import java.time.Duration;
 import java.util.Objects;
 
+import dev.retryafter.call.AttemptsSpent;
 import dev.retryafter.call.RetriedInvocation;
+import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryPlanner;
+import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.StopReason;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.retry.RetryPolicy;
@@ -35,8 +40,16 @@ import org.springframework.util.backoff.BackOffExecution;
  * Framework's {@code RetryTemplate} gives no hook for: use a {@link RetryAfterRetryTemplate}
  * (the {@code retryAfterRetryTemplate} bean). Inside it the HTTP client adapters send one
  * attempt per template attempt, and this policy learns the exact instant each response's
- * {@code Retry-After} asked for. In a plain {@code RetryTemplate} the waits are the same, but
- * the interceptor also retries inside each template attempt.
+ * {@code Retry-After} asked for. In a plain {@code RetryTemplate} the interceptor spends its
+ * own attempts inside the first template attempt, and this policy then retries nothing it
+ * hands back with its retries spent (the thread's {@code AttemptsSpent} note): one layer
+ * still, the interceptor's.
+ * <p>
+ * A request the interceptor refused because its origin is cooling down
+ * ({@code RetryRefusedException}, reason {@code cooldown}) was never sent: it is retried no
+ * earlier than the instant the cooldown ends, and not at all when that wait does not fit
+ * {@code header.max-wait} or what is left of {@code total-budget}. A refusal for any other
+ * reason is not retried.
  * <p>
  * The template calls {@link #shouldRetry} and then the back-off's {@code nextBackOff()}
  * right after it, on the same thread; the failure is handed from one to the other through a
@@ -74,6 +87,11 @@ public class RetryAfterRetryPolicy implements RetryPolicy {
 	@Override
 	public boolean shouldRetry(Throwable throwable) {
 		LAST_FAILURE.remove();
+		if (AttemptsSpent.take(throwable, HttpFailures.status(throwable))) {
+			// The interceptor already spent the retries on the same settings: retrying the
+			// operation again would multiply its attempts.
+			return false;
+		}
 		RetriedInvocation invocation = FrameworkRetryDetector.current();
 		RetriedInvocation.Handback handback = (invocation != null) ? invocation.last() : null;
 		ClientSettings client = this.retries.client(handback);
@@ -84,7 +102,15 @@ public class RetryAfterRetryPolicy implements RetryPolicy {
 		}
 		String method = (handback != null) ? handback.method() : OuterRetries.UNKNOWN_METHOD;
 		Long notBefore = (handback != null) ? handback.notBeforeNanos() : null;
-		LAST_FAILURE.set(new Failure(client, method, outcome, notBefore));
+		RetryRefusedException refused = HttpFailures.refusal(throwable);
+		if (refused != null) {
+			if (refused.getReason() != StopReason.COOLDOWN) {
+				return false;
+			}
+			// Never sent: not before the cooldown's instant, which the refusal names.
+			notBefore = this.retries.monotonicClock().nanoTime() + saturatedNanos(refused.getTimeLeft());
+		}
+		LAST_FAILURE.set(new Failure(client, method, outcome, notBefore, refused != null));
 		return true;
 	}
 
@@ -109,7 +135,13 @@ public class RetryAfterRetryPolicy implements RetryPolicy {
 	/**
 	 * The failure {@link #shouldRetry} accepted, for the back-off that follows it.
 	 */
-	private record Failure(ClientSettings client, String method, AttemptOutcome outcome, @Nullable Long notBefore) {
+	private record Failure(ClientSettings client, String method, AttemptOutcome outcome, @Nullable Long notBefore,
+			boolean refused) {
+	}
+
+	/** At most the longest wait a setting allows ({@code header.max-wait} is below it). */
+	private static long saturatedNanos(Duration duration) {
+		return (duration.compareTo(RetryAfter.MAX_DELAY) >= 0) ? RetryAfter.MAX_DELAY.toNanos() : duration.toNanos();
 	}
 
 	/**
@@ -141,8 +173,34 @@ public class RetryAfterRetryPolicy implements RetryPolicy {
 			if (!(decision instanceof RetryDecision.Retry retry)) {
 				return STOP;
 			}
+			if (failure.refused() && !fits(failure, retry.delay())) {
+				return STOP;
+			}
 			this.attempt++;
 			return ceilMillis(retry.delay());
+		}
+
+		/**
+		 * Whether the wait for a refusing cooldown fits {@code header.max-wait} and what is
+		 * left of {@code total-budget}, as a server-asked wait must; if not, the stop is
+		 * reported and the refusal is not retried.
+		 */
+		private boolean fits(Failure failure, Duration delay) {
+			OuterRetries retries = RetryAfterRetryPolicy.this.retries;
+			RetrySettings settings = failure.client().settings();
+			Duration elapsed = Duration.ofNanos(retries.monotonicClock().nanoTime() - this.startNanos);
+			StopReason reason = null;
+			if (delay.compareTo(settings.header().maxWait()) > 0) {
+				reason = StopReason.RETRY_AFTER_TOO_LONG;
+			}
+			else if (elapsed.plus(delay).compareTo(settings.totalBudget()) > 0) {
+				reason = StopReason.RETRY_AFTER_EXCEEDS_BUDGET;
+			}
+			if (reason == null) {
+				return true;
+			}
+			retries.listener().stoppedWithoutAttempt(failure.client().name(), failure.method(), reason);
+			return false;
 		}
 
 	}

@@ -9,6 +9,7 @@ import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.call.RetryCall;
 import dev.retryafter.call.RetryRefusedException;
+import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.HoldReason;
@@ -92,6 +93,11 @@ final class ExchangeCall extends RetryCall implements SentGate {
 	@Override
 	protected @Nullable RetriedInvocation retriedInvocation() {
 		return this.invocation;
+	}
+
+	@Override
+	protected boolean takes(RetriedInvocation invocation, AttemptOutcome outcome) {
+		return invocation.takes(outcome, true);
 	}
 
 	@Override

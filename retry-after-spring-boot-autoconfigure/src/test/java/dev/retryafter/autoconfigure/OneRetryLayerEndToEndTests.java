@@ -4,8 +4,12 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 
 import dev.retryafter.frameworkretry.RetryAfterReactorRetry;
+import dev.retryafter.frameworkretry.RetryAfterRetryPolicy;
 import dev.retryafter.frameworkretry.RetryAfterRetryTemplate;
 import dev.retryafter.metrics.RetryAfterMetricsAutoConfiguration;
 import dev.retryafter.springretry.RetryAfterBackOffPolicy;
@@ -16,10 +20,15 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.util.retry.Retry;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.reactive.ReactiveHttpClientAutoConfiguration;
@@ -37,6 +46,7 @@ import org.springframework.resilience.annotation.EnableResilientMethods;
 import org.springframework.resilience.annotation.Retryable;
 import org.springframework.retry.policy.SimpleRetryPolicy;
 import org.springframework.web.client.HttpServerErrorException;
+import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientResponseException;
 import org.springframework.web.reactive.function.client.WebClient;
@@ -189,6 +199,87 @@ class OneRetryLayerEndToEndTests {
 		});
 	}
 
+	/**
+	 * A {@code @Retryable} whose {@code includes} do not cover an error response: Spring
+	 * would not retry it, so the interceptor keeps its own retries (3 requests, none early)
+	 * rather than handing the first back to no one.
+	 */
+	@Test
+	void retryableMethodWhoseIncludesDoNotCoverTheFailureKeepsTheStartersRetries() {
+		this.contextRunner.withUserConfiguration(RetryableReportsConfiguration.class).run((context) -> {
+			Reports reports = context.getBean(Reports.class);
+
+			assertThatExceptionOfType(HttpServerErrorException.ServiceUnavailable.class)
+				.isThrownBy(() -> reports.retriedOnIoFailuresOnly(this.origin.uri("/unavailable").toString()));
+
+			assertRequestsNeverEarly(3);
+			assertAttempts(context, 2, 1);
+			assertAbandoned(context, "max-attempts");
+		});
+	}
+
+	/**
+	 * The HTTP call made on Boot's {@code applicationTaskExecutor}: the starter's task
+	 * decorator carries the invocation there, so it is one layer still.
+	 */
+	@Test
+	void retryableMethodCallingOnBootsApplicationTaskExecutor() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
+			.withUserConfiguration(RetryableReportsConfiguration.class)
+			.run((context) -> {
+				Reports reports = context.getBean(Reports.class);
+
+				assertThat(catchThrowable(() -> reports.onExecutor(this.origin.uri("/unavailable").toString())))
+					.isInstanceOf(CompletionException.class)
+					.hasCauseInstanceOf(HttpServerErrorException.ServiceUnavailable.class);
+
+				assertRequestsNeverEarly(3);
+				assertAttempts(context, 3, 0);
+				assertAbandoned(context);
+			});
+	}
+
+	/**
+	 * A blocking call inside Reactor's {@code subscribeOn}, with Reactor's automatic context
+	 * propagation on: the starter's thread-local accessor carries the invocation there.
+	 */
+	@Test
+	void retryableMethodCallingInsideSubscribeOnWithContextPropagation() {
+		Hooks.enableAutomaticContextPropagation();
+		try {
+			this.contextRunner.withUserConfiguration(RetryableReportsConfiguration.class).run((context) -> {
+				Reports reports = context.getBean(Reports.class);
+
+				assertThatExceptionOfType(HttpServerErrorException.ServiceUnavailable.class)
+					.isThrownBy(() -> reports.insideSubscribeOn(this.origin.uri("/unavailable").toString()));
+
+				assertRequestsNeverEarly(3);
+				assertAttempts(context, 3, 0);
+				assertAbandoned(context);
+			});
+		}
+		finally {
+			Hooks.disableAutomaticContextPropagation();
+		}
+	}
+
+	/**
+	 * A bare {@code ForkJoinPool.commonPool()} cannot be decorated: the call there is not
+	 * seen and multiplies (3 x 3). Shown with {@code Retry-After: 0}.
+	 */
+	@Test
+	void retryableMethodCallingOnTheCommonPoolMultiplies() {
+		this.contextRunner.withPropertyValues("retry-after.backoff.initial=0s", "retry-after.backoff.max=0s")
+			.withUserConfiguration(RetryableReportsConfiguration.class)
+			.run((context) -> {
+				Reports reports = context.getBean(Reports.class);
+
+				assertThat(catchThrowable(() -> reports.onCommonPool(this.origin.uri("/busy").toString()))).isNotNull();
+
+				assertThat(this.origin.requests()).hasSize(9);
+			});
+	}
+
 	@Test
 	void reactorRetryWhenWithTheStartersSpec() {
 		this.contextRunner.run((context) -> {
@@ -222,23 +313,24 @@ class OneRetryLayerEndToEndTests {
 
 	/**
 	 * A plain {@code RetryTemplate} on the policy bean cannot be seen before its first
-	 * attempt (it calls nothing on its policy before), so the interceptor retries inside each
-	 * of its attempts: 3 x 3 requests, none early, which is why the starter offers
-	 * {@code retryAfterRetryTemplate}.
+	 * attempt (it calls nothing on its policy before), so the interceptor spends its own
+	 * attempts inside the template's first one, and the policy, told so, retries nothing
+	 * more: 3 requests, none early.
 	 */
 	@Test
-	void plainFrameworkRetryTemplateOnTheRetryAfterRetryPolicyMultiplies() {
-		this.contextRunner.withPropertyValues("retry-after.backoff.initial=0s", "retry-after.backoff.max=0s")
-			.run((context) -> {
-				org.springframework.core.retry.RetryTemplate template = new org.springframework.core.retry.RetryTemplate(
-						context.getBean(org.springframework.core.retry.RetryPolicy.class));
-				RestClient client = restClient(context);
+	void plainFrameworkRetryTemplateOnTheRetryAfterRetryPolicy() {
+		this.contextRunner.run((context) -> {
+			org.springframework.core.retry.RetryTemplate template = new org.springframework.core.retry.RetryTemplate(
+					context.getBean(RetryAfterRetryPolicy.class));
+			RestClient client = restClient(context);
 
-				assertThatExceptionOfType(RetryException.class)
-					.isThrownBy(() -> template.execute(() -> get(client, "/busy")));
+			RetryException stopped = catchThrowableOfRetry(() -> template.execute(() -> get(client, "/unavailable")));
 
-				assertThat(this.origin.requests()).hasSize(9);
-			});
+			assertThat(stopped.getCause()).isInstanceOf(HttpServerErrorException.ServiceUnavailable.class);
+			assertRequestsNeverEarly(3);
+			assertAttempts(context, 2, 1);
+			assertAbandoned(context, "max-attempts");
+		});
 	}
 
 	/**
@@ -328,8 +420,10 @@ class OneRetryLayerEndToEndTests {
 	static class RetryableReportsConfiguration {
 
 		@Bean
-		Reports reports(RestClient.Builder restClientBuilder, WebClient.Builder webClientBuilder) {
-			return new Reports(restClientBuilder.build(), webClientBuilder.build());
+		Reports reports(RestClient.Builder restClientBuilder, WebClient.Builder webClientBuilder,
+				@Qualifier("applicationTaskExecutor") ObjectProvider<Executor> applicationTaskExecutor) {
+			return new Reports(restClientBuilder.build(), webClientBuilder.build(),
+					applicationTaskExecutor.getIfAvailable(() -> Runnable::run));
 		}
 
 	}
@@ -344,9 +438,37 @@ class OneRetryLayerEndToEndTests {
 
 		private final WebClient webClient;
 
-		Reports(RestClient restClient, WebClient webClient) {
+		private final Executor executor;
+
+		Reports(RestClient restClient, WebClient webClient, Executor executor) {
 			this.restClient = restClient;
 			this.webClient = webClient;
+			this.executor = executor;
+		}
+
+		@Retryable(maxRetries = 2, delay = 100, includes = ResourceAccessException.class)
+		public String retriedOnIoFailuresOnly(String uri) {
+			return this.restClient.get().uri(uri).retrieve().body(String.class);
+		}
+
+		@Retryable(maxRetries = 2, delay = 100, includes = RestClientResponseException.class)
+		public String onExecutor(String uri) {
+			return CompletableFuture
+				.supplyAsync(() -> this.restClient.get().uri(uri).retrieve().body(String.class), this.executor)
+				.join();
+		}
+
+		@Retryable(maxRetries = 2, delay = 100, includes = RestClientResponseException.class)
+		public String insideSubscribeOn(String uri) {
+			return Mono.fromCallable(() -> this.restClient.get().uri(uri).retrieve().body(String.class))
+				.subscribeOn(Schedulers.boundedElastic())
+				.block(Duration.ofSeconds(30));
+		}
+
+		@Retryable(maxRetries = 2, delay = 0, includes = RestClientResponseException.class)
+		public String onCommonPool(String uri) {
+			return CompletableFuture.supplyAsync(() -> this.restClient.get().uri(uri).retrieve().body(String.class))
+				.join();
 		}
 
 		@Retryable(maxRetries = 2, delay = 100, includes = RestClientResponseException.class)

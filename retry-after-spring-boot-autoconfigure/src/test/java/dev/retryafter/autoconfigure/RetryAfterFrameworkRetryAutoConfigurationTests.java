@@ -8,6 +8,10 @@ import java.net.URLClassLoader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.frameworkretry.FrameworkRetryDetector;
@@ -23,12 +27,14 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.retry.RetryPolicy;
 import org.springframework.core.retry.RetryTemplate;
+import org.springframework.core.task.TaskDecorator;
 import org.springframework.resilience.annotation.EnableResilientMethods;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,6 +46,29 @@ class RetryAfterFrameworkRetryAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
 			AutoConfigurations.of(RetryAfterAutoConfiguration.class, RetryAfterFrameworkRetryAutoConfiguration.class));
+
+	/**
+	 * Boot composes every {@code TaskDecorator} bean: the application's own still decorates
+	 * its executor, and the starter's carries the invocation to the task's thread.
+	 */
+	@Test
+	void whenTheApplicationHasItsOwnTaskDecoratorThenBootAppliesBoth() {
+		this.contextRunner.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
+			.withUserConfiguration(OwnTaskDecoratorConfiguration.class)
+			.run((context) -> {
+				Executor executor = context.getBean("applicationTaskExecutor", Executor.class);
+				FrameworkRetryDetector detector = context.getBean(FrameworkRetryDetector.class);
+				RetryTemplate template = context.getBean("retryAfterRetryTemplate", RetryTemplate.class);
+				AtomicBoolean bound = new AtomicBoolean();
+
+				template.execute(() -> CompletableFuture
+					.runAsync(() -> bound.set(detector.invocation() != null), executor)
+					.get());
+
+				assertThat(bound).isTrue();
+				assertThat(context.getBean(OwnTaskDecoratorConfiguration.class).decorated).hasValue(1);
+			});
+	}
 
 	@Test
 	void shouldDefineThePolicyTheTemplateTheReactorSpecAndTheDetector() {
@@ -262,6 +291,21 @@ class RetryAfterFrameworkRetryAutoConfigurationTests {
 		@Bean
 		RetryTemplate myRetryTemplate() {
 			return new RetryTemplate();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnTaskDecoratorConfiguration {
+
+		final AtomicInteger decorated = new AtomicInteger();
+
+		@Bean
+		TaskDecorator ownTaskDecorator() {
+			return (runnable) -> {
+				this.decorated.incrementAndGet();
+				return runnable;
+			};
 		}
 
 	}

@@ -5,7 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
+import dev.retryafter.call.AttemptsSpent;
 import dev.retryafter.call.RetriedInvocation;
+import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryAfter;
@@ -17,6 +19,7 @@ import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.FixedRandom;
 import dev.retryafter.testsupport.RecordingListener;
 import dev.retryafter.testsupport.RecordingListener.StoppedWithoutAttempt;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.http.HttpHeaders;
@@ -40,6 +43,11 @@ class RetryAfterRetryPolicyTests {
 	private final RecordingListener listener = new RecordingListener();
 
 	private final RetryAfterRetryPolicy policy = policy(RetrySettings.defaults());
+
+	@AfterEach
+	void forgetTheNote() {
+		AttemptsSpent.clear();
+	}
 
 	@Test
 	void whenTheServerAsksForASecondThenTheBackOffWaitsTheLargerOfItAndTheBackoff() {
@@ -136,6 +144,74 @@ class RetryAfterRetryPolicyTests {
 	}
 
 	@Test
+	void whenACooldownRefusedTheRequestThenTheBackOffWaitsForTheCooldownsInstant() {
+		BackOffExecution backOff = this.policy.getBackOff().start();
+
+		assertThat(this.policy.shouldRetry(refused(StopReason.COOLDOWN, Duration.ofMillis(2500)))).isTrue();
+		// Never at once: the local backoff (1 s) is shorter than the cooldown's time left.
+		assertThat(backOff.nextBackOff()).isEqualTo(2500);
+	}
+
+	@Test
+	void whenTheCooldownOutlastsMaxWaitThenTheRefusalIsNotRetried() {
+		BackOffExecution backOff = this.policy.getBackOff().start();
+
+		assertThat(this.policy.shouldRetry(refused(StopReason.COOLDOWN, Duration.ofSeconds(120)))).isTrue();
+
+		assertThat(backOff.nextBackOff()).isEqualTo(BackOffExecution.STOP);
+		assertThat(this.listener.events())
+			.containsExactly(new StoppedWithoutAttempt("default", "UNKNOWN", StopReason.RETRY_AFTER_TOO_LONG));
+	}
+
+	@Test
+	void whenTheCooldownOutlastsTheTotalBudgetThenTheRefusalIsNotRetried() {
+		BackOffExecution backOff = this.policy.getBackOff().start();
+		this.clock.advance(Duration.ofSeconds(2));
+
+		this.policy.shouldRetry(refused(StopReason.COOLDOWN, Duration.ofSeconds(9)));
+
+		assertThat(backOff.nextBackOff()).isEqualTo(BackOffExecution.STOP);
+		assertThat(this.listener.events()).containsExactly(
+				new StoppedWithoutAttempt("default", "UNKNOWN", StopReason.RETRY_AFTER_EXCEEDS_BUDGET));
+	}
+
+	@Test
+	void whenARequestWasRefusedForAnotherReasonThenItIsNotRetried() {
+		assertThat(this.policy.shouldRetry(refused(StopReason.BUDGET_EXHAUSTED, Duration.ZERO))).isFalse();
+	}
+
+	@Test
+	void whenTheInterceptorSpentItsRetriesOnTheResponseThenThePolicyDoesNotRetryIt() {
+		AttemptsSpent.responded(503);
+
+		assertThat(this.policy.shouldRetry(serviceUnavailable("1"))).isFalse();
+		// The note is read once: the next failure is the policy's again.
+		assertThat(this.policy.shouldRetry(serviceUnavailable("1"))).isTrue();
+	}
+
+	@Test
+	void whenTheNoteIsAboutAnotherStatusThenThePolicyRetries() {
+		AttemptsSpent.responded(429);
+
+		assertThat(this.policy.shouldRetry(serviceUnavailable("1"))).isTrue();
+	}
+
+	@Test
+	void whenTheInterceptorSpentItsRetriesOnAnIoFailureThenThePolicyDoesNotRetryIt() {
+		ConnectException spent = new ConnectException("refused");
+		AttemptsSpent.failed(spent);
+
+		assertThat(this.policy.shouldRetry(new ResourceAccessException("refused", spent))).isFalse();
+	}
+
+	@Test
+	void whenTheNoteIsAboutAnotherIoFailureThenThePolicyRetries() {
+		AttemptsSpent.failed(new ConnectException("an earlier one"));
+
+		assertThat(this.policy.shouldRetry(new ResourceAccessException("refused", new ConnectException()))).isTrue();
+	}
+
+	@Test
 	void waitsAreRoundedUpToWholeMilliseconds() {
 		assertThat(RetryAfterRetryPolicy.ceilMillis(Duration.ofNanos(1_000_001))).isEqualTo(2);
 		assertThat(RetryAfterRetryPolicy.ceilMillis(Duration.ofMillis(7))).isEqualTo(7);
@@ -146,6 +222,10 @@ class RetryAfterRetryPolicyTests {
 		MonotonicClock monotonic = this.clock;
 		return new RetryAfterRetryPolicy(new OuterRetries(clients, new RetryBudgets(clients, monotonic),
 				this.listener, monotonic, this.clock, new FixedRandom(0.5)));
+	}
+
+	private static ResourceAccessException refused(StopReason reason, Duration timeLeft) {
+		return new ResourceAccessException("not sent", new RetryRefusedException("http://127.0.0.1:1", reason, timeLeft));
 	}
 
 	private static HttpServerErrorException serviceUnavailable(String retryAfter) {
