@@ -2,7 +2,6 @@ package dev.retryafter.call;
 
 import java.net.URI;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 
 import dev.retryafter.core.Admission;
@@ -305,21 +304,17 @@ public abstract class RetryCall {
 	 */
 	protected final AttemptOutcome.Response outcome(int status, HttpHeaders headers) {
 		ServerHints hints = (status >= 400) ? ResponseOutcomes.hints(headers, this.settings) : ServerHints.NONE;
-		boolean startsCooldown = this.settings.cooldown().statuses().contains(status);
 		this.cooldown.quota(status, headers);
 		List<String> fieldLines = headers.get(ResponseOutcomes.RETRY_AFTER);
-		// Without the field (most responses) there is nothing to parse, so no instant to
-		// stamp either: the wall clock is read only when an HTTP-date may need it.
-		RetryAfter retryAfter = RetryAfter.ABSENT;
-		if (fieldLines != null && !fieldLines.isEmpty()) {
-			Instant receivedAt = calls().wallClock().instant();
-			retryAfter = RetryAfterParser.parse(fieldLines, receivedAt, headers.getFirst(DATE),
-					this.settings.header().dateReference());
-		}
+		// Without the field (most responses) nothing is parsed: the wall clock is read only
+		// when an HTTP-date may need it.
+		RetryAfter retryAfter = (fieldLines == null || fieldLines.isEmpty()) ? RetryAfter.ABSENT
+				: RetryAfterParser.parse(fieldLines, calls().wallClock().instant(), headers.getFirst(DATE),
+						this.settings.header().dateReference());
 		retryAfter = ServerHints.combine(retryAfter, hints);
 		AttemptOutcome.Response outcome = ResponseOutcomes.outcome(status, retryAfter, hints);
-		startsCooldown = startsCooldown || RetryPlanner.isRateLimitedForbidden(this.settings, outcome);
-		if (!startsCooldown) {
+		if (!this.settings.cooldown().statuses().contains(status)
+				&& !RetryPlanner.isRateLimitedForbidden(this.settings, outcome)) {
 			this.cooldown.accepted();
 		}
 		else if (retryAfter instanceof RetryAfter.Delay delay) {
