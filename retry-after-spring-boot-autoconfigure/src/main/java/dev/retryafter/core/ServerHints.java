@@ -174,7 +174,8 @@ public record ServerHints(@Nullable Duration millis, Verdict verdict, boolean qu
 			}
 			boolean startsParameter = at > 0 && (value.charAt(at - 1) == ';' || value.charAt(at - 1) == ' ');
 			int after = at + 3;
-			boolean endsNumber = after == value.length() || !Character.isDigit(value.charAt(after));
+			boolean endsNumber = after == value.length()
+					|| (!Character.isDigit(value.charAt(after)) && value.charAt(after) != '.');
 			if (startsParameter && endsNumber) {
 				return true;
 			}

@@ -96,6 +96,7 @@ class ServerHintsTests {
 		assertThat(read(ON, "ratelimit", "\"default\";r=05;t=30")).isSameAs(ServerHints.NONE);
 		assertThat(read(ON, "ratelimit", "\"default\";r=10;t=30")).isSameAs(ServerHints.NONE);
 		assertThat(read(ON, "ratelimit", "\"hr=0\";r=3")).isSameAs(ServerHints.NONE);
+		assertThat(read(ON, "ratelimit", "\"default\";r=0.5;t=3")).isSameAs(ServerHints.NONE);
 	}
 
 	@Test
