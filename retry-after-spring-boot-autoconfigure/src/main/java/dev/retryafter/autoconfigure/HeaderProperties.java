@@ -35,6 +35,24 @@ public class HeaderProperties {
 	private @Nullable DateReference dateReference;
 
 	/**
+	 * Whether the millisecond hints retry-after-ms and x-ms-retry-after-ms are honoured like
+	 * Retry-After (strict non-negative integers; anything else is ignored).
+	 */
+	private @Nullable Boolean millisecondHints;
+
+	/**
+	 * Whether the server verdicts X-Should-Retry and Stripe-Should-Retry are obeyed: false
+	 * stops a retry, true retries any error status of a request that may be repeated.
+	 */
+	private @Nullable Boolean serverVerdicts;
+
+	/**
+	 * Whether a 403 that carries Retry-After, a millisecond hint or a remaining quota of 0 is
+	 * a rate-limit answer, retried and cooled down as a 429. A plain 403 is never retried.
+	 */
+	private @Nullable Boolean rateLimitedForbidden;
+
+	/**
 	 * Maps this group onto the core's {@link RetrySettings.Header}, one line per setting: a value
 	 * unset at both levels is the core's default.
 	 * @param m where each value comes from
@@ -46,7 +64,13 @@ public class HeaderProperties {
 				m.get("max-wait", HeaderProperties::getMaxWait, PropertyChecks::maxWait, d.maxWait()),
 				m.get("on-invalid", HeaderProperties::getOnInvalid, PropertyChecks::required, d.onInvalid()),
 				m.get("date-reference", HeaderProperties::getDateReference, PropertyChecks::required,
-						d.dateReference()));
+						d.dateReference()),
+				m.get("millisecond-hints", HeaderProperties::getMillisecondHints, PropertyChecks::required,
+						d.millisecondHints()),
+				m.get("server-verdicts", HeaderProperties::getServerVerdicts, PropertyChecks::required,
+						d.serverVerdicts()),
+				m.get("rate-limited-forbidden", HeaderProperties::getRateLimitedForbidden, PropertyChecks::required,
+						d.rateLimitedForbidden()));
 	}
 
 	public @Nullable Duration getMaxWait() {
@@ -71,6 +95,30 @@ public class HeaderProperties {
 
 	public void setDateReference(@Nullable DateReference dateReference) {
 		this.dateReference = dateReference;
+	}
+
+	public @Nullable Boolean getMillisecondHints() {
+		return this.millisecondHints;
+	}
+
+	public void setMillisecondHints(@Nullable Boolean millisecondHints) {
+		this.millisecondHints = millisecondHints;
+	}
+
+	public @Nullable Boolean getServerVerdicts() {
+		return this.serverVerdicts;
+	}
+
+	public void setServerVerdicts(@Nullable Boolean serverVerdicts) {
+		this.serverVerdicts = serverVerdicts;
+	}
+
+	public @Nullable Boolean getRateLimitedForbidden() {
+		return this.rateLimitedForbidden;
+	}
+
+	public void setRateLimitedForbidden(@Nullable Boolean rateLimitedForbidden) {
+		this.rateLimitedForbidden = rateLimitedForbidden;
 	}
 
 }

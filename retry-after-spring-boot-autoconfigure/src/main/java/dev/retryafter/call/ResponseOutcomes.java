@@ -7,6 +7,7 @@ import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryAfterParser;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.ServerHints;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
@@ -52,6 +53,42 @@ public final class ResponseOutcomes {
 	}
 
 	/**
+	 * The outcome of a response with its retry hints.
+	 * @param status the response status
+	 * @param retryAfter its {@code Retry-After}, combined with a millisecond hint
+	 * @param hints its hints
+	 * @return the outcome
+	 */
+	public static AttemptOutcome.Response outcome(int status, RetryAfter retryAfter, ServerHints hints) {
+		return (hints == ServerHints.NONE) ? outcome(status, retryAfter)
+				: new AttemptOutcome.Response(status, retryAfter, hints);
+	}
+
+	/**
+	 * The retry hints of a response (millisecond hints, verdicts, a spent quota).
+	 * @param headers the response headers
+	 * @param settings the client's settings
+	 * @return the hints
+	 */
+	public static ServerHints hints(HttpHeaders headers, RetrySettings settings) {
+		return ServerHints.read(headers::getFirst, settings.header());
+	}
+
+	/**
+	 * Whether a response carries any field that can make an error status retryable or set a
+	 * wait: {@code Retry-After}, a millisecond hint or a verdict. Looked at only for an error
+	 * status the settings would not retry, so a success costs nothing more.
+	 * @param headers the response headers
+	 * @return whether such a field is there
+	 */
+	public static boolean hasRetryHints(HttpHeaders headers) {
+		return hasRetryAfter(headers) || headers.containsHeader(ServerHints.RETRY_AFTER_MS)
+				|| headers.containsHeader(ServerHints.X_MS_RETRY_AFTER_MS)
+				|| headers.containsHeader(ServerHints.X_SHOULD_RETRY)
+				|| headers.containsHeader(ServerHints.STRIPE_SHOULD_RETRY);
+	}
+
+	/**
 	 * Whether a response has a {@code Retry-After} field at all, without parsing it.
 	 * @param headers the response headers
 	 * @return whether the field is there
@@ -73,11 +110,14 @@ public final class ResponseOutcomes {
 	 */
 	public static AttemptOutcome.Response outcome(int status, @Nullable HttpHeaders headers, RetrySettings settings,
 			Instant receivedAt) {
-		if (headers == null || !hasRetryAfter(headers)) {
+		if (headers == null) {
 			return outcome(status, RetryAfter.ABSENT);
 		}
-		return outcome(status, RetryAfterParser.parse(headers.getOrEmpty(RETRY_AFTER), receivedAt,
-				headers.getFirst(HttpHeaders.DATE), settings.header().dateReference()));
+		ServerHints hints = (status >= 400) ? hints(headers, settings) : ServerHints.NONE;
+		RetryAfter retryAfter = !hasRetryAfter(headers) ? RetryAfter.ABSENT
+				: RetryAfterParser.parse(headers.getOrEmpty(RETRY_AFTER), receivedAt,
+						headers.getFirst(HttpHeaders.DATE), settings.header().dateReference());
+		return outcome(status, ServerHints.combine(retryAfter, hints), hints);
 	}
 
 }

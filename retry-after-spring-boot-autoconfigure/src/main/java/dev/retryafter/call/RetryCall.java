@@ -2,7 +2,6 @@ package dev.retryafter.call;
 
 import java.net.URI;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 
 import dev.retryafter.core.Admission;
@@ -18,6 +17,7 @@ import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetryPermits;
 import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.ServerHints;
 import dev.retryafter.core.StopReason;
 import org.jspecify.annotations.Nullable;
 
@@ -294,32 +294,33 @@ public abstract class RetryCall {
 	}
 
 	/**
-	 * Reads a response's {@code Retry-After} and starts its key's cooldown from a cooldown
-	 * status's valid one (by default a 429's only: a 503 is often one sick backend behind a
-	 * load balancer, so it paces only its own request), whatever this request does next.
+	 * Reads a response's {@code Retry-After} and retry hints into its outcome, and starts its
+	 * key's cooldown from a cooldown status's valid delay (by default a 429's only: a 503 is
+	 * often one sick backend behind a load balancer, so it paces only its own request) or a
+	 * rate-limited 403's, whatever this request does next.
 	 * @param status the response status
 	 * @param headers the response headers
-	 * @return the parsed field, {@link RetryAfter#ABSENT} without one
+	 * @return the outcome
 	 */
-	protected final RetryAfter retryAfter(int status, HttpHeaders headers) {
-		boolean startsCooldown = this.settings.cooldown().statuses().contains(status);
-		if (!startsCooldown) {
-			this.cooldown.accepted();
-		}
+	protected final AttemptOutcome.Response outcome(int status, HttpHeaders headers) {
+		ServerHints hints = (status >= 400) ? ResponseOutcomes.hints(headers, this.settings) : ServerHints.NONE;
 		this.cooldown.quota(status, headers);
 		List<String> fieldLines = headers.get(ResponseOutcomes.RETRY_AFTER);
-		// Without the field (most responses) there is nothing to parse, so no instant to
-		// stamp either: the wall clock is read only when an HTTP-date may need it.
-		if (fieldLines == null || fieldLines.isEmpty()) {
-			return RetryAfter.ABSENT;
+		// Without the field (most responses) nothing is parsed: the wall clock is read only
+		// when an HTTP-date may need it.
+		RetryAfter retryAfter = (fieldLines == null || fieldLines.isEmpty()) ? RetryAfter.ABSENT
+				: RetryAfterParser.parse(fieldLines, calls().wallClock().instant(), headers.getFirst(DATE),
+						this.settings.header().dateReference());
+		retryAfter = ServerHints.combine(retryAfter, hints);
+		AttemptOutcome.Response outcome = ResponseOutcomes.outcome(status, retryAfter, hints);
+		if (!this.settings.cooldown().statuses().contains(status)
+				&& !RetryPlanner.isRateLimitedForbidden(this.settings, outcome)) {
+			this.cooldown.accepted();
 		}
-		Instant receivedAt = calls().wallClock().instant();
-		RetryAfter retryAfter = RetryAfterParser.parse(fieldLines, receivedAt, headers.getFirst(DATE),
-				this.settings.header().dateReference());
-		if (retryAfter instanceof RetryAfter.Delay delay && startsCooldown) {
+		else if (retryAfter instanceof RetryAfter.Delay delay) {
 			this.cooldown.record(delay.delay(), headers);
 		}
-		return retryAfter;
+		return outcome;
 	}
 
 	/**

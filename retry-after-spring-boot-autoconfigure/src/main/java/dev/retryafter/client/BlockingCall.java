@@ -16,7 +16,6 @@ import dev.retryafter.core.Admission;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.RequestFacts;
-import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
@@ -340,8 +339,7 @@ final class BlockingCall extends RetryCall {
 			if (response instanceof RedirectedResponse redirected) {
 				respondedFrom(redirected.responder());
 			}
-			RetryAfter retryAfter = retryAfter(status, response.getHeaders());
-			return BlockingAttempt.responded(response, ResponseOutcomes.outcome(status, retryAfter));
+			return BlockingAttempt.responded(response, outcome(status, response.getHeaders()));
 		}
 		catch (RuntimeException | Error ex) {
 			response.close();

@@ -220,6 +220,12 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			// call: the call records the cooldown or the quota under the request's key.
 			stop = ResponseOutcomes.hasRetryAfter(response.getHeaders()) ? null
 					: rules.stopWithoutRetryAfter(status);
+			// An error with a millisecond hint, a verdict or a spent quota (a 403) may still be
+			// retried: the call reads them. A success never looks further.
+			if (stop != null && status >= 400 && (ResponseOutcomes.hasRetryHints(response.getHeaders())
+					|| (status == 403 && rules.settings().header().rateLimitedForbidden()))) {
+				stop = null;
+			}
 			if (stop != null && calls.quotaFields().present(rules.settings(), status, response.getHeaders())) {
 				stop = null;
 			}

@@ -13,12 +13,23 @@ public sealed interface AttemptOutcome permits AttemptOutcome.Response, AttemptO
 	 * A response arrived.
 	 *
 	 * @param status the HTTP status code
-	 * @param retryAfter its parsed {@code Retry-After} field
+	 * @param retryAfter its parsed {@code Retry-After} field, combined with a millisecond hint
+	 * @param hints what else it says about retrying
 	 */
-	record Response(int status, RetryAfter retryAfter) implements AttemptOutcome {
+	record Response(int status, RetryAfter retryAfter, ServerHints hints) implements AttemptOutcome {
 
 		public Response {
 			Objects.requireNonNull(retryAfter, "retryAfter");
+			Objects.requireNonNull(hints, "hints");
+		}
+
+		/**
+		 * A response without hints beyond {@code Retry-After}.
+		 * @param status the HTTP status code
+		 * @param retryAfter its parsed {@code Retry-After} field
+		 */
+		public Response(int status, RetryAfter retryAfter) {
+			this(status, retryAfter, ServerHints.NONE);
 		}
 
 	}

@@ -13,6 +13,9 @@ public enum DelaySource {
 	/** A {@code Retry-After} HTTP-date value. */
 	RETRY_AFTER_DATE("retry-after-date"),
 
+	/** A millisecond hint ({@code retry-after-ms} or {@code x-ms-retry-after-ms}). */
+	RETRY_AFTER_MS("retry-after-ms"),
+
 	/** Local exponential backoff (also used for I/O failures and absent or invalid headers). */
 	BACKOFF("backoff");
 

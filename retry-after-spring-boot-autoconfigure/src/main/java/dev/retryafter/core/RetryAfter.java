@@ -30,7 +30,10 @@ public sealed interface RetryAfter permits RetryAfter.Delay, RetryAfter.Absent, 
 		SECONDS,
 
 		/** {@code HTTP-date}: an absolute time, turned into a delay. */
-		DATE
+		DATE,
+
+		/** A millisecond hint ({@code retry-after-ms}, {@code x-ms-retry-after-ms}). */
+		MILLIS
 
 	}
 

@@ -8,7 +8,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Decides, for one attempt's outcome, whether to retry and after how long. Eight rules, the
- * first that applies wins: (1) a success or a non-retryable outcome ends the request; (2) a
+ * first that applies wins: (1) a success or a non-retryable outcome ends the request (a
+ * rate-limited 403 is retryable; a server verdict {@code false} stops a retryable one, a
+ * verdict {@code true} makes any error retryable); (2) a
  * request that may not be repeated stops, unless it provably never left; (3) the last allowed
  * attempt stops; (4) the retry budget may refuse; (5) an invalid {@code Retry-After} abandons
  * or counts as absent; (6) a {@code Retry-After} longer than {@code header.max-wait} abandons;
@@ -27,6 +29,8 @@ public final class RetryPlanner {
 	// A stop carries nothing but its reason, so one shared instance per reason spares an
 	// allocation on every request that ends (most end at once, with a success).
 	private static final RetryDecision.Stop[] STOPS = stops();
+
+	private static final int FORBIDDEN = 403;
 
 	private RetryPlanner() {
 	}
@@ -172,7 +176,12 @@ public final class RetryPlanner {
 	 */
 	private static RetryDecision.@Nullable Stop finalStop(RetrySettings settings, AttemptOutcome outcome) {
 		if (outcome instanceof AttemptOutcome.Response response) {
-			if (settings.retryableStatuses().contains(response.status())) {
+			ServerHints.Verdict verdict = response.hints().verdict();
+			if (isRetryableStatus(settings, response)) {
+				return (verdict == ServerHints.Verdict.NO_RETRY) ? stop(StopReason.SERVER_SAID_NO_RETRY) : null;
+			}
+			if (verdict == ServerHints.Verdict.RETRY && response.status() >= 400) {
+				// The server vouches for a retry; rules 2 to 8 still ask repeatability and budget.
 				return null;
 			}
 			return stop((response.status() < 400) ? StopReason.SUCCESS : StopReason.NOT_RETRYABLE);
@@ -183,6 +192,33 @@ public final class RetryPlanner {
 		}
 		boolean retried = kind.maybeSent() ? settings.ioErrors().read() : settings.ioErrors().connect();
 		return retried ? null : stop(StopReason.NOT_RETRYABLE);
+	}
+
+	/**
+	 * Whether a response's status is retried by the settings: a listed status, or a 403 that
+	 * is a rate-limit answer (GitHub answers a spent quota and a secondary limit with 403): it
+	 * carries a usable {@code Retry-After} or millisecond hint, or announces a quota of zero.
+	 * A plain 403 is a refusal and is never retried.
+	 * @param settings the settings in force
+	 * @param response the response
+	 * @return whether its status is retried
+	 */
+	public static boolean isRetryableStatus(RetrySettings settings, AttemptOutcome.Response response) {
+		if (settings.retryableStatuses().contains(response.status())) {
+			return true;
+		}
+		return isRateLimitedForbidden(settings, response);
+	}
+
+	/**
+	 * Whether a response is a 403 that the settings treat as a rate-limit answer.
+	 * @param settings the settings in force
+	 * @param response the response
+	 * @return whether it is a rate-limited 403
+	 */
+	public static boolean isRateLimitedForbidden(RetrySettings settings, AttemptOutcome.Response response) {
+		return response.status() == FORBIDDEN && settings.header().rateLimitedForbidden()
+				&& (response.retryAfter() instanceof RetryAfter.Delay || response.hints().quotaSpent());
 	}
 
 	/**
@@ -292,6 +328,7 @@ public final class RetryPlanner {
 		return switch (serverDelay.form()) {
 			case SECONDS -> DelaySource.RETRY_AFTER_SECONDS;
 			case DATE -> DelaySource.RETRY_AFTER_DATE;
+			case MILLIS -> DelaySource.RETRY_AFTER_MS;
 		};
 	}
 

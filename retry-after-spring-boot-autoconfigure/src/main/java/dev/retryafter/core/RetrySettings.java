@@ -273,8 +273,23 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	 * @param maxWait the longest server-requested wait honoured; a longer one abandons
 	 * @param onInvalid what an invalid field does
 	 * @param dateReference what an HTTP-date is measured against
+	 * @param millisecondHints whether {@code retry-after-ms} and {@code x-ms-retry-after-ms} are read
+	 * @param serverVerdicts whether {@code X-Should-Retry} and {@code Stripe-Should-Retry} are obeyed
+	 * @param rateLimitedForbidden whether a 403 with a retry hint or a spent quota is retried as
+	 * a rate-limit answer
 	 */
-	public record Header(Duration maxWait, OnInvalidRetryAfter onInvalid, DateReference dateReference) {
+	public record Header(Duration maxWait, OnInvalidRetryAfter onInvalid, DateReference dateReference,
+			boolean millisecondHints, boolean serverVerdicts, boolean rateLimitedForbidden) {
+
+		/**
+		 * {@code Retry-After} handling with millisecond hints, verdicts and the 403 rule on.
+		 * @param maxWait the longest server-requested wait honoured
+		 * @param onInvalid what an invalid field does
+		 * @param dateReference what an HTTP-date is measured against
+		 */
+		public Header(Duration maxWait, OnInvalidRetryAfter onInvalid, DateReference dateReference) {
+			this(maxWait, onInvalid, dateReference, true, true, true);
+		}
 
 		public Header {
 			Objects.requireNonNull(maxWait, "maxWait");

@@ -36,6 +36,12 @@ public enum StopReason {
 	/** The local backoff plus the attempt reserve does not fit the remaining budget. */
 	BUDGET_EXHAUSTED("budget-exhausted", true),
 
+	/**
+	 * The server said not to retry ({@code X-Should-Retry: false} or
+	 * {@code Stripe-Should-Retry: false}) on an outcome that would otherwise be retried.
+	 */
+	SERVER_SAID_NO_RETRY("server-said-no-retry", true),
+
 	/** The waiting thread was interrupted. */
 	INTERRUPTED("interrupted", true),
 

@@ -15,7 +15,6 @@ import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.RequestFacts;
-import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.StopReason;
@@ -197,8 +196,7 @@ final class ExchangeCall extends RetryCall implements SentGate {
 			.map((response) -> {
 				notSeen(response);
 				int status = response.statusCode().value();
-				RetryAfter retryAfter = retryAfter(status, response.headers().asHttpHeaders());
-				return ExchangeAttempt.responded(response, ResponseOutcomes.outcome(status, retryAfter));
+				return ExchangeAttempt.responded(response, outcome(status, response.headers().asHttpHeaders()));
 			})
 			.onErrorResume((error) -> {
 				RetryRefusedException refused = this.refusedAsSent;

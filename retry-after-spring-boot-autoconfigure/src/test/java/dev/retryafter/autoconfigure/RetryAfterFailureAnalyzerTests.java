@@ -57,6 +57,8 @@ class RetryAfterFailureAnalyzerTests {
 				arguments("retry-after.total-budget", "soon", AllowedValues.DURATION),
 				arguments("retry-after.clients.payments.header.max-wait", "1 minute", AllowedValues.DURATION),
 				arguments("retry-after.io-errors.read", "maybe", "true or false"),
+				arguments("retry-after.header.rate-limited-forbidden", "sometimes", "true or false"),
+				arguments("retry-after.clients.payments.header.server-verdicts", "perhaps", "true or false"),
 				arguments("retry-after.max-recorded-bytes", "lots", AllowedValues.DATA_SIZE));
 	}
 

@@ -130,6 +130,26 @@ class RetryAfterSettingsMapperTests {
 	}
 
 	@Test
+	void namedClientShouldInheritOrOverrideTheHintVerdictAndForbiddenRules() {
+		this.contextRunner
+			.withPropertyValues("retry-after.header.server-verdicts=false",
+					"retry-after.clients.payments.hosts=pay.example.com",
+					"retry-after.clients.payments.header.millisecond-hints=false",
+					"retry-after.clients.payments.header.rate-limited-forbidden=false")
+			.run((context) -> {
+				RetryClients clients = context.getBean(RetryClients.class);
+				RetrySettings.Header top = clients.resolve("other.example.com", 443).settings().header();
+				RetrySettings.Header payments = clients.resolve("pay.example.com", 443).settings().header();
+				assertThat(top.millisecondHints()).isTrue();
+				assertThat(top.serverVerdicts()).isFalse();
+				assertThat(top.rateLimitedForbidden()).isTrue();
+				assertThat(payments.millisecondHints()).isFalse();
+				assertThat(payments.serverVerdicts()).isFalse();
+				assertThat(payments.rateLimitedForbidden()).isFalse();
+			});
+	}
+
+	@Test
 	void namedClientShouldOverrideEveryPerRequestSetting() {
 		this.contextRunner.withPropertyValues("retry-after.clients.payments.hosts=pay.example.com",
 				"retry-after.clients.payments.max-attempts=2", "retry-after.clients.payments.total-budget=3s",

@@ -213,7 +213,8 @@ class RetryPlannerPropertyTests {
 	}
 
 	private static RetryAfter retryAfter(SplittableRandom random) {
-		RetryAfter.Form form = random.nextBoolean() ? RetryAfter.Form.SECONDS : RetryAfter.Form.DATE;
+		// Every form, the millisecond hint's too, so every delay source is reached.
+		RetryAfter.Form form = RetryAfter.Form.values()[random.nextInt(RetryAfter.Form.values().length)];
 		return switch (random.nextInt(8)) {
 			case 0 -> RetryAfter.ABSENT;
 			case 1 -> new RetryAfter.Invalid("fixture");

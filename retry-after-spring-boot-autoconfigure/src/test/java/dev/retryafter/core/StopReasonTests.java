@@ -20,7 +20,7 @@ class StopReasonTests {
 			"RETRY_AFTER_TOO_LONG, retry-after-too-long, true",
 			"RETRY_AFTER_EXCEEDS_BUDGET, retry-after-exceeds-budget, true",
 			"BUDGET_EXHAUSTED, budget-exhausted, true", "INTERRUPTED, interrupted, true", "COOLDOWN, cooldown, true",
-			"CANCELLED, cancelled, true",
+			"CANCELLED, cancelled, true", "SERVER_SAID_NO_RETRY, server-said-no-retry, true",
 			"OUTER_RETRY, outer-retry, false" })
 	void whenReasonThenTagValueAndAbandonmentAreThoseOfSpec(StopReason reason, String tagValue, boolean abandonment) {
 		assertThat(reason.tagValue()).isEqualTo(tagValue);
@@ -32,7 +32,7 @@ class StopReasonTests {
 		assertThat(Arrays.stream(StopReason.values()).filter(StopReason::isAbandonment).map(StopReason::tagValue))
 			.containsExactlyInAnyOrder("max-attempts", "budget-exhausted", "retry-after-exceeds-budget",
 					"retry-after-too-long", "invalid-retry-after", "non-idempotent", "retry-budget", "interrupted",
-					"cooldown", "cancelled");
+					"cooldown", "cancelled", "server-said-no-retry");
 	}
 
 	@Test

@@ -132,7 +132,7 @@ class RetryAfterMetricsTests {
 			.getTag("reason"))
 			.containsExactlyInAnyOrder("max-attempts", "budget-exhausted", "retry-after-exceeds-budget",
 					"retry-after-too-long", "invalid-retry-after", "non-idempotent", "retry-budget", "interrupted",
-					"cooldown", "cancelled");
+					"cooldown", "cancelled", "server-said-no-retry");
 	}
 
 	@Test
@@ -200,8 +200,8 @@ class RetryAfterMetricsTests {
 					new RetryDecision.Retry(Duration.ofSeconds(3), Duration.ofSeconds(3), source));
 		}
 		assertThat(this.registry.find("http.client.retry.delay.planned").timers()).map((timer) -> timer.getId()
-			.getTag("source")).containsExactlyInAnyOrder("retry-after-seconds", "retry-after-date", "backoff");
-		assertThat(attempts("default", "GET", "429", "retried")).isEqualTo(3.0);
+			.getTag("source")).containsExactlyInAnyOrder("retry-after-seconds", "retry-after-date", "retry-after-ms", "backoff");
+		assertThat(attempts("default", "GET", "429", "retried")).isEqualTo(4.0);
 	}
 
 	@ParameterizedTest
