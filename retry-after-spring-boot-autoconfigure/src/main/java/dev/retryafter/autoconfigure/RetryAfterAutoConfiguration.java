@@ -215,6 +215,19 @@ public final class RetryAfterAutoConfiguration {
 	}
 
 	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "org.eclipse.jetty.client.HttpClient",
+			"org.springframework.boot.http.client.JettyClientHttpRequestFactoryBuilder",
+			"org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer" })
+	static class JettyConfiguration {
+
+		@Bean
+		JettyHopsCustomizer jettyHopsCustomizer() {
+			return new JettyHopsCustomizer();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(ClientHttpRequestFactoryBuilderCustomizer.class)
 	static class SentRequestConfiguration {
 

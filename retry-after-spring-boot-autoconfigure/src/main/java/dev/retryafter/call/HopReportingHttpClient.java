@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -52,8 +53,9 @@ public final class HopReportingHttpClient extends HttpClient {
 	}
 
 	/**
-	 * Expects the next request this thread sends through a {@code HopReportingHttpClient}:
-	 * when it is sent to {@code uri}, {@code listener} is given its response's URI.
+	 * Expects the next request this thread sends through a {@code HopReportingHttpClient}, or
+	 * through a Jetty client Spring Boot built ({@link JettyHops}): when it is sent to
+	 * {@code uri}, {@code listener} is given its response's URI.
 	 * @param uri the URI the request is sent to
 	 * @param listener told the URI the response came from, on any thread, before the response
 	 * is handed on
@@ -68,13 +70,23 @@ public final class HopReportingHttpClient extends HttpClient {
 	}
 
 	private static @Nullable Consumer<URI> take(HttpRequest request) {
+		return take((uri) -> uri.equals(request.uri()));
+	}
+
+	/**
+	 * Takes this thread's expectation, for another transport that tells the last hop
+	 * ({@link JettyHops}).
+	 * @param sentHere whether the expected URI is the one of the request being sent
+	 * @return the listener to tell, or {@code null} when nothing was expected here
+	 */
+	static @Nullable Consumer<URI> take(Predicate<URI> sentHere) {
 		Expected expected = NEXT.get();
 		if (expected == null) {
 			return null;
 		}
 		NEXT.remove();
 		// Another request on this thread (one nobody expected) takes nothing.
-		return expected.uri().equals(request.uri()) ? expected.listener() : null;
+		return sentHere.test(expected.uri()) ? expected.listener() : null;
 	}
 
 	@Override

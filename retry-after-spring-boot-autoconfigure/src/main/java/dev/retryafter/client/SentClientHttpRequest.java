@@ -20,8 +20,9 @@ import org.springframework.http.client.ClientHttpResponse;
  * {@link SentRequest} told its URI and headers right before it is sent, and its response
  * marked as a {@link RedirectedResponse} when the transport reported ({@link TransportHops})
  * that it came from another origin: Apache HttpClient 5 reports each hop, the JDK client
- * ({@link HopReportingHttpClient}) and {@code HttpURLConnection} (the request's URI after the
- * response) tell the last one.
+ * ({@link HopReportingHttpClient}), Jetty's ({@code JettyHops}, which takes the same
+ * expectation) and {@code HttpURLConnection} (the request's URI after the response) tell the
+ * last one.
  */
 final class SentClientHttpRequest implements ClientHttpRequest, StreamingHttpOutputMessage {
 
@@ -44,10 +45,10 @@ final class SentClientHttpRequest implements ClientHttpRequest, StreamingHttpOut
 		}
 		URI sent = this.delegate.getURI();
 		TransportHops hops = TransportHops.open();
-		// The JDK client's response tells its last hop on the client's own threads: kept here
+		// The JDK and Jetty clients tell the last hop on their own threads: kept here
 		// for this request alone, so that a late answer never reaches the thread's next one.
-		AtomicReference<@Nullable URI> jdkHop = new AtomicReference<>();
-		HopReportingHttpClient.expect(sent, jdkHop::set);
+		AtomicReference<@Nullable URI> toldHop = new AtomicReference<>();
+		HopReportingHttpClient.expect(sent, toldHop::set);
 		ClientHttpResponse response;
 		URI responder;
 		try {
@@ -55,7 +56,7 @@ final class SentClientHttpRequest implements ClientHttpRequest, StreamingHttpOut
 		}
 		finally {
 			HopReportingHttpClient.clear();
-			URI last = jdkHop.get();
+			URI last = toldHop.get();
 			if (last == null) {
 				last = followedUri(sent);
 			}

@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
  * from the last hop's origin, which is the one its {@code 429} or quota is about. Apache
  * HttpClient 5 runs a request, redirects included, on the calling thread, and reports each
  * hop here from a request interceptor that the starter adds to the clients Spring Boot builds.
- * The JDK {@code HttpClient} and {@code HttpURLConnection} report only the last hop, after the
- * response: the request factory reports it here itself, on the calling thread.
+ * The JDK {@code HttpClient}, Jetty's and {@code HttpURLConnection} report only the last hop,
+ * with the response: the request factory reports it here itself, on the calling thread.
  *
  * @since 0.3.0
  */

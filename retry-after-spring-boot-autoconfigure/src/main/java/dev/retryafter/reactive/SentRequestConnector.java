@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 import dev.retryafter.call.HopReportingHttpClient;
+import dev.retryafter.call.JettyHops;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -22,10 +23,10 @@ import org.springframework.http.client.reactive.JdkClientHttpConnector;
  * {@link RetryAfterExchangeFilter}). Once the request's headers are final and before any of
  * it is written, the filter's call reads its cooldown key from them, and a cooldown of that
  * key may hold the request (on a timer, its connection open) or refuse it, unsent. When the
- * transport reports the hops it followed ({@link ReactorNettyHops}, or the JDK client's last
- * one through a {@link HopReportingHttpClient}), a response from another origin than the
- * request's, after a redirect, is charged to that origin. Requests the filter
- * did not mark go through untouched.
+ * transport reports the hops it followed ({@link ReactorNettyHops}, the JDK client's last
+ * one through a {@link HopReportingHttpClient}, or Jetty's through {@link JettyHops}), a
+ * response from another origin than the request's, after a redirect, is charged to that
+ * origin. Requests the filter did not mark go through untouched.
  *
  * @since 0.3.0
  */
@@ -36,6 +37,9 @@ public final class SentRequestConnector implements ClientHttpConnector {
 	/** Whether the delegate sends through a JDK {@code HttpClient}, which tells only the last hop. */
 	private final boolean jdk;
 
+	/** Whether the delegate is Spring's Jetty connector, whose requests hand out Jetty's own. */
+	private final boolean jetty;
+
 	/**
 	 * Sees the requests of {@code delegate} as they are sent.
 	 * @param delegate the connector that sends them
@@ -43,6 +47,10 @@ public final class SentRequestConnector implements ClientHttpConnector {
 	public SentRequestConnector(ClientHttpConnector delegate) {
 		this.delegate = Objects.requireNonNull(delegate, "delegate");
 		this.jdk = delegate instanceof JdkClientHttpConnector;
+		// By name: the class refers to Jetty's, which may be absent.
+		this.jetty = delegate.getClass()
+			.getName()
+			.equals("org.springframework.http.client.reactive.JettyClientHttpConnector");
 	}
 
 	@Override
@@ -57,7 +65,11 @@ public final class SentRequestConnector implements ClientHttpConnector {
 			if (request.getAttributes().get(SentGate.ATTRIBUTE) instanceof SentGate gate) {
 				sentBy.set(gate);
 				Mono<Void> sending = gate.sending(request.getURI(), request.getHeaders()).then(write);
-				if (this.jdk) {
+				if (this.jetty) {
+					// Jetty hands the last hop's response to the first request's listeners.
+					JettyHops.reportTo(request.getNativeRequest(), hops::hop);
+				}
+				else if (this.jdk) {
 					// The JDK connector sends right after the callback completes, on its
 					// thread: its client takes the expectation there (HopReportingHttpClient).
 					return sending.then(Mono.fromRunnable(() -> HopReportingHttpClient.expect(uri, hops::hop)));

@@ -78,14 +78,16 @@ class RedirectChargingEndToEndTests {
 
 	/**
 	 * Each client over each transport Spring Boot can build for it here: Apache HttpClient 5
-	 * and Reactor Netty report every hop, the JDK client and {@code HttpURLConnection} the
-	 * last one.
+	 * and Reactor Netty report every hop, the JDK client, {@code HttpURLConnection} and
+	 * Jetty the last one.
 	 */
 	static Stream<Arguments> clientsAndTransports() {
 		return Stream.of(Arguments.of("rest-client", "http-components"), Arguments.of("rest-client", "jdk"),
-				Arguments.of("rest-client", "simple"), Arguments.of("rest-template", "http-components"),
-				Arguments.of("rest-template", "jdk"), Arguments.of("rest-template", "simple"),
-				Arguments.of("web-client", "reactor"), Arguments.of("web-client", "jdk"));
+				Arguments.of("rest-client", "simple"), Arguments.of("rest-client", "jetty"),
+				Arguments.of("rest-template", "http-components"), Arguments.of("rest-template", "jdk"),
+				Arguments.of("rest-template", "simple"), Arguments.of("rest-template", "jetty"),
+				Arguments.of("web-client", "reactor"), Arguments.of("web-client", "jdk"),
+				Arguments.of("web-client", "jetty"));
 	}
 
 	@ParameterizedTest(name = "{0} over {1}")
