@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Reproduces every table in benchmarks/README.md and docs/herd.png, in one run, from the
-# repository root: bash benchmarks/run-all.sh. Takes about 12 minutes on 2 cores.
+# repository root: bash benchmarks/run-all.sh. Takes about 15 minutes on 2 cores.
 # results/environment.txt records the commit, the JVM, and each step's duration and the load
 # average when it started: the machine is shared, so read numbers beside the load they met.
 set -euo pipefail
@@ -56,6 +56,9 @@ step rate-limit java -cp "$JAR" dev.retryafter.benchmarks.RateLimitBenchmark --o
 # The same origin announcing its quota (RateLimit, X-RateLimit-*), every client against each.
 step rate-limit-fields java -cp "$JAR" dev.retryafter.benchmarks.RateLimitBenchmark \
 	--fields=none,ietf,x-ratelimit --out="$OUT"
+# A fixed-window origin per API dialect (4 per 2 s, 12 sequential calls), every client against each.
+step rate-limit-dialects java -cp "$JAR" dev.retryafter.benchmarks.RateLimitBenchmark \
+	--dialects=ietf,github,gitlab,openai,anthropic,discord --out="$OUT"
 # Three client contexts sharing it, with local stores and with one Redis (started on loopback).
 step rate-limit-shared java -cp "$JAR" dev.retryafter.benchmarks.SharedQuotaBenchmark --out="$OUT"
 # One run per client: the 5 s Retry-After makes each run take 10-30 s.

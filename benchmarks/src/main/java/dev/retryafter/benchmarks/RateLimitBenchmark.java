@@ -17,6 +17,13 @@ import java.util.List;
  * With {@code --fields=none,ietf,x-ratelimit} the same origin also announces its quota
  * ({@link TokenBucketOrigin.Fields}), every client runs against each kind in turn, and the
  * table goes to {@code rate-limit-fields.md} instead.
+ * <p>
+ * With {@code --dialects=ietf,github,gitlab,openai,anthropic,discord} (and
+ * {@code github-403}) it runs the per-dialect scenario instead ({@link DialectRuns}): a
+ * fixed-window origin per API, each speaking that API's documented form, 12 sequential calls
+ * per client, the peers side by side; options {@code --calls=12 --limit=4 --window=2
+ * --seed=28 --clients=ours,hc5,resilience4j,spring-retry --name=rate-limit-dialects}, table in
+ * {@code <name>.md}.
  */
 public final class RateLimitBenchmark {
 
@@ -55,6 +62,10 @@ public final class RateLimitBenchmark {
 	 */
 	public static void main(String[] args) throws InterruptedException {
 		Options options = Options.parse(args);
+		if (options.string("dialects", null) != null) {
+			DialectRuns.main(options);
+			return;
+		}
 		int requests = options.integer("requests", 500);
 		int threads = options.integer("threads", 50);
 		int rate = options.integer("rate", 50);
