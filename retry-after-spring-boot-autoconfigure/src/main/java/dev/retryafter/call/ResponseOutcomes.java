@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.List;
 
 import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.RateLimitParser;
+import dev.retryafter.core.RateLimitReading;
 import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryAfterParser;
 import dev.retryafter.core.RetrySettings;
@@ -65,13 +67,21 @@ public final class ResponseOutcomes {
 	}
 
 	/**
-	 * The retry hints of a response (millisecond hints, verdicts, a spent quota).
+	 * The retry hints of a refusal (millisecond hints, verdicts, a spent quota and, when its
+	 * quota fields say one is spent, when it resets). Read only for error statuses, so a
+	 * success never pays for the quota parse here.
 	 * @param headers the response headers
 	 * @param settings the client's settings
+	 * @param receivedAt the instant a reset sent as a time is measured from
 	 * @return the hints
 	 */
-	public static ServerHints hints(HttpHeaders headers, RetrySettings settings) {
-		return ServerHints.read(headers::getFirst, settings.header());
+	public static ServerHints hints(HttpHeaders headers, RetrySettings settings, Instant receivedAt) {
+		ServerHints hints = ServerHints.read(headers::getFirst, settings.header());
+		if (!settings.rateLimit().active()) {
+			return hints;
+		}
+		RateLimitReading reading = RateLimitParser.parse(headers::get, settings.rateLimit().fields(), receivedAt);
+		return (reading != null && reading.remaining() == 0) ? hints.withSpentQuota(reading.resetIn()) : hints;
 	}
 
 	/**
@@ -113,7 +123,7 @@ public final class ResponseOutcomes {
 		if (headers == null) {
 			return outcome(status, RetryAfter.ABSENT);
 		}
-		ServerHints hints = (status >= 400) ? hints(headers, settings) : ServerHints.NONE;
+		ServerHints hints = (status >= 400) ? hints(headers, settings, receivedAt) : ServerHints.NONE;
 		RetryAfter retryAfter = !hasRetryAfter(headers) ? RetryAfter.ABSENT
 				: RetryAfterParser.parse(headers.getOrEmpty(RETRY_AFTER), receivedAt,
 						headers.getFirst(HttpHeaders.DATE), settings.header().dateReference());

@@ -16,6 +16,9 @@ public enum DelaySource {
 	/** A millisecond hint ({@code retry-after-ms} or {@code x-ms-retry-after-ms}). */
 	RETRY_AFTER_MS("retry-after-ms"),
 
+	/** The reset of a quota a refusal announced spent ({@code x-ratelimit-remaining: 0} and its reset). */
+	QUOTA_RESET("quota-reset"),
+
 	/** Local exponential backoff (also used for I/O failures and absent or invalid headers). */
 	BACKOFF("backoff");
 

@@ -33,7 +33,10 @@ public sealed interface RetryAfter permits RetryAfter.Delay, RetryAfter.Absent, 
 		DATE,
 
 		/** A millisecond hint ({@code retry-after-ms}, {@code x-ms-retry-after-ms}). */
-		MILLIS
+		MILLIS,
+
+		/** The reset of a quota the response announced spent, read from its quota fields. */
+		QUOTA_RESET
 
 	}
 

@@ -329,6 +329,7 @@ public final class RetryPlanner {
 			case SECONDS -> DelaySource.RETRY_AFTER_SECONDS;
 			case DATE -> DelaySource.RETRY_AFTER_DATE;
 			case MILLIS -> DelaySource.RETRY_AFTER_MS;
+			case QUOTA_RESET -> DelaySource.QUOTA_RESET;
 		};
 	}
 

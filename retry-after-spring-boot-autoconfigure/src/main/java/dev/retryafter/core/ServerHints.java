@@ -18,9 +18,12 @@ import org.jspecify.annotations.Nullable;
  * @param millis the millisecond hint, or {@code null} when absent, unusable or switched off
  * @param verdict the server's verdict
  * @param quotaSpent whether the response announces a remaining quota of zero
+ * @param quotaReset when the quota fields were read and name a spent quota, the time until it
+ * resets (never retried before it), or {@code null}
  * @since 0.3.0
  */
-public record ServerHints(@Nullable Duration millis, Verdict verdict, boolean quotaSpent) {
+public record ServerHints(@Nullable Duration millis, Verdict verdict, boolean quotaSpent,
+		@Nullable Duration quotaReset) {
 
 	/** No hints at all: what a response without these fields carries. */
 	public static final ServerHints NONE = new ServerHints(null, Verdict.NONE, false);
@@ -52,6 +55,31 @@ public record ServerHints(@Nullable Duration millis, Verdict verdict, boolean qu
 		if (millis != null && (millis.isNegative() || millis.compareTo(RetryAfter.MAX_DELAY) > 0)) {
 			throw new IllegalArgumentException("millis must be between 0 and MAX_DELAY: " + millis);
 		}
+		if (quotaReset != null && (quotaReset.isNegative() || quotaReset.compareTo(RetryAfter.MAX_DELAY) > 0)) {
+			throw new IllegalArgumentException("quotaReset must be between 0 and MAX_DELAY: " + quotaReset);
+		}
+	}
+
+	/**
+	 * Hints without a quota reset.
+	 * @param millis the millisecond hint, or {@code null}
+	 * @param verdict the server's verdict
+	 * @param quotaSpent whether the response announces a remaining quota of zero
+	 */
+	public ServerHints(@Nullable Duration millis, Verdict verdict, boolean quotaSpent) {
+		this(millis, verdict, quotaSpent, null);
+	}
+
+	/**
+	 * These hints, with a spent quota that resets after the given time, as the quota readers
+	 * found it in the same response (GitHub's {@code x-ratelimit-remaining: 0} with its
+	 * {@code x-ratelimit-reset}, OpenAI's, Anthropic's and the draft's forms alike).
+	 * @param resetIn the time until the spent quota resets, not negative
+	 * @return the hints, saying the quota is spent
+	 */
+	public ServerHints withSpentQuota(Duration resetIn) {
+		Duration capped = (resetIn.compareTo(RetryAfter.MAX_DELAY) > 0) ? RetryAfter.MAX_DELAY : resetIn;
+		return new ServerHints(this.millis, this.verdict, true, capped.isNegative() ? Duration.ZERO : capped);
 	}
 
 	/**
@@ -184,16 +212,30 @@ public record ServerHints(@Nullable Duration millis, Verdict verdict, boolean qu
 	}
 
 	/**
-	 * Combines a {@code Retry-After} with a millisecond hint. When both are usable and agree
+	 * Combines a {@code Retry-After} with a millisecond hint and a spent quota's reset. When both are usable and agree
 	 * within {@code Retry-After}'s one-second rounding (they differ by less than a second),
 	 * the finer hint wins; when they differ by more, the later one wins, so the retry is never
 	 * earlier than either asked. An unusable or absent {@code Retry-After} gives way to a
-	 * usable hint.
+	 * usable hint. A spent quota's reset later than that (or alone) wins over both.
 	 * @param retryAfter the parsed {@code Retry-After}
 	 * @param hints the response's hints
 	 * @return what the planner and the cooldown honour
 	 */
 	public static RetryAfter combine(RetryAfter retryAfter, ServerHints hints) {
+		RetryAfter combined = combineMillis(retryAfter, hints);
+		Duration reset = hints.quotaReset();
+		if (reset == null) {
+			return combined;
+		}
+		// A spent quota is not renewed before its reset (GitHub: "do not retry before"), so a
+		// shorter or absent Retry-After gives way to it: never earlier than either said.
+		if (combined instanceof RetryAfter.Delay delay && delay.delay().compareTo(reset) >= 0) {
+			return combined;
+		}
+		return new RetryAfter.Delay(reset, RetryAfter.Form.QUOTA_RESET);
+	}
+
+	private static RetryAfter combineMillis(RetryAfter retryAfter, ServerHints hints) {
 		Duration millis = hints.millis();
 		if (millis == null) {
 			return retryAfter;

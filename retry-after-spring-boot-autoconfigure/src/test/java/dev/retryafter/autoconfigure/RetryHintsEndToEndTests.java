@@ -162,6 +162,28 @@ class RetryHintsEndToEndTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "restclient", "webclient" })
+	void whenA403SaysTheQuotaIsSpentThenTheRetryWaitsForTheReset(String client) {
+		// GitHub's spent primary quota: no Retry-After, only the fields; the reset is two to
+		// three seconds away, far beyond the first back-off, so a retry before it would be early.
+		long reset = System.currentTimeMillis() / 1000 + 3;
+		this.origin.on("/hint",
+				Reply.status(403)
+					.header("x-ratelimit-limit", "60")
+					.header("x-ratelimit-remaining", "0")
+					.header("x-ratelimit-used", "60")
+					.header("x-ratelimit-reset", Long.toString(reset))
+					.header("x-ratelimit-resource", "core"),
+				Reply.status(200));
+		this.contextRunner.withPropertyValues("retry-after.total-budget=30s").run((context) -> {
+			assertThat(call(context, client, HttpMethod.GET)).isEqualTo(200);
+			assertThat(this.origin.requestLines()).containsExactly("GET /hint", "GET /hint");
+			long gap = this.origin.receivedNanos().get(1) - this.origin.answeredNanos().get(0);
+			assertThat(Duration.ofNanos(gap)).isGreaterThanOrEqualTo(Duration.ofMillis(1500));
+		});
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "restclient", "webclient" })
 	void whenAPlain403ThenItIsNeverRetried(String client) {
 		this.origin.on("/hint", Reply.status(403), Reply.status(200));
 		this.contextRunner.run((context) -> {

@@ -15,15 +15,15 @@ class DelaySourceTests {
 
 	@ParameterizedTest
 	@CsvSource({ "RETRY_AFTER_SECONDS, retry-after-seconds", "RETRY_AFTER_DATE, retry-after-date",
-			"RETRY_AFTER_MS, retry-after-ms", "BACKOFF, backoff" })
+			"RETRY_AFTER_MS, retry-after-ms", "QUOTA_RESET, quota-reset", "BACKOFF, backoff" })
 	void whenSourceThenTagValueIsThatOfSpec(DelaySource source, String tagValue) {
 		assertThat(source.tagValue()).isEqualTo(tagValue);
 	}
 
 	@Test
-	void whenAllSourcesThenExactlyTheFourSourceTagsOfThePlannedDelayMeter() {
+	void whenAllSourcesThenExactlyTheSourceTagsOfThePlannedDelayMeter() {
 		assertThat(Arrays.stream(DelaySource.values()).map(DelaySource::tagValue))
-			.containsExactly("retry-after-seconds", "retry-after-date", "retry-after-ms", "backoff");
+			.containsExactly("retry-after-seconds", "retry-after-date", "retry-after-ms", "quota-reset", "backoff");
 	}
 
 }

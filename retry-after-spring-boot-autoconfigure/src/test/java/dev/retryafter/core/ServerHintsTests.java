@@ -130,4 +130,33 @@ class ServerHintsTests {
 		assertThat(ServerHints.combine(delay, ServerHints.NONE)).isSameAs(delay);
 	}
 
+
+	@Test
+	void whenASpentQuotaResetsLaterThanRetryAfterThenTheResetWins() {
+		ServerHints spent = ServerHints.NONE.withSpentQuota(Duration.ofSeconds(3));
+		assertThat(ServerHints.combine(seconds(1), spent))
+			.isEqualTo(new RetryAfter.Delay(Duration.ofSeconds(3), RetryAfter.Form.QUOTA_RESET));
+	}
+
+	@Test
+	void whenRetryAfterIsLaterThanTheSpentQuotasResetThenRetryAfterWins() {
+		ServerHints spent = ServerHints.NONE.withSpentQuota(Duration.ofSeconds(3));
+		RetryAfter.Delay delay = seconds(5);
+		assertThat(ServerHints.combine(delay, spent)).isSameAs(delay);
+	}
+
+	@Test
+	void whenOnlyASpentQuotaThenItsResetIsTheDelay() {
+		ServerHints spent = ServerHints.NONE.withSpentQuota(Duration.ofMillis(2500));
+		assertThat(spent.quotaSpent()).isTrue();
+		assertThat(ServerHints.combine(RetryAfter.ABSENT, spent))
+			.isEqualTo(new RetryAfter.Delay(Duration.ofMillis(2500), RetryAfter.Form.QUOTA_RESET));
+	}
+
+	@Test
+	void whenASpentQuotaResetsBeyondTheLargestDelayThenItIsCappedNotOverflowed() {
+		ServerHints spent = ServerHints.NONE.withSpentQuota(Duration.ofDays(40_000));
+		assertThat(spent.quotaReset()).isEqualTo(RetryAfter.MAX_DELAY);
+	}
+
 }

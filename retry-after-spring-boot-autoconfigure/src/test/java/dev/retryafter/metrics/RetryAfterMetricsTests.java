@@ -200,8 +200,9 @@ class RetryAfterMetricsTests {
 					new RetryDecision.Retry(Duration.ofSeconds(3), Duration.ofSeconds(3), source));
 		}
 		assertThat(this.registry.find("http.client.retry.delay.planned").timers()).map((timer) -> timer.getId()
-			.getTag("source")).containsExactlyInAnyOrder("retry-after-seconds", "retry-after-date", "retry-after-ms", "backoff");
-		assertThat(attempts("default", "GET", "429", "retried")).isEqualTo(4.0);
+			.getTag("source")).containsExactlyInAnyOrder("retry-after-seconds", "retry-after-date", "retry-after-ms",
+					"quota-reset", "backoff");
+		assertThat(attempts("default", "GET", "429", "retried")).isEqualTo(DelaySource.values().length);
 	}
 
 	@ParameterizedTest
