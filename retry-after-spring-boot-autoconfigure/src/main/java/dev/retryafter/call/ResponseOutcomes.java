@@ -2,6 +2,7 @@ package dev.retryafter.call;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Supplier;
 
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.RateLimitParser;
@@ -72,16 +73,27 @@ public final class ResponseOutcomes {
 	 * success never pays for the quota parse here.
 	 * @param headers the response headers
 	 * @param settings the client's settings
-	 * @param receivedAt the instant a reset sent as a time is measured from
+	 * @param receivedAt the instant a reset sent as a time is measured from, asked only when a
+	 * quota field is present (the wall clock is not read for a refusal without one)
 	 * @return the hints
 	 */
-	public static ServerHints hints(HttpHeaders headers, RetrySettings settings, Instant receivedAt) {
+	public static ServerHints hints(HttpHeaders headers, RetrySettings settings, Supplier<Instant> receivedAt) {
 		ServerHints hints = ServerHints.read(headers::getFirst, settings.header());
-		if (!settings.rateLimit().active()) {
+		if (!settings.rateLimit().active() || !announcesQuota(headers, settings)) {
 			return hints;
 		}
-		RateLimitReading reading = RateLimitParser.parse(headers::get, settings.rateLimit().fields(), receivedAt);
+		RateLimitReading reading = RateLimitParser.parse(headers::get, settings.rateLimit().fields(),
+				receivedAt.get());
 		return (reading != null && reading.remaining() == 0) ? hints.withSpentQuota(reading.resetIn()) : hints;
+	}
+
+	private static boolean announcesQuota(HttpHeaders headers, RetrySettings settings) {
+		for (String name : headers.headerNames()) {
+			if (RateLimitParser.mayAnnounce(name, settings.rateLimit().fields())) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -123,7 +135,7 @@ public final class ResponseOutcomes {
 		if (headers == null) {
 			return outcome(status, RetryAfter.ABSENT);
 		}
-		ServerHints hints = (status >= 400) ? hints(headers, settings, receivedAt) : ServerHints.NONE;
+		ServerHints hints = (status >= 400) ? hints(headers, settings, () -> receivedAt) : ServerHints.NONE;
 		RetryAfter retryAfter = !hasRetryAfter(headers) ? RetryAfter.ABSENT
 				: RetryAfterParser.parse(headers.getOrEmpty(RETRY_AFTER), receivedAt,
 						headers.getFirst(HttpHeaders.DATE), settings.header().dateReference());

@@ -303,7 +303,7 @@ public abstract class RetryCall {
 	 * @return the outcome
 	 */
 	protected final AttemptOutcome.Response outcome(int status, HttpHeaders headers) {
-		ServerHints hints = (status >= 400) ? ResponseOutcomes.hints(headers, this.settings, calls().wallClock().instant())
+		ServerHints hints = (status >= 400) ? ResponseOutcomes.hints(headers, this.settings, calls().wallClock()::instant)
 				: ServerHints.NONE;
 		this.cooldown.quota(status, headers);
 		List<String> fieldLines = headers.get(ResponseOutcomes.RETRY_AFTER);
