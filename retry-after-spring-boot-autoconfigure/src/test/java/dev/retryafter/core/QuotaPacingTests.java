@@ -148,7 +148,7 @@ class QuotaPacingTests {
 
 		assertThat(this.pacing.admit(KEY, T0, Duration.ZERO, BUDGET, RESERVE)).isNull();
 		// Not taken: a request with the budget for it gets the very same slot.
-		Duration first = this.pacing.admit(KEY, T0, Duration.ZERO, Duration.ofSeconds(60), RESERVE).delay();
+		Duration first = this.pacing.admit(KEY, T0, Duration.ZERO, Duration.ofSeconds(90), RESERVE).delay();
 		assertThat(first).isEqualTo(Duration.ofSeconds(30).plusNanos((long) (6e9 / QuotaSchedule.SHARE)));
 	}
 
