@@ -1,6 +1,5 @@
 package dev.retryafter.core;
 
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
@@ -28,7 +27,12 @@ final class QuotaPartitionKey {
 	 * @return {@value #LENGTH} lower-case hex digits
 	 */
 	static String digest(String text, int start, int end) {
-		byte[] hash = sha256().digest(text.substring(start, end).getBytes(StandardCharsets.US_ASCII));
+		MessageDigest sha256 = sha256();
+		// Base64 characters only (the parser checked them): each is one ASCII byte.
+		for (int i = start; i < end; i++) {
+			sha256.update((byte) text.charAt(i));
+		}
+		byte[] hash = sha256.digest();
 		char[] digits = new char[LENGTH];
 		for (int i = 0; i < LENGTH / 2; i++) {
 			digits[2 * i] = HEX[(hash[i] >> 4) & 0xF];
