@@ -94,9 +94,9 @@ public final class RateLimitBenchmark {
 				+ " requests/s, burst " + burst + ", full at start; beyond it `429` with `Retry-After` = seconds "
 				+ "until the next token, rounded up.";
 		if (withFields) {
-			setup += " Where it announces its quota, it does so on every response: policy `q=" + rate
-					+ "` per `w=1` s, `r` = whole tokens left, `t` = whole seconds until it accepts the next "
-					+ "request (rounded down, so 0); `X-RateLimit-*` carry the same numbers.";
+			setup += " Where it announces its quota, it does so on every response: policy `q=" + burst
+					+ "` (the burst) per `w=ceil(burst / rate)` s, `r` = whole tokens left, `t` = seconds until "
+					+ "the bucket is full again, rounded up; `X-RateLimit-*` carry the same numbers.";
 			ResultFiles.write(out.resolve("rate-limit-fields.md"), markdown(results, setup, true));
 			return;
 		}

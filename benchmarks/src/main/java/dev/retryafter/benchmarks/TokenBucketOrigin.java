@@ -16,12 +16,13 @@ import com.sun.net.httpserver.HttpExchange;
  * up.
  * <p>
  * It may also announce its quota on every response, {@code 200} and {@code 429} alike
- * ({@link Fields}): the bucket as a policy of {@code q = rate x w} requests per
- * {@code w = ceil(burst / rate)} seconds, the whole tokens left as {@code r}, and as the reset
- * {@code t} the whole seconds until the bucket accepts its next request, rounded down (so
- * {@code 0} whenever that is under a second, as it always is at 50 per second: the fields
- * carry whole seconds only, and a bucket's allowance comes back continuously rather than at
- * a reset).
+ * ({@link Fields}): the whole tokens left as {@code r}, as the reset {@code t} the seconds
+ * until the bucket is full again, rounded up (when it is full, the whole allowance is back,
+ * which is what a reset promises), and the bucket as a policy of {@code q = burst} requests
+ * per {@code w = ceil(burst / rate)} seconds. This is how the issue that set the 9.45 s
+ * target describes the origin; an earlier version sent as {@code t} the time until the next
+ * token, rounded down (always 0 at 50 per second), which no reset-based reader can be wrong
+ * about.
  */
 final class TokenBucketOrigin implements AutoCloseable {
 
@@ -90,7 +91,7 @@ final class TokenBucketOrigin implements AutoCloseable {
 		this.refilledAt = System.nanoTime();
 		this.fields = fields;
 		int window = Math.max(1, (burst + ratePerSecond - 1) / ratePerSecond);
-		this.limit = ratePerSecond * window;
+		this.limit = burst;
 		this.policy = "\"bucket\";q=" + this.limit + ";w=" + window;
 		this.server = new LoopbackServer(this::handle);
 	}
@@ -101,8 +102,8 @@ final class TokenBucketOrigin implements AutoCloseable {
 
 	/**
 	 * Takes a token if there is one.
-	 * @param quota where the whole tokens left and the nanoseconds until the next request
-	 * would be accepted are written
+	 * @param quota where the whole tokens left and the nanoseconds until the bucket is full
+	 * again are written
 	 * @return 0 when a token was taken, else the nanoseconds until the next one
 	 */
 	private synchronized long take(long[] quota) {
@@ -117,13 +118,13 @@ final class TokenBucketOrigin implements AutoCloseable {
 			wait = Math.max(1, (long) Math.ceil((1 - this.tokens) / this.tokensPerNano));
 		}
 		quota[0] = (long) Math.floor(this.tokens);
-		quota[1] = (this.tokens >= 1) ? 0 : (long) Math.ceil((1 - this.tokens) / this.tokensPerNano);
+		quota[1] = (long) Math.ceil((this.burst - this.tokens) / this.tokensPerNano);
 		return wait;
 	}
 
 	private void announce(HttpExchange exchange, long[] quota) {
-		// Whole seconds, rounded down: the next request is accepted within that.
-		long reset = TimeUnit.NANOSECONDS.toSeconds(quota[1]);
+		// Whole seconds, rounded up: the bucket is full again by then.
+		long reset = (quota[1] + TimeUnit.SECONDS.toNanos(1) - 1) / TimeUnit.SECONDS.toNanos(1);
 		switch (this.fields) {
 			case IETF -> {
 				exchange.getResponseHeaders().set("RateLimit-Policy", this.policy);

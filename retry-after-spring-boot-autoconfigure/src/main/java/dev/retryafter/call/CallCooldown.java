@@ -7,6 +7,7 @@ import java.util.Objects;
 import dev.retryafter.core.Admission;
 import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.RetrySettings;
@@ -154,7 +155,9 @@ final class CallCooldown {
 		AdmissionRequest request = AdmissionRequest.of(key, calls.monotonicClock().nanoTime(), this.call.timeLeft(),
 				this.settings, calls.random(), firstAttempt);
 		Admission admission = calls.cooldowns().admit(request);
-		if (firstAttempt && !(admission instanceof Admission.Refuse) && QuotaFields.reads(this.settings)) {
+		// Fail-fast asked never to be held: a quota slot is a hold too.
+		if (firstAttempt && !(admission instanceof Admission.Refuse) && QuotaFields.reads(this.settings)
+				&& this.settings.cooldown().mode() != CooldownMode.FAIL_FAST) {
 			admission = quotaSlot(request, admission);
 		}
 		if (admission instanceof Admission.Wait wait) {

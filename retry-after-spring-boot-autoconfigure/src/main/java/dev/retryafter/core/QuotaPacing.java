@@ -20,6 +20,11 @@ import org.jspecify.annotations.Nullable;
  * slot that does not fit the request's budget is not taken, and the request is admitted as it
  * would be without the fields. Retries are not paced: they follow {@code Retry-After}.
  * <p>
+ * A quota is the key's: its origin's, or the partition of it the client's partition headers
+ * name. A quota the server scopes by a partition key of its own ({@code pk}) paces only a
+ * partitioned key, since requests of an unpartitioned key may fall into any of the server's
+ * partitions. How slots are given is in docs/PACING.md.
+ * <p>
  * The server named its quota, so slots are not jittered: they are already an interval apart.
  * <p>
  * Bounded by {@code maxKeys}: once more keys are paced, the quiet schedules are forgotten
@@ -57,6 +62,12 @@ public final class QuotaPacing {
 	public void record(CooldownKey key, RateLimitReading reading, long nowNanos) {
 		Objects.requireNonNull(key, "key");
 		Objects.requireNonNull(reading, "reading");
+		if (reading.partitioned() && key.partition() == null) {
+			// The server counts this quota per partition of its own (pk), and a key that the
+			// client does not partition cannot tell which requests fall into which: pacing
+			// by it would let one tenant's spent quota hold every tenant (docs/PACING.md).
+			return;
+		}
 		QuotaSchedule schedule = this.schedules.get(key);
 		if (schedule != null) {
 			schedule.update(reading, nowNanos);

@@ -29,8 +29,19 @@ import java.time.Duration;
  * remain, plus one for each request let go this way in the last second (those may not be in
  * the count yet), lets one more request go at once, outside the slots; at most one an
  * interval.</li>
- * <li>A slot that does not fit the request's budget is not taken.</li>
+ * <li>A quota far from spent delays nobody: while at least {@value #FREE_FLOOR} requests are
+ * left before the reset, plus one for each request let go this way in the last second (those
+ * may not be in the count yet), a request goes at once and only counts against what is left
+ * (the draft lets the {@code r} remaining go out at once). Spreading starts only when what is
+ * left is down to that floor.</li>
+ * <li>A slot that does not fit the request's budget is not taken. A slot fits when it leaves
+ * at least half of the budget past the attempt's reserve, so that a retry of the same call
+ * (a transient {@code 503} after the slot) still fits.</li>
+ * <li>Readings that name two partition keys ({@code pk}) under one key, within the quiet
+ * period, mean the requests of that key fall into partitions it cannot tell apart: the key
+ * is then not paced at all until one partition key is heard alone for that long.</li>
  * </ul>
+ * See docs/PACING.md for why.
  * It is forgotten once the reset has passed and neither a response nor a slot has come for
  * 10 s, or for two windows if longer.
  * <p>
@@ -51,6 +62,22 @@ final class QuotaSchedule {
 	 * the request let go, and room for a request of each kind still on its way.
 	 */
 	static final long SPARE_MARGIN = 3;
+
+	/**
+	 * The fewest requests left before the reset for a request to go at once, outside the
+	 * slots: room for the requests of a burst still on their way, which no count has seen.
+	 */
+	static final long FREE_FLOOR = 64;
+
+	/** When requests last went at once because the quota is far from spent, and how many in that second. */
+	private long freeSecond;
+
+	private long freeInSecond;
+
+	/** Until when the key is not paced: its responses named two partition keys. */
+	private long mixedUntil;
+
+	private boolean mixed;
 
 	private final long createdAt;
 
@@ -98,6 +125,10 @@ final class QuotaSchedule {
 	 */
 	synchronized void update(RateLimitReading reading, long nowNanos) {
 		long resetAt = nowNanos + reading.resetIn().toNanos();
+		if (!reading.partitionKey().equals(this.reading.partitionKey())) {
+			this.mixed = true;
+			this.mixedUntil = nowNanos + quietNanos(reading);
+		}
 		long shift = resetAt - this.resetAt;
 		boolean sameWindow = shift > -SECOND_NANOS && shift < SECOND_NANOS;
 		this.left = sameWindow ? Math.min(this.left, reading.remaining()) : reading.remaining();
@@ -139,6 +170,19 @@ final class QuotaSchedule {
 	 * @return the wait in nanoseconds, or -1
 	 */
 	synchronized long take(long nowNanos, long notBefore, long budgetNanos, long reserveNanos) {
+		if (this.mixed) {
+			if (this.mixedUntil - nowNanos > 0) {
+				return -1;
+			}
+			this.mixed = false;
+		}
+		if (notBefore - nowNanos <= 0 && this.resetAt - nowNanos > 0
+				&& this.left >= FREE_FLOOR + freeInLastSecond(nowNanos)) {
+			this.left--;
+			this.freeInSecond++;
+			this.lastActive = latest(this.lastActive, nowNanos);
+			return 0;
+		}
 		if (this.spare && notBefore - nowNanos <= 0) {
 			this.spare = false;
 			this.sparesInSecond = sparesInLastSecond(nowNanos) + 1;
@@ -166,7 +210,7 @@ final class QuotaSchedule {
 			}
 		}
 		long wait = slot - nowNanos;
-		if (wait > 0 && budgetNanos - wait < reserveNanos) {
+		if (wait > 0 && !fits(wait, budgetNanos, reserveNanos)) {
 			return -1;
 		}
 		this.nextSlot = next;
@@ -178,10 +222,19 @@ final class QuotaSchedule {
 	}
 
 	/**
+	 * Whether a hold of {@code waitNanos} leaves half the budget past the reserve: room for a
+	 * retry of the same call after the slot, as the call would have without the fields.
+	 */
+	static boolean fits(long waitNanos, long budgetNanos, long reserveNanos) {
+		// Both are clamped far below the long range by the caller, so the difference is exact.
+		return waitNanos <= (budgetNanos - reserveNanos) / 2;
+	}
+
+	/**
 	 * Whether the schedule has had nothing to do for long enough to be forgotten.
 	 */
 	synchronized boolean quiet(long nowNanos) {
-		long quiet = Math.max(QUIET_NANOS, 2 * this.reading.window().toNanos());
+		long quiet = quietNanos(this.reading);
 		return nowNanos - this.resetAt > 0 && nowNanos - this.lastActive > quiet;
 	}
 
@@ -192,6 +245,18 @@ final class QuotaSchedule {
 		long resetIn = this.resetAt - nowNanos;
 		return new QuotaState(this.reading.policy(), this.reading.remaining(), Duration.ofNanos(Math.max(0, resetIn)),
 				Duration.ofNanos(Math.max(0, nowNanos - this.readAt)), this.reading.fields());
+	}
+
+	private static long quietNanos(RateLimitReading reading) {
+		return Math.max(QUIET_NANOS, 2 * reading.window().toNanos());
+	}
+
+	private long freeInLastSecond(long nowNanos) {
+		if (nowNanos - this.freeSecond >= SECOND_NANOS || this.freeInSecond == 0) {
+			this.freeSecond = nowNanos;
+			this.freeInSecond = 0;
+		}
+		return this.freeInSecond;
 	}
 
 	private long sparesInLastSecond(long nowNanos) {

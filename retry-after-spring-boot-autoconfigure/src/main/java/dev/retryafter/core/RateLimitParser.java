@@ -24,8 +24,8 @@ import org.jspecify.annotations.Nullable;
  * {@code t} resets after its policy's window, or is ignored when that is not known. An item
  * whose policy counts anything but requests (bytes, concurrent requests) is ignored. Of the
  * items left, the one with the fewest requests remaining is read (the tightest quota), the
- * later reset on a tie. The partition key is checked for syntax and never kept: it may be
- * derived from a credential.
+ * later reset on a tie. The partition key is checked for syntax and kept only as a one-way
+ * digest ({@link RateLimitReading#partitionKey()}): it may be derived from a credential.
  * <p>
  * The legacy fields are {@code X-RateLimit-Limit}, {@code X-RateLimit-Remaining} and
  * {@code X-RateLimit-Reset}, or the same three spelled {@code X-Rate-Limit-}: each one line
@@ -207,7 +207,17 @@ public final class RateLimitParser {
 		// The name is shown by the endpoint: a server cannot make it longer than a name needs.
 		String shown = (name.length() > MAX_NAME_LENGTH) ? name.substring(0, MAX_NAME_LENGTH) : name;
 		return new RateLimitReading(shown, remaining, Duration.ofSeconds(reset), (window > 0) ? quota : 0,
-				Duration.ofSeconds((quota > 0) ? window : 0), RateLimitFields.IETF);
+				Duration.ofSeconds((quota > 0) ? window : 0), RateLimitFields.IETF, partitionKey(item, policy));
+	}
+
+	// The digest of the partition key the item names, or else its policy: the quota is then
+	// that partition's (QuotaPacing scopes it so).
+	private static String partitionKey(StructuredFieldList.Item item, StructuredFieldList.@Nullable Item policy) {
+		StructuredFieldList.Value key = item.parameters().get("pk");
+		if (key == null && policy != null) {
+			key = policy.parameters().get("pk");
+		}
+		return (key != null) ? key.text() : "";
 	}
 
 	// The policy named like the item, if it is well formed: a positive q and a valid pk.

@@ -265,14 +265,16 @@ final class StructuredFieldList {
 		return new Value(Kind.TOKEN, 0, this.input.substring(start, this.pos));
 	}
 
-	// RFC 9651 section 4.2.7: base64 characters between colons. Checked, never decoded.
+	// RFC 9651 section 4.2.7: base64 characters between colons. Checked, never decoded; only
+	// a one-way digest of the text is kept (a partition key may be derived from a credential).
 	private @Nullable Value byteSequence(int end) {
 		this.pos++;
+		int start = this.pos;
 		while (this.pos < end) {
 			char c = this.input.charAt(this.pos);
 			if (c == ':') {
 				this.pos++;
-				return Value.BYTES;
+				return new Value(Kind.BYTES, 0, QuotaPartitionKey.digest(this.input, start, this.pos - 1));
 			}
 			if (!isAlpha(c) && !isDigit(c) && c != '+' && c != '/' && c != '=') {
 				return null;
@@ -333,8 +335,8 @@ final class StructuredFieldList {
 
 	/**
 	 * A bare item: an Integer's value in {@code integer}, a String's or Token's in
-	 * {@code text}, a Boolean's as {@code integer} 1 or 0; a Decimal's and a Byte Sequence's
-	 * values are not kept.
+	 * {@code text}, a Boolean's as {@code integer} 1 or 0, a Byte Sequence's as a one-way
+	 * digest ({@link QuotaPartitionKey}) in {@code text}; a Decimal's value is not kept.
 	 */
 	record Value(Kind kind, long integer, String text) {
 
@@ -343,8 +345,6 @@ final class StructuredFieldList {
 		static final Value FALSE = new Value(Kind.BOOLEAN, 0, "");
 
 		static final Value DECIMAL = new Value(Kind.DECIMAL, 0, "");
-
-		static final Value BYTES = new Value(Kind.BYTES, 0, "");
 
 		static Value integer(long value) {
 			return new Value(Kind.INTEGER, value, "");

@@ -243,8 +243,8 @@ class RetryAfterInterceptorQuotaTests {
 
 	private static Reply ietf(int status, int remaining, int reset) {
 		return Reply.status(status)
-			.header("RateLimit-Policy", "\"burst\";q=10;w=1;pk=:cHJvZmlsZQ==:, \"day\";q=1000;w=86400")
-			.header("RateLimit", "\"burst\";r=" + remaining + ";t=" + reset + ";pk=:cHJvZmlsZQ==:");
+			.header("RateLimit-Policy", "\"burst\";q=10;w=1, \"day\";q=1000;w=86400")
+			.header("RateLimit", "\"burst\";r=" + remaining + ";t=" + reset);
 	}
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings) {

@@ -148,7 +148,7 @@ class QuotaPacingTests {
 
 		assertThat(this.pacing.admit(KEY, T0, Duration.ZERO, BUDGET, RESERVE)).isNull();
 		// Not taken: a request with the budget for it gets the very same slot.
-		Duration first = this.pacing.admit(KEY, T0, Duration.ZERO, Duration.ofSeconds(60), RESERVE).delay();
+		Duration first = this.pacing.admit(KEY, T0, Duration.ZERO, Duration.ofSeconds(90), RESERVE).delay();
 		assertThat(first).isEqualTo(Duration.ofSeconds(30).plusNanos((long) (6e9 / QuotaSchedule.SHARE)));
 	}
 
@@ -256,6 +256,81 @@ class QuotaPacingTests {
 		}
 
 		assertThat(this.pacing.mayPace("other.example.com")).isTrue();
+	}
+
+	@Test
+	void whenAQuotaIsFarFromSpentThenNobodyIsDelayed() {
+		// GitHub's healthy quota: 5000 an hour, one used, the reset an hour away.
+		this.pacing.record(KEY, reading(4999, 3600, 0, 0), T0);
+
+		assertThat(waits(T0, 20)).containsOnlyNulls();
+		for (int i = 1; i <= 20; i++) {
+			this.pacing.record(KEY, reading(4999 - i, 3600, 0, 0), T0 + i * SECOND / 100);
+		}
+		assertThat(waits(T0 + SECOND / 2, 20)).containsOnlyNulls();
+	}
+
+	@Test
+	void whenWhatIsLeftIsDownToTheFloorThenRequestsAreSpreadAgain() {
+		// Two above the floor: two go at once, then one a second counted against the floor.
+		this.pacing.record(KEY, reading(QuotaSchedule.FREE_FLOOR + 2, 10, 0, 0), T0);
+
+		Duration[] waits = waits(T0, 3);
+
+		assertThat(waits[0]).isNull();
+		assertThat(waits[1]).isNull();
+		assertThat(waits[2]).isEqualTo(Duration.ofNanos(10 * SECOND / (QuotaSchedule.FREE_FLOOR + 2)));
+	}
+
+	@Test
+	void whenTheFreeRequestsOfTheLastSecondMayNotBeCountedYetThenTheyRaiseTheFloor() {
+		this.pacing.record(KEY, reading(QuotaSchedule.FREE_FLOOR + 10, 10, 0, 0), T0);
+		assertThat(waits(T0, 5)).containsOnlyNulls();
+		// The server's count has not seen those five yet: it says what it said before.
+		this.pacing.record(KEY, reading(QuotaSchedule.FREE_FLOOR + 10, 10, 0, 0), T0 + 1000);
+
+		// 69 left by our count, and 64 + 5 must be: one more goes, then the floor holds.
+		assertThat(waits(T0 + 2000, 2)[0]).isNull();
+		assertThat(waits(T0 + 3000, 1)[0]).isNotNull();
+	}
+
+	@Test
+	void whenASlotWouldLeaveLessThanHalfTheBudgetThenTheRequestGoesAsWithoutFields() {
+		// r=0 until 5 s: a 5 s hold would leave a 10 s budget no room to retry a transient 503.
+		this.pacing.record(KEY, reading(0, 5, 0, 0), T0);
+		assertThat(this.pacing.admit(KEY, T0, Duration.ZERO, BUDGET, RESERVE)).isNull();
+
+		// 4 s leaves 6 s, more than half of what is past the reserve: held.
+		this.pacing.record(OTHER, reading(0, 4, 0, 0), T0);
+		assertThat(this.pacing.admit(OTHER, T0, Duration.ZERO, BUDGET, RESERVE))
+			.isEqualTo(new Admission.Wait(Duration.ofSeconds(4), HoldReason.QUOTA));
+	}
+
+	@Test
+	void whenTheServerScopesAQuotaByPartitionKeyThenAnUnpartitionedKeyIsNotPacedByIt() {
+		this.pacing.record(KEY, partitioned(0, 5, "aaaaaaaaaaaaaaaa"), T0);
+
+		assertThat(this.pacing.isEmpty()).isTrue();
+		assertThat(this.pacing.admit(KEY, T0, Duration.ZERO, BUDGET, RESERVE)).isNull();
+	}
+
+	@Test
+	void whenAPartitionedKeyHearsTwoPartitionKeysThenItIsNotPacedUntilOneIsHeardAloneForTheQuietPeriod() {
+		CooldownKey tenant = new CooldownKey(KEY.origin(), "0123456789abcdef0123456789abcdef");
+		this.pacing.record(tenant, partitioned(0, 3, "aaaaaaaaaaaaaaaa"), T0);
+		assertThat(this.pacing.admit(tenant, T0, Duration.ZERO, BUDGET, RESERVE)).isNotNull();
+
+		this.pacing.record(tenant, partitioned(0, 3, "bbbbbbbbbbbbbbbb"), T0 + 1000);
+
+		assertThat(this.pacing.admit(tenant, T0 + 2000, Duration.ZERO, BUDGET, RESERVE)).isNull();
+		long later = T0 + 11 * SECOND;
+		this.pacing.record(tenant, partitioned(0, 3, "bbbbbbbbbbbbbbbb"), later);
+		assertThat(this.pacing.admit(tenant, later, Duration.ZERO, BUDGET, RESERVE)).isNotNull();
+	}
+
+	private static RateLimitReading partitioned(long remaining, long resetSeconds, String partitionKey) {
+		return new RateLimitReading("p", remaining, Duration.ofSeconds(resetSeconds), 0, Duration.ZERO,
+				RateLimitFields.IETF, partitionKey);
 	}
 
 	private static RateLimitReading reading(long remaining, long resetSeconds, long quota, long windowSeconds) {

@@ -47,7 +47,8 @@ class RateLimitParserFuzzTests {
 		List<String> mismatches = new ArrayList<>();
 		for (int i = 0; i < CASES_PER_SEED; i++) {
 			Generated generated = generate(random);
-			RateLimitReading actual = RateLimitParser.parse(generated.lines()::get, BOTH, Instant.EPOCH);
+			RateLimitReading actual = withoutPartitionKey(
+					RateLimitParser.parse(generated.lines()::get, BOTH, Instant.EPOCH));
 			if (!generated.expected().equals(actual)) {
 				mismatches.add("seed " + seed + " case " + i + ": " + generated.lines() + " -> " + actual
 						+ ", expected " + generated.expected());
@@ -229,6 +230,12 @@ class RateLimitParserFuzzTests {
 					: ALPHABET.charAt(random.nextInt(ALPHABET.length())));
 		}
 		return text.toString();
+	}
+
+	// The generator does not model the partition key's digest (RateLimitParserTests does).
+	private static RateLimitReading withoutPartitionKey(RateLimitReading reading) {
+		return (reading == null) ? null : new RateLimitReading(reading.policy(), reading.remaining(),
+				reading.resetIn(), reading.quota(), reading.window(), reading.fields());
 	}
 
 }

@@ -38,7 +38,23 @@ class RateLimitParserTests {
 				"ratelimit", "burst;r=3;t=1;pk=:cHJvZmlsZQ==:;foo=bar, day;r=900;t=5000"));
 
 		assertThat(reading).isEqualTo(new RateLimitReading("burst", 3, Duration.ofSeconds(1), 10,
-				Duration.ofSeconds(1), RateLimitFields.IETF));
+				Duration.ofSeconds(1), RateLimitFields.IETF, reading.partitionKey()));
+		// Kept as a one-way digest only: never the raw key, which may come from a credential.
+		assertThat(reading.partitionKey()).hasSize(16).matches("[0-9a-f]+").doesNotContain("cHJvZmlsZQ");
+	}
+
+	@Test
+	void whenTwoPartitionKeysDifferThenTheirDigestsDifferAndAnItemWithoutOneTakesItsPolicys() {
+		RateLimitReading one = parse(Map.of("ratelimit", "\"a\";r=3;t=1;pk=:b25l:"));
+		RateLimitReading two = parse(Map.of("ratelimit", "\"a\";r=3;t=1;pk=:dHdv:"));
+		RateLimitReading fromPolicy = parse(
+				Map.of("ratelimit-policy", "\"a\";q=10;w=1;pk=:b25l:", "ratelimit", "\"a\";r=3;t=1"));
+		RateLimitReading none = parse(Map.of("ratelimit", "\"a\";r=3;t=1"));
+
+		assertThat(one.partitionKey()).isNotEqualTo(two.partitionKey()).isEqualTo(fromPolicy.partitionKey());
+		assertThat(one.partitioned()).isTrue();
+		assertThat(none.partitionKey()).isEmpty();
+		assertThat(none.partitioned()).isFalse();
 	}
 
 	@Test

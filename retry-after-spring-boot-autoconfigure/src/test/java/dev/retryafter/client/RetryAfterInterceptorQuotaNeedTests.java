@@ -1,0 +1,190 @@
+package dev.retryafter.client;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+
+import dev.retryafter.client.HttpCaller.Kind;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.RetryBudgets;
+import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.RetrySettings;
+import dev.retryafter.store.CooldownStore;
+import dev.retryafter.store.LocalCooldownStore;
+import dev.retryafter.testsupport.FakeClock;
+import dev.retryafter.testsupport.LoopbackHttpServer;
+import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
+import dev.retryafter.testsupport.RecordingListener;
+import dev.retryafter.testsupport.RecordingSleeper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Quota pacing holds only what a quota needs, through {@link RetryAfterInterceptor}: real
+ * requests to a loopback server, a fake clock and a recording sleeper (docs/PACING.md).
+ */
+class RetryAfterInterceptorQuotaNeedTests {
+
+	private static final RetrySettings NO_JITTER = RetrySettings.defaults().withJitter(0);
+
+	private static final RandomGenerator MIDDLE = () -> Long.MIN_VALUE;
+
+	private final FakeClock clock = new FakeClock();
+
+	private final RecordingSleeper sleeper = new RecordingSleeper(this.clock);
+
+	private final RecordingListener listener = new RecordingListener();
+
+	private final CooldownStore cooldowns = new LocalCooldownStore(new HostCooldowns(100));
+
+	private LoopbackHttpServer server;
+
+	@BeforeEach
+	void startServer() throws IOException {
+		this.server = LoopbackHttpServer.start();
+	}
+
+	@AfterEach
+	void stopServer() throws IOException {
+		this.server.close();
+	}
+
+	@Test
+	void whenGitHubsHealthyHourlyQuotaIsAnnouncedThenTwentySequentialCallsAreNeverHeld() {
+		long reset = this.clock.instant().getEpochSecond() + 3600;
+		Reply[] replies = new Reply[20];
+		for (int i = 0; i < replies.length; i++) {
+			replies[i] = Reply.status(200)
+				.header("X-RateLimit-Limit", "5000")
+				.header("X-RateLimit-Remaining", Integer.toString(4999 - i))
+				.header("X-RateLimit-Used", Integer.toString(i + 1))
+				.header("X-RateLimit-Reset", Long.toString(reset))
+				.header("X-RateLimit-Resource", "core");
+		}
+		assertNeverHeld(replies);
+	}
+
+	@Test
+	void whenTheDraftsHourlyQuotaIsAnnouncedThenTwentySequentialCallsAreNeverHeld() {
+		Reply[] replies = new Reply[20];
+		for (int i = 0; i < replies.length; i++) {
+			replies[i] = Reply.status(200)
+				.header("RateLimit-Policy", "\"hour\";q=5000;w=3600")
+				.header("RateLimit", "\"hour\";r=" + (4999 - i) + ";t=3600");
+		}
+		assertNeverHeld(replies);
+	}
+
+	private void assertNeverHeld(Reply[] replies) {
+		this.server.on("/report", replies);
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER));
+
+		for (int i = 0; i < replies.length; i++) {
+			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		}
+
+		// The quota was read (it is paced), and held nobody.
+		assertThat(this.cooldowns.cooldowns().quotas().isEmpty()).isFalse();
+		assertThat(this.listener.holdReasons()).isEmpty();
+		assertThat(this.sleeper.sleeps()).isEmpty();
+		assertThat(this.server.requests()).hasSize(20);
+	}
+
+	@Test
+	void whenAQuotaSlotIsFollowedByATransient503ThenTheCallStillCompletes() {
+		this.server.on("/report", Reply.status(200).header("RateLimit", "\"x\";r=0;t=4"),
+				Reply.status(503).header("Retry-After", "1"), Reply.status(200).body("done"));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER));
+
+		caller.get(this.server.uri("/report"));
+		HttpCaller.Result second = caller.get(this.server.uri("/report"));
+
+		assertThat(second.status()).isEqualTo(200);
+		assertThat(second.body()).isEqualTo("done");
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(4), Duration.ofSeconds(1));
+	}
+
+	@Test
+	void whenASlotWouldLeaveNoRoomForARetryThenTheRequestGoesAsWithoutFieldsAndItsRetryCompletes() {
+		// r=0 until 9 s: a 9 s slot would leave no room to retry the 503 within the 10 s budget.
+		this.server.on("/report", Reply.status(200).header("RateLimit", "\"x\";r=0;t=9"),
+				Reply.status(503).header("Retry-After", "1"), Reply.status(200).body("done"));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER));
+
+		caller.get(this.server.uri("/report"));
+		HttpCaller.Result second = caller.get(this.server.uri("/report"));
+
+		assertThat(second.body()).isEqualTo("done");
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(1));
+		assertThat(this.listener.holdReasons()).isEmpty();
+	}
+
+	@Test
+	void whenTheCooldownFailsFastThenAQuotaNeverHoldsARequest() {
+		this.server.on("/report", Reply.status(200).header("RateLimit", "\"x\";r=0;t=3"));
+		RetrySettings failFast = NO_JITTER.withCooldown(new RetrySettings.Cooldown(true, CooldownMode.FAIL_FAST));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(failFast));
+
+		for (int i = 0; i < 3; i++) {
+			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		}
+
+		assertThat(this.sleeper.sleeps()).isEmpty();
+		assertThat(this.listener.holdReasons()).isEmpty();
+	}
+
+	@Test
+	void whenPartitionHeadersAreSetThenOneTenantsSpentQuotaDoesNotHoldAnother() {
+		this.server.on("/report", Reply.status(200).header("RateLimit", "\"x\";r=0;t=3"),
+				Reply.status(200).header("RateLimit", "\"x\";r=5;t=3"), Reply.status(200));
+		RetrySettings partitioned = NO_JITTER.withCooldown(
+				new RetrySettings.Cooldown(true, CooldownMode.WAIT, Set.of(429), List.of("Authorization")));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(partitioned));
+
+		assertThat(get(caller, "Bearer tenant-a").status()).isEqualTo(200);
+		assertThat(get(caller, "Bearer tenant-b").status()).isEqualTo(200);
+		assertThat(this.sleeper.sleeps()).isEmpty();
+		// Tenant A's own quota still holds tenant A.
+		assertThat(get(caller, "Bearer tenant-a").status()).isEqualTo(200);
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(3));
+	}
+
+	@Test
+	void whenTheServerScopesItsQuotaByPartitionKeyThenOnePartitionsSpentQuotaDoesNotHoldAnother() {
+		this.server.on("/report", Reply.status(200).header("RateLimit", "\"x\";r=0;t=3;pk=:dGVuYW50LWE=:"),
+				Reply.status(200).header("RateLimit", "\"x\";r=5;t=3;pk=:dGVuYW50LWI=:"));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER));
+
+		for (int i = 0; i < 3; i++) {
+			assertThat(get(caller, (i % 2 == 0) ? "Bearer tenant-a" : "Bearer tenant-b").status()).isEqualTo(200);
+		}
+
+		assertThat(this.sleeper.sleeps()).isEmpty();
+		assertThat(this.listener.holdReasons()).isEmpty();
+		// Nothing the server scoped by pk is kept under a key the client does not partition.
+		assertThat(this.cooldowns.cooldowns().quotas().isEmpty()).isTrue();
+	}
+
+	private HttpCaller.Result get(HttpCaller caller, String authorization) {
+		HttpHeaders headers = new HttpHeaders();
+		headers.set("Authorization", authorization);
+		return caller.call(HttpMethod.GET, this.server.uri("/report"), headers, new byte[0], (attributes) -> {
+		});
+	}
+
+	private RetryAfterInterceptor interceptor(RetrySettings settings) {
+		RetryClients clients = RetryClients.of(settings);
+		return Interceptors.create(clients, this.listener, this.cooldowns, new RetryBudgets(clients, this.clock),
+				this.sleeper, this.clock, this.clock, MIDDLE);
+	}
+
+}
