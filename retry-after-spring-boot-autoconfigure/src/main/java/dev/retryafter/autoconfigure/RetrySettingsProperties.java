@@ -45,7 +45,8 @@ public class RetrySettingsProperties {
 	private @Nullable Duration attemptReserve;
 
 	/**
-	 * HTTP status codes whose responses may be retried.
+	 * HTTP status codes whose responses may be retried. The default adds 529, the status an
+	 * overloaded Anthropic API answers with, to 429 and 503.
 	 */
 	private @Nullable Set<Integer> retryableStatuses;
 

@@ -33,7 +33,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 		RateLimit rateLimit) {
 
 	private static final RetrySettings DEFAULTS = new RetrySettings(3, Duration.ofSeconds(10), Duration.ofMillis(500),
-			Set.of(429, 503), Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"), "Idempotency-Key",
+			Set.of(429, 503, 529), Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"), "Idempotency-Key",
 			new Backoff(Duration.ofSeconds(1), 2.0, Duration.ofSeconds(8)), 0.2,
 			new Header(Duration.ofSeconds(60), OnInvalidRetryAfter.BACKOFF, DateReference.SERVER_DATE),
 			new IoErrors(true, true), new Cooldown(true, CooldownMode.WAIT),

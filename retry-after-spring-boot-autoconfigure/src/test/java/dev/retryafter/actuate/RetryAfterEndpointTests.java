@@ -55,7 +55,7 @@ class RetryAfterEndpointTests {
 		assertThat(descriptor.clients()).containsOnlyKeys("default");
 		ClientDescriptor client = descriptor.clients().get("default");
 		assertThat(client.hosts()).isEmpty();
-		assertThat(client.settings()).isEqualTo(new SettingsDescriptor(3, "10s", "500ms", List.of(429, 503),
+		assertThat(client.settings()).isEqualTo(new SettingsDescriptor(3, "10s", "500ms", List.of(429, 503, 529),
 				List.of("DELETE", "GET", "HEAD", "OPTIONS", "PUT", "TRACE"), "Idempotency-Key",
 				new SettingsDescriptor.Backoff("1s", 2.0, "8s"), 0.2,
 				new SettingsDescriptor.Header("60s", "backoff", "server-date"),

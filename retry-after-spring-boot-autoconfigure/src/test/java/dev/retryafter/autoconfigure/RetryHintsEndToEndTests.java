@@ -184,6 +184,34 @@ class RetryHintsEndToEndTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "restclient", "webclient" })
+	void whenAnOverloaded529AsksForASecondThenAGetIsRetriedNoEarlier(String client) {
+		// Anthropic's overloaded answer, as its error body and its lower-case header come.
+		this.origin.on("/hint",
+				Reply.status(529)
+					.header("retry-after", "1")
+					.body("{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}"),
+				Reply.status(200));
+		this.contextRunner.run((context) -> {
+			assertThat(call(context, client, HttpMethod.GET)).isEqualTo(200);
+			assertThat(this.origin.requestLines()).containsExactly("GET /hint", "GET /hint");
+			long gap = this.origin.receivedNanos().get(1) - this.origin.answeredNanos().get(0);
+			assertThat(Duration.ofNanos(gap)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+			assertThat(attempts(context, "529", "retried")).isEqualTo(1.0);
+		});
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "restclient", "webclient" })
+	void whenAnOverloaded529AnswersAPostWithoutIdempotencyKeyThenItIsNotRetried(String client) {
+		this.origin.on("/hint", Reply.status(529).header("retry-after", "1"), Reply.status(200));
+		this.contextRunner.run((context) -> {
+			assertThat(call(context, client, HttpMethod.POST)).isEqualTo(529);
+			assertThat(this.origin.requestLines()).containsExactly("POST /hint");
+		});
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "restclient", "webclient" })
 	void whenAPlain403ThenItIsNeverRetried(String client) {
 		this.origin.on("/hint", Reply.status(403), Reply.status(200));
 		this.contextRunner.run((context) -> {

@@ -134,7 +134,7 @@ class RetryPlannerTests {
 		}
 
 		@ParameterizedTest
-		@ValueSource(ints = { 429, 503 })
+		@ValueSource(ints = { 429, 503, 529 })
 		void whenStatusIsRetryableByDefaultThenRetry(int status) {
 			assertThat(decide(GET, response(status))).isEqualTo(FIRST_BACKOFF);
 		}

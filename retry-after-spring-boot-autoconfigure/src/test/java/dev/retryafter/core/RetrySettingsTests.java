@@ -41,7 +41,7 @@ class RetrySettingsTests {
 
 	@Test
 	void whenDefaultsThenRetryableStatusesAre429And503() {
-		assertThat(DEFAULTS.retryableStatuses()).containsExactlyInAnyOrder(429, 503);
+		assertThat(DEFAULTS.retryableStatuses()).containsExactlyInAnyOrder(429, 503, 529);
 	}
 
 	@Test
