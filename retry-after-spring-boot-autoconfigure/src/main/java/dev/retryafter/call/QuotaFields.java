@@ -1,6 +1,7 @@
 package dev.retryafter.call;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.Set;
 
 import dev.retryafter.core.CooldownKey;
@@ -26,14 +27,33 @@ import org.springframework.http.HttpHeaders;
  * under the request's own cooldown key, and only requests to a host with a paced key ever
  * consult the pacing ({@code CooldownStore.mayHold}), so one origin's quota costs the calls
  * to other origins nothing.
+ * <p>
+ * Most origins send the same {@code RateLimit} and {@code RateLimit-Policy} text on response
+ * after response (a delta-seconds reset, a count far from spent). A reading from those two
+ * fields depends on their text alone, not on when it arrived, so the last one is kept with the
+ * text it came from: a response whose lines are equal to it, string by string, gets the same
+ * reading without being parsed again, and any other text is parsed. Every response is still
+ * compared and recorded.
  */
 public final class QuotaFields {
+
+	// Lower case: Spring's header maps look names up lower-cased.
+	private static final String RATE_LIMIT = "ratelimit";
+
+	private static final String POLICY = "ratelimit-policy";
+
+	private static final String RETRY_AFTER = "retry-after";
+
+	private static final String AGE = "age";
 
 	private final CooldownStore cooldowns;
 
 	private final MonotonicClock monotonicClock;
 
 	private final Clock wallClock;
+
+	/** The last reading parsed from {@code RateLimit} alone, with the lines it came from. */
+	private volatile @Nullable LastIetf lastIetf;
 
 	QuotaFields(CooldownStore cooldowns, MonotonicClock monotonicClock, Clock wallClock) {
 		this.cooldowns = cooldowns;
@@ -82,11 +102,49 @@ public final class QuotaFields {
 		if (key == null) {
 			return;
 		}
-		RateLimitReading reading = RateLimitParser.parse(headers::get, settings.rateLimit().fields(),
-				this.wallClock.instant());
+		Set<RateLimitFields> fields = settings.rateLimit().fields();
+		List<String> rateLimit = fields.contains(RateLimitFields.IETF) ? ietfLines(headers) : null;
+		List<String> policy = (rateLimit != null) ? lines(headers, POLICY) : null;
+		LastIetf last = this.lastIetf;
+		RateLimitReading reading;
+		if (last != null && rateLimit != null && last.rateLimit().equals(rateLimit) && last.policy().equals(policy)) {
+			reading = last.reading();
+		}
+		else {
+			reading = RateLimitParser.parse(headers::get, fields, this.wallClock.instant());
+			// Only a reading of RateLimit itself is the text's alone: another dialect may
+			// count from the instant it was received.
+			if (rateLimit != null && reading != null && reading.fields() == RateLimitFields.IETF) {
+				this.lastIetf = new LastIetf(List.copyOf(rateLimit), List.copyOf(policy), reading);
+			}
+		}
 		if (reading != null) {
 			this.cooldowns.cooldowns().quotas().record(key, reading, this.monotonicClock.nanoTime());
 		}
+	}
+
+	/**
+	 * The {@code RateLimit} lines of a response whose reading may come from them alone: not
+	 * one that the parser reads nothing from ({@code Retry-After} or {@code Age} present).
+	 * @return the lines, or {@code null} when the last reading cannot stand for this one
+	 */
+	private static @Nullable List<String> ietfLines(HttpHeaders headers) {
+		if (!lines(headers, RETRY_AFTER).isEmpty() || !lines(headers, AGE).isEmpty()) {
+			return null;
+		}
+		List<String> rateLimit = lines(headers, RATE_LIMIT);
+		return rateLimit.isEmpty() ? null : rateLimit;
+	}
+
+	private static List<String> lines(HttpHeaders headers, String name) {
+		List<String> lines = headers.get(name);
+		return (lines != null) ? lines : List.of();
+	}
+
+	/**
+	 * A reading parsed from {@code RateLimit} and {@code RateLimit-Policy}, with their lines.
+	 */
+	private record LastIetf(List<String> rateLimit, List<String> policy, RateLimitReading reading) {
 	}
 
 }
