@@ -25,7 +25,8 @@ import java.time.Duration;
  * <li>Paced a little under the quota, an origin that refills as it goes saves some
  * allowance, and one that started full has saved what it refilled before the first response.
  * Once the schedule is a window old (by then no request sent before it can still be
- * arriving), a response after the reset that says at least {@value #SPARE_MARGIN} requests
+ * arriving), a response after the reset (or any, from an origin seen to refill) that says
+ * at least {@value #SPARE_MARGIN} requests
  * remain, plus one for each request let go this way in the last second (those may not be in
  * the count yet), lets one more request go at once, outside the slots; at most one an
  * interval.</li>
