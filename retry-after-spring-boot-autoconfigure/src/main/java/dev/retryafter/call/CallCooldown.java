@@ -222,7 +222,7 @@ final class CallCooldown {
 			CooldownKey key = key();
 			CooldownKey bucket = (key != null) ? bucketKey(key, headers) : null;
 			quotaFields.record(this.settings, (bucket != null) ? bucket : (key != null) ? key.declared() : null,
-					headers);
+					status, headers);
 		}
 	}
 

@@ -99,6 +99,18 @@ public final class QuotaFields {
 	 * @param headers the response headers
 	 */
 	public void record(RetrySettings settings, @Nullable CooldownKey key, HttpHeaders headers) {
+		record(settings, key, 0, headers);
+	}
+
+	/**
+	 * Parses the fields of a response for which {@link #present} said yes, and records the
+	 * reading under its key, with whether the response was a success (the origin counted it).
+	 * @param settings the client's settings
+	 * @param key the request's cooldown key, or {@code null} when it has none
+	 * @param status the response's status code, or 0 when not known
+	 * @param headers the response headers
+	 */
+	public void record(RetrySettings settings, @Nullable CooldownKey key, int status, HttpHeaders headers) {
 		if (key == null) {
 			return;
 		}
@@ -119,7 +131,8 @@ public final class QuotaFields {
 			}
 		}
 		if (reading != null) {
-			this.cooldowns.cooldowns().quotas().record(key, reading, this.monotonicClock.nanoTime());
+			this.cooldowns.cooldowns().quotas()
+				.record(key, reading, status >= 200 && status < 300, this.monotonicClock.nanoTime());
 		}
 	}
 

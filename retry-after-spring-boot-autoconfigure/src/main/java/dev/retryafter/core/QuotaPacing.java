@@ -60,6 +60,19 @@ public final class QuotaPacing {
 	 * @param nowNanos the current monotonic reading
 	 */
 	public void record(CooldownKey key, RateLimitReading reading, long nowNanos) {
+		record(key, reading, false, nowNanos);
+	}
+
+	/**
+	 * Records what a response under {@code key} said about its origin's quota.
+	 * @param key the origin, or partition of an origin
+	 * @param reading the reading
+	 * @param accepted whether the response was a success: two that report the same count
+	 * before the reset show an origin that refills as it goes (docs/PACING.md)
+	 * @param nowNanos the current monotonic reading
+	 * @since 0.2.0
+	 */
+	public void record(CooldownKey key, RateLimitReading reading, boolean accepted, long nowNanos) {
 		Objects.requireNonNull(key, "key");
 		Objects.requireNonNull(reading, "reading");
 		if (reading.partitioned() && key.partition() == null) {
@@ -70,12 +83,12 @@ public final class QuotaPacing {
 		}
 		QuotaSchedule schedule = this.schedules.get(key);
 		if (schedule != null) {
-			schedule.update(reading, nowNanos);
+			schedule.update(reading, accepted, nowNanos);
 			return;
 		}
-		QuotaSchedule raced = this.schedules.putIfAbsent(key, new QuotaSchedule(reading, nowNanos));
+		QuotaSchedule raced = this.schedules.putIfAbsent(key, new QuotaSchedule(reading, accepted, nowNanos));
 		if (raced != null) {
-			raced.update(reading, nowNanos);
+			raced.update(reading, accepted, nowNanos);
 		}
 		if (this.schedules.size() > this.maxKeys) {
 			forgetQuietest(key, nowNanos);

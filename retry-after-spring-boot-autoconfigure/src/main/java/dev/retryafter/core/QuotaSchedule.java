@@ -25,7 +25,8 @@ import java.time.Duration;
  * <li>Paced a little under the quota, an origin that refills as it goes saves some
  * allowance, and one that started full has saved what it refilled before the first response.
  * Once the schedule is a window old (by then no request sent before it can still be
- * arriving), a response after the reset that says at least {@value #SPARE_MARGIN} requests
+ * arriving), a response after the reset (or any, from an origin seen to refill) that says
+ * at least {@value #SPARE_MARGIN} requests
  * remain, plus one for each request let go this way in the last second (those may not be in
  * the count yet), lets one more request go at once, outside the slots; at most one an
  * interval.</li>
@@ -37,6 +38,12 @@ import java.time.Duration;
  * <li>A slot that does not fit the request's budget is not taken. A slot fits when it leaves
  * at least half of the budget past the attempt's reserve, so that a retry of the same call
  * (a transient {@code 503} after the slot) still fits.</li>
+ * <li>An origin that refills as it goes (a token bucket) says so: two accepted answers of one
+ * window report the same {@code r}, before the reset the first of them announced. A fixed
+ * window cannot: each request it accepts lowers the count, whatever order the answers come
+ * back in. Once that is seen, requests follow the policy's {@code w / q} (divided by
+ * {@value #SHARE}) from now, without waiting for a reset that slides forward with every
+ * answer ("full again"), until a refusal says nothing is left.</li>
  * <li>Readings that name two partition keys ({@code pk}) under one key, within the quiet
  * period, mean the requests of that key fall into partitions it cannot tell apart: the key
  * is then not paced at all until one partition key is heard alone for that long.</li>
@@ -92,6 +99,14 @@ final class QuotaSchedule {
 
 	private long sparesInSecond;
 
+	/** Whether the origin was seen to refill before its reset: it is then paced at its rate. */
+	private boolean refilling;
+
+	/** The lowest {@code r} an accepted answer of this window reported, or -1, and its reset. */
+	private long lowestAccepted = -1;
+
+	private long lowestAcceptedReset;
+
 	private RateLimitReading reading;
 
 	private long readAt;
@@ -109,6 +124,14 @@ final class QuotaSchedule {
 	private long lastActive;
 
 	QuotaSchedule(RateLimitReading reading, long nowNanos) {
+		this(reading, false, nowNanos);
+	}
+
+	/**
+	 * A schedule from a first response's reading.
+	 * @param accepted whether the response was a success, which the origin counted
+	 */
+	QuotaSchedule(RateLimitReading reading, boolean accepted, long nowNanos) {
 		this.createdAt = nowNanos;
 		this.reading = reading;
 		this.readAt = nowNanos;
@@ -118,12 +141,24 @@ final class QuotaSchedule {
 		this.intervalBefore = intervalBefore(this.left, this.resetAt - nowNanos);
 		this.nextSlot = firstSlot(nowNanos);
 		this.lastActive = nowNanos;
+		if (accepted) {
+			this.lowestAccepted = this.left;
+			this.lowestAcceptedReset = this.resetAt;
+		}
+	}
+
+	/**
+	 * A newer response's reading, of a response not known to be a success.
+	 */
+	void update(RateLimitReading reading, long nowNanos) {
+		update(reading, false, nowNanos);
 	}
 
 	/**
 	 * A newer response's reading.
+	 * @param accepted whether the response was a success, which the origin counted
 	 */
-	synchronized void update(RateLimitReading reading, long nowNanos) {
+	synchronized void update(RateLimitReading reading, boolean accepted, long nowNanos) {
 		long resetAt = nowNanos + reading.resetIn().toNanos();
 		if (!reading.partitionKey().equals(this.reading.partitionKey())) {
 			this.mixed = true;
@@ -132,12 +167,20 @@ final class QuotaSchedule {
 		long shift = resetAt - this.resetAt;
 		boolean sameWindow = shift > -SECOND_NANOS && shift < SECOND_NANOS;
 		this.left = sameWindow ? Math.min(this.left, reading.remaining()) : reading.remaining();
+		if (!sameWindow || !reading.policy().equals(this.reading.policy())) {
+			this.lowestAccepted = -1;
+		}
 		this.reading = reading;
 		this.readAt = nowNanos;
 		this.resetAt = resetAt;
 		this.intervalAfter = intervalAfter(reading);
+		noteRefill(reading, accepted, resetAt, nowNanos);
 		this.intervalBefore = intervalBefore(this.left, resetAt - nowNanos);
-		this.spare = this.intervalAfter > 0 && resetAt - nowNanos <= 0
+		if (this.refilling) {
+			// What is left goes no slower than the rate: the origin gives more back meanwhile.
+			this.intervalBefore = Math.min(this.intervalBefore, this.intervalAfter);
+		}
+		this.spare = this.intervalAfter > 0 && (this.refilling || resetAt - nowNanos <= 0)
 				&& reading.remaining() >= SPARE_MARGIN + sparesInLastSecond(nowNanos)
 				&& nowNanos - this.createdAt >= Math.max(SECOND_NANOS, reading.window().toNanos())
 				&& (this.sparesInSecond == 0 || nowNanos - this.lastSpare >= this.intervalAfter);
@@ -148,7 +191,7 @@ final class QuotaSchedule {
 				this.nextSlot = first;
 			}
 		}
-		else if (this.left == 0) {
+		else if (this.left == 0 && !this.refilling) {
 			// Nothing left before the reset: the first request after it waits one interval,
 			// since an origin that refills as it goes (a token bucket) has only begun to.
 			long afterReset = ((resetAt - nowNanos > 0) ? resetAt : nowNanos) + this.intervalAfter;
@@ -197,7 +240,10 @@ final class QuotaSchedule {
 			next = slot + this.intervalBefore;
 		}
 		else {
-			slot = latest(slot, this.resetAt);
+			if (!this.refilling) {
+				// A refilling origin's reset only says when it is full again: it is not waited for.
+				slot = latest(slot, this.resetAt);
+			}
 			if (this.intervalAfter == 0) {
 				// No rate is known after the reset: the quota only holds requests until it.
 				if (slot - nowNanos <= 0) {
@@ -271,7 +317,37 @@ final class QuotaSchedule {
 
 	private long firstSlot(long nowNanos) {
 		return (this.left > 0 && this.resetAt - nowNanos > 0) ? nowNanos + this.intervalBefore
-				: latest(nowNanos, this.resetAt) + this.intervalAfter;
+				: (this.refilling ? nowNanos : latest(nowNanos, this.resetAt)) + this.intervalAfter;
+	}
+
+	/**
+	 * Whether this reading shows the origin refilling before its reset: an accepted answer
+	 * that reports the lowest {@code r} an earlier accepted answer of the window reported, before
+	 * the reset that one announced. A fixed window gives each count once per window (it is
+	 * lowered by every request it accepts, and answers that come back out of order only report
+	 * more), so only an origin that gave a request back in between reports it twice. A refusal
+	 * that says nothing is left ends it: the origin is paced by its resets again.
+	 */
+	private void noteRefill(RateLimitReading reading, boolean accepted, long resetAt, long nowNanos) {
+		long remaining = reading.remaining();
+		if (this.intervalAfter == 0) {
+			// Paced by its rate, or not at all: a reading without one ends it.
+			this.refilling = false;
+			return;
+		}
+		if (!accepted) {
+			if (remaining == 0) {
+				this.refilling = false;
+			}
+			return;
+		}
+		if (this.lowestAccepted >= 0 && remaining == this.lowestAccepted && this.lowestAcceptedReset - nowNanos > 0) {
+			this.refilling = true;
+		}
+		if (this.lowestAccepted < 0 || remaining < this.lowestAccepted) {
+			this.lowestAccepted = remaining;
+			this.lowestAcceptedReset = resetAt;
+		}
 	}
 
 	private static long intervalAfter(RateLimitReading reading) {
