@@ -78,7 +78,8 @@ public final class ResponseOutcomes {
 	 * @return the hints
 	 */
 	public static ServerHints hints(HttpHeaders headers, RetrySettings settings, Supplier<Instant> receivedAt) {
-		ServerHints hints = ServerHints.read(headers::getFirst, settings.header());
+		ServerHints hints = ServerHints.read(headers::getFirst, settings.header().millisecondHints(),
+				settings.header().serverVerdicts());
 		if (!settings.rateLimit().active() || !announcesQuota(headers, settings)) {
 			return hints;
 		}

@@ -26,7 +26,7 @@ class ServerHintsTests {
 		for (int i = 0; i < namesAndValues.length; i += 2) {
 			headers.put(namesAndValues[i], namesAndValues[i + 1]);
 		}
-		return ServerHints.read(headers::get, header);
+		return ServerHints.read(headers::get, header.millisecondHints(), header.serverVerdicts());
 	}
 
 	private static RetryAfter.Delay seconds(long seconds) {
