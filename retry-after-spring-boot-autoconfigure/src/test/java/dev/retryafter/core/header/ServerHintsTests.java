@@ -1,9 +1,10 @@
-package dev.retryafter.core;
+package dev.retryafter.core.header;
 
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.retryafter.core.RetrySettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
