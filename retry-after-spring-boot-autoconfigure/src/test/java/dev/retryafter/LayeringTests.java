@@ -5,11 +5,14 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
 /**
- * The packages are layers, and every arrow points down: the policy core, the cooldown store
- * over it, the shared call over both, the adapters side by side over the call ({@code client},
+ * The packages are layers, and every arrow points down: the policy core with its header
+ * parsing ({@code core.header}) beneath the rest of it, the cooldown store over the core, the
+ * shared call over both, the adapters side by side over the call ({@code client},
  * {@code reactive}, {@code springretry}, {@code frameworkretry}, none of which uses another),
  * the listeners that watch calls ({@code metrics}, {@code actuate}, {@code observation}), and
  * the auto-configuration on top.
@@ -24,7 +27,10 @@ class LayeringTests {
 	@Test
 	void everyArrowPointsDownAndNoAdapterUsesAnother() {
 		layeredArchitecture().consideringOnlyDependenciesInLayers()
-			.layer("core").definedBy("dev.retryafter.core..")
+			.layer("header").definedBy("dev.retryafter.core.header..")
+			.layer("core")
+			.definedBy(resideInAPackage("dev.retryafter.core..")
+				.and(not(resideInAPackage("dev.retryafter.core.header.."))))
 			.layer("store").definedBy("dev.retryafter.store..")
 			.layer("call").definedBy("dev.retryafter.call..")
 			.layer("client").definedBy("dev.retryafter.client..")
@@ -49,6 +55,8 @@ class LayeringTests {
 			.whereLayer("core")
 			.mayOnlyBeAccessedByLayers("store", "call", "client", "reactive", "springretry", "frameworkretry",
 					"listeners", "autoconfigure")
+			.whereLayer("header")
+			.mayNotAccessAnyLayer()
 			.check(MAIN_CLASSES);
 	}
 

@@ -5,9 +5,9 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import dev.retryafter.core.DateReference;
-import dev.retryafter.core.RetryAfter;
-import dev.retryafter.core.RetryAfterParser;
+import dev.retryafter.core.header.DateReference;
+import dev.retryafter.core.header.RetryAfter;
+import dev.retryafter.core.header.RetryAfterParser;
 import org.apache.hc.client5.http.utils.DateUtils;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

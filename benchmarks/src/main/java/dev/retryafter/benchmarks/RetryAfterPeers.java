@@ -6,9 +6,9 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 
-import dev.retryafter.core.DateReference;
-import dev.retryafter.core.RetryAfter;
-import dev.retryafter.core.RetryAfterParser;
+import dev.retryafter.core.header.DateReference;
+import dev.retryafter.core.header.RetryAfter;
+import dev.retryafter.core.header.RetryAfterParser;
 import org.apache.hc.client5.http.utils.DateUtils;
 
 import org.springframework.http.HttpHeaders;

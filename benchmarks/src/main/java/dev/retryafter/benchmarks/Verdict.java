@@ -2,7 +2,7 @@ package dev.retryafter.benchmarks;
 
 import java.time.Duration;
 
-import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.header.RetryAfter;
 
 /**
  * What a parser made of one {@code Retry-After} value, in terms every peer can be compared in:

@@ -3,9 +3,9 @@ package dev.retryafter.autoconfigure;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 
-import dev.retryafter.core.DateReference;
 import dev.retryafter.core.OnInvalidRetryAfter;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.header.DateReference;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.convert.DurationUnit;

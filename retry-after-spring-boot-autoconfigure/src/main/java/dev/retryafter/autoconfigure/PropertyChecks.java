@@ -10,8 +10,8 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import dev.retryafter.core.CooldownScope;
-import dev.retryafter.core.RateLimitFields;
-import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.header.RateLimitFields;
+import dev.retryafter.core.header.RetryAfter;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;

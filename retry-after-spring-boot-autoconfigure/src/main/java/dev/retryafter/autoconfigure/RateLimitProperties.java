@@ -2,8 +2,8 @@ package dev.retryafter.autoconfigure;
 
 import java.util.Set;
 
-import dev.retryafter.core.RateLimitFields;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.header.RateLimitFields;
 import org.jspecify.annotations.Nullable;
 
 /**

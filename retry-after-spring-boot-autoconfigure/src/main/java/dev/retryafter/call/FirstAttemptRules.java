@@ -3,11 +3,11 @@ package dev.retryafter.call;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.MonotonicClock;
-import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.header.RetryAfter;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpMethod;

@@ -6,10 +6,10 @@ import java.util.Set;
 
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.MonotonicClock;
-import dev.retryafter.core.RateLimitFields;
-import dev.retryafter.core.RateLimitParser;
-import dev.retryafter.core.RateLimitReading;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.header.RateLimitFields;
+import dev.retryafter.core.header.RateLimitParser;
+import dev.retryafter.core.header.RateLimitReading;
 import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
 

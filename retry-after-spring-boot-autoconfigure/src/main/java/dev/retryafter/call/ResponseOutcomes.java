@@ -5,12 +5,12 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import dev.retryafter.core.AttemptOutcome;
-import dev.retryafter.core.RateLimitParser;
-import dev.retryafter.core.RateLimitReading;
-import dev.retryafter.core.RetryAfter;
-import dev.retryafter.core.RetryAfterParser;
 import dev.retryafter.core.RetrySettings;
-import dev.retryafter.core.ServerHints;
+import dev.retryafter.core.header.RateLimitParser;
+import dev.retryafter.core.header.RateLimitReading;
+import dev.retryafter.core.header.RetryAfter;
+import dev.retryafter.core.header.RetryAfterParser;
+import dev.retryafter.core.header.ServerHints;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
@@ -78,7 +78,8 @@ public final class ResponseOutcomes {
 	 * @return the hints
 	 */
 	public static ServerHints hints(HttpHeaders headers, RetrySettings settings, Supplier<Instant> receivedAt) {
-		ServerHints hints = ServerHints.read(headers::getFirst, settings.header());
+		ServerHints hints = ServerHints.read(headers::getFirst, settings.header().millisecondHints(),
+				settings.header().serverVerdicts());
 		if (!settings.rateLimit().active() || !announcesQuota(headers, settings)) {
 			return hints;
 		}

@@ -5,10 +5,10 @@ import java.util.Objects;
 import java.util.function.BiPredicate;
 
 import dev.retryafter.core.AttemptOutcome;
-import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.header.RetryAfter;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -19,7 +19,6 @@ import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RequestFacts;
-import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryDecision;
@@ -27,6 +26,7 @@ import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.Sleeper;
+import dev.retryafter.core.header.RetryAfter;
 import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
 

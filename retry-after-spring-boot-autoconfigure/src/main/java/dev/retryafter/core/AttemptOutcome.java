@@ -2,6 +2,9 @@ package dev.retryafter.core;
 
 import java.util.Objects;
 
+import dev.retryafter.core.header.RetryAfter;
+import dev.retryafter.core.header.ServerHints;
+
 /**
  * How one attempt ended: a {@link Response} or an {@link IoFailure}.
  *

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.retryafter.core.header.RetryAfter;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.retryafter.core.header.RateLimitReading;
 import org.jspecify.annotations.Nullable;
 
 /**

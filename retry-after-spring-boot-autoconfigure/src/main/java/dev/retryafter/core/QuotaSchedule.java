@@ -2,6 +2,8 @@ package dev.retryafter.core;
 
 import java.time.Duration;
 
+import dev.retryafter.core.header.RateLimitReading;
+
 /**
  * The slots of one cooldown key whose origin announces its quota: what the last response
  * said, and the next free slot.

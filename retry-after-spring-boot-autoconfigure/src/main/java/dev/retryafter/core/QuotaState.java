@@ -2,6 +2,8 @@ package dev.retryafter.core;
 
 import java.time.Duration;
 
+import dev.retryafter.core.header.RateLimitFields;
+
 /**
  * The last quota a cooldown key's origin announced, as the actuator endpoint shows it.
  *

@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 
+import dev.retryafter.core.header.RetryAfter;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
 
+import dev.retryafter.core.header.RetryAfter;
+import dev.retryafter.core.header.ServerHints;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -8,6 +8,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.retryafter.core.header.RetryAfter;
+import dev.retryafter.core.header.DateReference;
+import dev.retryafter.core.header.RateLimitFields;
+
 /**
  * Every per-request retry setting, immutable. Spring binding and validation happen outside
  * the core, which only checks invariants.

@@ -1,6 +1,9 @@
 /**
- * The I/O-free retry policy core: {@code Retry-After} parsing, the retry decision, and the
- * in-memory state that decision reads (host cooldowns, retry budgets).
+ * The I/O-free retry policy core: the retry decision, and the in-memory state that decision
+ * reads (host cooldowns, retry budgets).
+ * <p>
+ * What a response's headers say is read by {@link dev.retryafter.core.header}, which this
+ * package builds on and which knows nothing of it.
  * <p>
  * No I/O, no sleeping, no wall-clock reads, no Spring or Micrometer types: time comes in as
  * monotonic readings from an injected {@link dev.retryafter.core.MonotonicClock}, randomness

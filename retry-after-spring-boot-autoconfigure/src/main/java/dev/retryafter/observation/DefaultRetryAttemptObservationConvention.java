@@ -3,9 +3,9 @@ package dev.retryafter.observation;
 import java.util.Locale;
 
 import dev.retryafter.core.AttemptOutcome;
-import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.StopReason;
+import dev.retryafter.core.header.RetryAfter;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 

@@ -5,11 +5,11 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.DateReference;
 import dev.retryafter.core.OnInvalidRetryAfter;
-import dev.retryafter.core.RateLimitFields;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.header.DateReference;
+import dev.retryafter.core.header.RateLimitFields;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

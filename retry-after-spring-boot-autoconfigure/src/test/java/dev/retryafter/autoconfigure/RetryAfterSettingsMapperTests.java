@@ -10,11 +10,11 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.DateReference;
 import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.OnInvalidRetryAfter;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.header.DateReference;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

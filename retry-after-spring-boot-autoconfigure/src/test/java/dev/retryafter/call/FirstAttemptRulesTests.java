@@ -11,13 +11,13 @@ import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RequestFacts;
-import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryPermits;
 import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
+import dev.retryafter.core.header.RetryAfter;
 import dev.retryafter.testsupport.FakeClock;
 import org.junit.jupiter.api.Test;
 

@@ -5,10 +5,10 @@ import java.time.Duration;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.IoFailureKind;
-import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
+import dev.retryafter.core.header.RetryAfter;
 import dev.retryafter.testsupport.FakeClock;
 import org.junit.jupiter.api.Test;
 

@@ -6,13 +6,13 @@ import java.util.List;
 
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.DelaySource;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.Origin;
-import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.StopReason;
+import dev.retryafter.core.header.RetryAfter;
 import org.apache.commons.logging.Log;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -2,6 +2,8 @@ package dev.retryafter.core;
 
 import java.time.Duration;
 
+import dev.retryafter.core.header.RateLimitFields;
+import dev.retryafter.core.header.RateLimitReading;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -3,6 +3,8 @@ package dev.retryafter.core;
 import java.time.Duration;
 import java.util.Set;
 
+import dev.retryafter.core.header.RetryAfter;
+import dev.retryafter.core.header.ServerHints;
 import dev.retryafter.testsupport.FixedRandom;
 import org.junit.jupiter.api.Test;
 

@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.Supplier;
 
+import dev.retryafter.core.header.DateReference;
+import dev.retryafter.core.header.RetryAfter;
 import org.junit.jupiter.api.Test;
 
 import dev.retryafter.core.RetryDecision.Retry;

@@ -8,6 +8,8 @@ import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 import java.util.stream.Stream;
 
+import dev.retryafter.core.header.DateReference;
+import dev.retryafter.core.header.RetryAfter;
 import dev.retryafter.testsupport.FixedRandom;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -19,9 +21,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.retryafter.core.AttemptOutcome.IoFailure;
 import dev.retryafter.core.AttemptOutcome.Response;
-import dev.retryafter.core.RetryAfter.Form;
 import dev.retryafter.core.RetryDecision.Retry;
 import dev.retryafter.core.RetryDecision.Stop;
+import dev.retryafter.core.header.RetryAfter.Form;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

@@ -6,7 +6,7 @@ import java.util.function.Predicate;
 
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.IoFailureKind;
-import dev.retryafter.core.RetryAfter;
+import dev.retryafter.core.header.RetryAfter;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.resilience.annotation.Retryable;

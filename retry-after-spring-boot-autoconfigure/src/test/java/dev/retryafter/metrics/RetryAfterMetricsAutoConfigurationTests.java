@@ -3,9 +3,9 @@ package dev.retryafter.metrics;
 import java.time.Duration;
 
 import dev.retryafter.core.AttemptOutcome;
-import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.StopReason;
+import dev.retryafter.core.header.RetryAfter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;

@@ -8,9 +8,9 @@ import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.Origin;
-import dev.retryafter.core.RetryAfter;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.StopReason;
+import dev.retryafter.core.header.RetryAfter;
 import dev.retryafter.test.RetryRecorder.Attempt;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.retryafter.core;
+package dev.retryafter.core.header;
 
 import java.math.BigInteger;
 import java.time.Duration;

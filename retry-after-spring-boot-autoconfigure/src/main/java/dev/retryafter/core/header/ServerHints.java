@@ -1,4 +1,4 @@
-package dev.retryafter.core;
+package dev.retryafter.core.header;
 
 import java.time.Duration;
 import java.util.Locale;
@@ -102,21 +102,22 @@ public record ServerHints(@Nullable Duration millis, Verdict verdict, boolean qu
 	 * Reads the hints of one response.
 	 * @param firstValue the first value of a response header by its lower-case name, or
 	 * {@code null} when the header is absent
-	 * @param header the settings that switch millisecond hints and verdicts on or off
+	 * @param millisecondHints whether millisecond hints are read
+	 * @param serverVerdicts whether server verdicts are read
 	 * @return the hints, {@link #NONE} when there are none
 	 */
-	public static ServerHints read(Function<String, @Nullable String> firstValue, RetrySettings.Header header) {
+	public static ServerHints read(Function<String, @Nullable String> firstValue, boolean millisecondHints,
+			boolean serverVerdicts) {
 		Objects.requireNonNull(firstValue, "firstValue");
-		Objects.requireNonNull(header, "header");
 		Duration millis = null;
-		if (header.millisecondHints()) {
+		if (millisecondHints) {
 			millis = parseMillis(firstValue.apply(RETRY_AFTER_MS));
 			if (millis == null) {
 				millis = parseMillis(firstValue.apply(X_MS_RETRY_AFTER_MS));
 			}
 		}
 		Verdict verdict = Verdict.NONE;
-		if (header.serverVerdicts()) {
+		if (serverVerdicts) {
 			verdict = parseVerdict(firstValue.apply(X_SHOULD_RETRY));
 			if (verdict == Verdict.NONE) {
 				verdict = parseVerdict(firstValue.apply(STRIPE_SHOULD_RETRY));

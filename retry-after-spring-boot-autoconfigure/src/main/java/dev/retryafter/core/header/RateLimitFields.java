@@ -1,4 +1,4 @@
-package dev.retryafter.core;
+package dev.retryafter.core.header;
 
 /**
  * The quota dialects a client reads ({@code retry-after.rate-limit.fields}): the IETF draft's

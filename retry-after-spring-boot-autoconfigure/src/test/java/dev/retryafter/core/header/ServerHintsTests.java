@@ -1,9 +1,10 @@
-package dev.retryafter.core;
+package dev.retryafter.core.header;
 
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.retryafter.core.RetrySettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -26,7 +27,7 @@ class ServerHintsTests {
 		for (int i = 0; i < namesAndValues.length; i += 2) {
 			headers.put(namesAndValues[i], namesAndValues[i + 1]);
 		}
-		return ServerHints.read(headers::get, header);
+		return ServerHints.read(headers::get, header.millisecondHints(), header.serverVerdicts());
 	}
 
 	private static RetryAfter.Delay seconds(long seconds) {

@@ -1,4 +1,4 @@
-package dev.retryafter.core;
+package dev.retryafter.core.header;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -18,9 +18,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import dev.retryafter.core.RetryAfter.Delay;
-import dev.retryafter.core.RetryAfter.Form;
-import dev.retryafter.core.RetryAfter.Invalid;
+import dev.retryafter.core.header.RetryAfter.Delay;
+import dev.retryafter.core.header.RetryAfter.Form;
+import dev.retryafter.core.header.RetryAfter.Invalid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

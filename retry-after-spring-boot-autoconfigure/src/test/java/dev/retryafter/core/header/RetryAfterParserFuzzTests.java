@@ -1,4 +1,4 @@
-package dev.retryafter.core;
+package dev.retryafter.core.header;
 
 import java.math.BigInteger;
 import java.time.DateTimeException;
@@ -19,9 +19,9 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
-import dev.retryafter.core.RetryAfter.Delay;
-import dev.retryafter.core.RetryAfter.Form;
-import dev.retryafter.core.RetryAfter.Invalid;
+import dev.retryafter.core.header.RetryAfter.Delay;
+import dev.retryafter.core.header.RetryAfter.Form;
+import dev.retryafter.core.header.RetryAfter.Invalid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.retryafter.core;
+package dev.retryafter.core.header;
 
 /**
  * What an HTTP-date {@code Retry-After} is measured against.

@@ -1,4 +1,4 @@
-package dev.retryafter.core;
+package dev.retryafter.core.header;
 
 /**
  * Proleptic Gregorian calendar arithmetic in UTC on plain {@code long}s. It never throws:
