@@ -3,6 +3,9 @@ package dev.retryafter.core;
 import java.time.Duration;
 import java.util.SplittableRandom;
 
+import dev.retryafter.core.header.RateLimitFields;
+import dev.retryafter.core.header.RateLimitParser;
+import dev.retryafter.core.header.RateLimitReading;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
