@@ -22,7 +22,7 @@ import java.util.function.Predicate;
 
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.core.AttemptOutcome;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;

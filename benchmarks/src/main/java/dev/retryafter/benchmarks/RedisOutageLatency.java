@@ -10,7 +10,7 @@ import java.util.function.BooleanSupplier;
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.BenchmarkInterceptors;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;

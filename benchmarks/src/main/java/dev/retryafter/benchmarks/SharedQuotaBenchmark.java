@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;

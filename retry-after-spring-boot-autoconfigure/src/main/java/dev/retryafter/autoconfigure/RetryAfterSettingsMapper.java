@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.retryafter.call.RecordedBytes;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryClients.NamedClient;
 import dev.retryafter.core.RetrySettings;

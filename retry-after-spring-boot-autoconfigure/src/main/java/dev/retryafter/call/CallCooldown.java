@@ -4,14 +4,14 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
 
-import dev.retryafter.core.Admission;
-import dev.retryafter.core.AdmissionRequest;
+import dev.retryafter.core.protection.Admission;
+import dev.retryafter.core.protection.AdmissionRequest;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.RetrySettings;
-import dev.retryafter.core.RouteBuckets;
+import dev.retryafter.core.protection.RouteBuckets;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;

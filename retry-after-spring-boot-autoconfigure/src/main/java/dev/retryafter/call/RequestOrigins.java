@@ -8,7 +8,7 @@ import dev.retryafter.core.CooldownPartition;
 import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetrySettings;
-import dev.retryafter.core.RouteBuckets;
+import dev.retryafter.core.protection.RouteBuckets;
 import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
 

@@ -4,7 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 
-import dev.retryafter.core.Admission;
+import dev.retryafter.core.protection.Admission;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownKey;

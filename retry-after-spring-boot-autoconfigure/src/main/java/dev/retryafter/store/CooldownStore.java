@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import dev.retryafter.core.Admission;
-import dev.retryafter.core.AdmissionRequest;
+import dev.retryafter.core.protection.Admission;
+import dev.retryafter.core.protection.AdmissionRequest;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.Origin;
 import org.jspecify.annotations.Nullable;
 

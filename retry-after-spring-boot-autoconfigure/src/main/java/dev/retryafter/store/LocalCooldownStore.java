@@ -3,7 +3,7 @@ package dev.retryafter.store;
 import java.time.Duration;
 import java.util.Objects;
 
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.CooldownKey;
 
 /**

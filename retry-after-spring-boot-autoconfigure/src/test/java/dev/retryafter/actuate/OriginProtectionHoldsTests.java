@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 
-import dev.retryafter.core.AdmissionRequest;
+import dev.retryafter.core.protection.AdmissionRequest;
 import dev.retryafter.actuate.RetryAfterEndpoint.ProtectionDescriptor;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;

@@ -11,7 +11,7 @@ import dev.retryafter.actuate.RetryAfterEndpoint.ProtectionDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownScope;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;

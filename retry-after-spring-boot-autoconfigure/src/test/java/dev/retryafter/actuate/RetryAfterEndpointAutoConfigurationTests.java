@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import dev.retryafter.actuate.RetryAfterEndpoint.CooldownDescriptor;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;

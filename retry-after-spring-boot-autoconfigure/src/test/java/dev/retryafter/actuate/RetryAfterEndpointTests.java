@@ -17,7 +17,7 @@ import dev.retryafter.actuate.RetryAfterEndpoint.SettingsDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.OnInvalidRetryAfter;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;

@@ -9,7 +9,7 @@ import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.client.RetryAfterRestClientCustomizer;
 import dev.retryafter.client.RetryAfterRestTemplateCustomizer;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;

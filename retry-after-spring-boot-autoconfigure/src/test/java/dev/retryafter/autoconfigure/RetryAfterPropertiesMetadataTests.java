@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.retryafter.core.ClientSettings;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -8,7 +8,7 @@ import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.actuate.RetryAfterEndpoint.BudgetDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpointAutoConfiguration;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudget;

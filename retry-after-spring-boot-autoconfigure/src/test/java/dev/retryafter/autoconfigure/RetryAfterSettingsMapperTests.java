@@ -10,7 +10,7 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.OnInvalidRetryAfter;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;

@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.Map;
 
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.Origin;
-import dev.retryafter.core.QuotaState;
+import dev.retryafter.core.protection.QuotaState;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.testsupport.FakeClock;

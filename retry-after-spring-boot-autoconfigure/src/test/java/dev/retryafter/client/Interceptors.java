@@ -5,7 +5,7 @@ import java.util.random.RandomGenerator;
 
 import dev.retryafter.call.CallContext;
 import dev.retryafter.call.OuterRetryDetector;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;

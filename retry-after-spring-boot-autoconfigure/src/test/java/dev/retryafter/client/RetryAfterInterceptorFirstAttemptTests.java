@@ -13,7 +13,7 @@ import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.client.HttpCaller.Result;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;

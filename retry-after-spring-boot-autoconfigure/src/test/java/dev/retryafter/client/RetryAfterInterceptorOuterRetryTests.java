@@ -13,7 +13,7 @@ import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.client.HttpCaller.Result;
 import dev.retryafter.core.AttemptOutcome;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;

@@ -8,7 +8,7 @@ import java.util.random.RandomGenerator;
 
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;

@@ -10,7 +10,7 @@ import java.util.stream.Stream;
 
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.core.HoldReason;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;

@@ -2,7 +2,7 @@ package dev.retryafter.metrics;
 
 import java.time.Duration;
 
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.store.CooldownStore;

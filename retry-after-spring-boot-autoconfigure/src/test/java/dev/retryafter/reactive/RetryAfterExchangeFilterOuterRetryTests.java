@@ -13,7 +13,7 @@ import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;

@@ -7,7 +7,7 @@ import java.util.List;
 import ch.qos.logback.classic.Level;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownPartition;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.RedisClusterExtension;
 import dev.retryafter.testsupport.RedisServer;

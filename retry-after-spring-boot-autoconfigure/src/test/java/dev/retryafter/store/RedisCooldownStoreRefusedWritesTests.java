@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 
 import ch.qos.logback.classic.Level;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.RedisServer;
 import org.junit.jupiter.api.Test;

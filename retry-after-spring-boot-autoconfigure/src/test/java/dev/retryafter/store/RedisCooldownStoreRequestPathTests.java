@@ -7,10 +7,10 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 
-import dev.retryafter.core.AdmissionRequest;
+import dev.retryafter.core.protection.AdmissionRequest;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.Origin;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import org.jspecify.annotations.Nullable;

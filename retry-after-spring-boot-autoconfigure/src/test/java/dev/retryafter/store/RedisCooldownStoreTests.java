@@ -5,7 +5,7 @@ import java.time.Duration;
 
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownScope;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.Origin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

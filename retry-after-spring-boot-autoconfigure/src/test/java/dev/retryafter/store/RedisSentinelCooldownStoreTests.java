@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import ch.qos.logback.classic.Level;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.RedisSentinelGroup;
 import dev.retryafter.testsupport.RedisServer;

@@ -12,7 +12,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.testsupport.LoopbackTcpProxy;
 import dev.retryafter.testsupport.RedisServer;

@@ -1,7 +1,10 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Origin;
 import dev.retryafter.core.header.RateLimitFields;
 import dev.retryafter.core.header.RateLimitReading;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,12 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.CooldownScope;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.FixedRandom;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,14 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
+
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.DurationMath;
+import dev.retryafter.core.Jitter;
+import dev.retryafter.core.RetrySettings;
 
 /**
  * What {@link HostCooldowns#admit} decides on: the request, where it stands in its budget,

@@ -1,4 +1,4 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.retryafter.core.CooldownKey;
 
 /**
  * Keeps the maps of a {@link HostCooldowns} within {@code maxHosts}: ended entries are purged

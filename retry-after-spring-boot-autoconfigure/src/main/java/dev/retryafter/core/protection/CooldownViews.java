@@ -1,4 +1,4 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+
+import dev.retryafter.core.CooldownKey;
 
 /**
  * The read-only views of a {@link HostCooldowns}' maps, for the endpoint and the gauges:

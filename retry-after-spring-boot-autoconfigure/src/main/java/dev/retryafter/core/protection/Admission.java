@@ -1,7 +1,9 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.Objects;
+
+import dev.retryafter.core.HoldReason;
 
 /**
  * Whether a request may be sent to an origin now, given its host cooldown:

@@ -1,4 +1,4 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -11,6 +11,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Origin;
 import dev.retryafter.core.header.RetryAfter;
 import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.FixedRandom;

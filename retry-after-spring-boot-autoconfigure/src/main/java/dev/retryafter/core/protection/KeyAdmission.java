@@ -1,8 +1,12 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Jitter;
 import org.jspecify.annotations.Nullable;
 
 /**

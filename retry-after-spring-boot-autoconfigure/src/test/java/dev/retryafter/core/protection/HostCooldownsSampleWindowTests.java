@@ -1,7 +1,9 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.FakeClock;
 import org.junit.jupiter.api.Test;
 

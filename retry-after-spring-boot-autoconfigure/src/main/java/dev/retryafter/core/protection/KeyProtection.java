@@ -1,8 +1,9 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.Objects;
 
+import dev.retryafter.core.CooldownKey;
 import org.jspecify.annotations.Nullable;
 
 /**
