@@ -7,13 +7,13 @@ import java.util.Map;
 import dev.retryafter.core.protection.Admission;
 import dev.retryafter.core.protection.AdmissionRequest;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.protection.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Holds the host cooldowns (per origin, or per partition of one) a client consults before
- * each attempt. Every read is answered from the local {@link HostCooldowns} map, so deciding
+ * each attempt. Every read is answered from the local {@link OriginProtection} map, so deciding
  * whether a request may go never waits for a network round trip; a shared store only adds
  * background propagation of the cooldowns it records.
  * <p>
@@ -43,7 +43,7 @@ public interface CooldownStore {
 
 	/**
 	 * Records that the origin accepted a request under {@code key}; see
-	 * {@link HostCooldowns#accepted}. Local: each instance learns the share of the origin's
+	 * {@link OriginProtection#accepted}. Local: each instance learns the share of the origin's
 	 * rate it gets.
 	 * @param key the origin, or partition of an origin
 	 * @param nowNanos the current monotonic reading
@@ -56,7 +56,7 @@ public interface CooldownStore {
 	 * The local map every decision reads.
 	 * @return the host cooldowns
 	 */
-	HostCooldowns cooldowns();
+	OriginProtection cooldowns();
 
 	/**
 	 * Whether any origin may be cooling down: when not, every {@link #admit} would proceed,
@@ -81,7 +81,7 @@ public interface CooldownStore {
 	}
 
 	/**
-	 * Decides whether a request may be sent now; see {@link HostCooldowns#admit}.
+	 * Decides whether a request may be sent now; see {@link OriginProtection#admit}.
 	 * @param request the request, its budget and its cooldown settings
 	 * @return the admission
 	 */

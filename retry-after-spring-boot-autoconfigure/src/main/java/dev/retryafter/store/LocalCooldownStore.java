@@ -3,7 +3,7 @@ package dev.retryafter.store;
 import java.time.Duration;
 import java.util.Objects;
 
-import dev.retryafter.core.protection.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.CooldownKey;
 
 /**
@@ -16,7 +16,7 @@ public final class LocalCooldownStore implements CooldownStore {
 	/** The value of {@link #name()}. */
 	public static final String NAME = "local";
 
-	private final HostCooldowns cooldowns;
+	private final OriginProtection cooldowns;
 
 	private final PartitionSecret partitionSecret;
 
@@ -24,7 +24,7 @@ public final class LocalCooldownStore implements CooldownStore {
 	 * Creates a store over a map, keying partition digests with this JVM's random secret.
 	 * @param cooldowns the map
 	 */
-	public LocalCooldownStore(HostCooldowns cooldowns) {
+	public LocalCooldownStore(OriginProtection cooldowns) {
 		this(cooldowns, PartitionSecret.perJvm());
 	}
 
@@ -34,7 +34,7 @@ public final class LocalCooldownStore implements CooldownStore {
 	 * @param partitionSecret keys the partition digests
 	 * @since 0.2.0
 	 */
-	public LocalCooldownStore(HostCooldowns cooldowns, PartitionSecret partitionSecret) {
+	public LocalCooldownStore(OriginProtection cooldowns, PartitionSecret partitionSecret) {
 		this.cooldowns = Objects.requireNonNull(cooldowns, "cooldowns");
 		this.partitionSecret = Objects.requireNonNull(partitionSecret, "partitionSecret");
 	}
@@ -50,7 +50,7 @@ public final class LocalCooldownStore implements CooldownStore {
 	}
 
 	@Override
-	public HostCooldowns cooldowns() {
+	public OriginProtection cooldowns() {
 		return this.cooldowns;
 	}
 

@@ -10,7 +10,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.protection.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import org.jspecify.annotations.Nullable;
 
@@ -29,7 +29,7 @@ final class RedisLink {
 
 	private final StringRedisTemplate redis;
 
-	private final HostCooldowns cooldowns;
+	private final OriginProtection cooldowns;
 
 	private final String keyPrefix;
 
@@ -48,7 +48,7 @@ final class RedisLink {
 	private final ScheduledExecutorService worker = Executors
 		.newSingleThreadScheduledExecutor(daemon("retry-after-redis"));
 
-	RedisLink(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix,
+	RedisLink(RedisConnectionFactory connectionFactory, OriginProtection cooldowns, String keyPrefix,
 			MonotonicClock monotonicClock, Clock wallClock, @Nullable PartitionSecret secret) {
 		this.connectionFactory = connectionFactory;
 		this.redis = new StringRedisTemplate(connectionFactory);
@@ -68,7 +68,7 @@ final class RedisLink {
 		return this.redis;
 	}
 
-	HostCooldowns cooldowns() {
+	OriginProtection cooldowns() {
 		return this.cooldowns;
 	}
 

@@ -11,7 +11,7 @@ import dev.retryafter.actuate.RetryAfterEndpoint.ProtectionDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownScope;
-import dev.retryafter.core.protection.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -32,7 +32,7 @@ class OriginProtectionStateTests {
 	private final RetryClients clients = new RetryClients(RetrySettings.defaults(),
 			Map.of("billing", new RetryClients.NamedClient(Set.of("billing.example"), RetrySettings.defaults())));
 
-	private final CooldownStore store = new LocalCooldownStore(new HostCooldowns(10));
+	private final CooldownStore store = new LocalCooldownStore(new OriginProtection(10));
 
 	private final RetryBudgets budgets = new RetryBudgets(this.clients, this.clock);
 
@@ -55,7 +55,7 @@ class OriginProtectionStateTests {
 	void whenAskedForTheStoreThenItsStateIsShown() {
 		CooldownStore redis = new CooldownStore() {
 
-			private final HostCooldowns cooldowns = new HostCooldowns(10);
+			private final OriginProtection cooldowns = new OriginProtection(10);
 
 			@Override
 			public String name() {
@@ -67,7 +67,7 @@ class OriginProtectionStateTests {
 			}
 
 			@Override
-			public HostCooldowns cooldowns() {
+			public OriginProtection cooldowns() {
 				return this.cooldowns;
 			}
 

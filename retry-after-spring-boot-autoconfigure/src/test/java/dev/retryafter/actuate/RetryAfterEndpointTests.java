@@ -17,7 +17,7 @@ import dev.retryafter.actuate.RetryAfterEndpoint.SettingsDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.protection.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.OnInvalidRetryAfter;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
@@ -226,7 +226,7 @@ class RetryAfterEndpointTests {
 	 */
 	private static final class RecordingStore implements CooldownStore {
 
-		private final LocalCooldownStore local = new LocalCooldownStore(new HostCooldowns(10));
+		private final LocalCooldownStore local = new LocalCooldownStore(new OriginProtection(10));
 
 		private final List<@Nullable Origin> origins = new ArrayList<>();
 
@@ -241,7 +241,7 @@ class RetryAfterEndpointTests {
 		}
 
 		@Override
-		public HostCooldowns cooldowns() {
+		public OriginProtection cooldowns() {
 			return this.local.cooldowns();
 		}
 

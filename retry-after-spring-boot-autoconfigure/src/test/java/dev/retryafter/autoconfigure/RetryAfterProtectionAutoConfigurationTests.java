@@ -8,7 +8,7 @@ import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.actuate.RetryAfterEndpoint.BudgetDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpointAutoConfiguration;
-import dev.retryafter.core.protection.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudget;
@@ -106,7 +106,7 @@ class RetryAfterProtectionAutoConfigurationTests {
 
 	@Test
 	void shouldBackOffIfTheUserDefinesACooldownStore() {
-		LocalCooldownStore own = new LocalCooldownStore(new HostCooldowns(3));
+		LocalCooldownStore own = new LocalCooldownStore(new OriginProtection(3));
 		this.contextRunner.withBean(CooldownStore.class, () -> own)
 			.run((context) -> assertThat(context.getBean(CooldownStore.class)).isSameAs(own));
 	}

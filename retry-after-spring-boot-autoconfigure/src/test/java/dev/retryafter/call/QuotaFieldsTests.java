@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.protection.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.protection.QuotaState;
 import dev.retryafter.core.RetrySettings;
@@ -24,7 +24,7 @@ class QuotaFieldsTests {
 
 	private final FakeClock clock = new FakeClock();
 
-	private final LocalCooldownStore store = new LocalCooldownStore(new HostCooldowns(10));
+	private final LocalCooldownStore store = new LocalCooldownStore(new OriginProtection(10));
 
 	private final QuotaFields quotaFields = new QuotaFields(this.store, this.clock, this.clock);
 

@@ -13,7 +13,7 @@ import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.client.HttpCaller.Result;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.protection.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
@@ -98,7 +98,7 @@ class RetryAfterInterceptorFirstAttemptTests {
 		this.server.on("/report", Reply.status(200).body("ready"));
 		CountingMonotonicClock counting = new CountingMonotonicClock(this.clock);
 		RetryClients clients = RetryClients.of(NO_JITTER);
-		CooldownStore cooldowns = new LocalCooldownStore(new HostCooldowns(100));
+		CooldownStore cooldowns = new LocalCooldownStore(new OriginProtection(100));
 		cooldowns.cooldowns()
 			.quotas()
 			.record(CooldownKey.of(Origin.of("https", "quota.example", 443)), new RateLimitReading("day", 1000,

@@ -21,7 +21,7 @@ import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.HoldReason;
-import dev.retryafter.core.protection.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
@@ -77,7 +77,7 @@ class RetryAfterInterceptorProtectionTests {
 
 	private final RecordingListener listener = new RecordingListener();
 
-	private final CooldownStore cooldowns = new LocalCooldownStore(new HostCooldowns(100));
+	private final CooldownStore cooldowns = new LocalCooldownStore(new OriginProtection(100));
 
 	private LoopbackHttpServer server;
 
@@ -127,7 +127,7 @@ class RetryAfterInterceptorProtectionTests {
 		// 0.9 x 9 accepted / 2 s: 4.05 per second. The first waits for its slot at the
 		// instant. One caller's next requests come after that slot has passed: with no
 		// request still waiting for a slot, the cooldown has ended for everyone and they go
-		// at once (concurrent callers would queue behind it, see HostCooldownsPacingTests).
+		// at once (concurrent callers would queue behind it, see OriginProtectionPacingTests).
 		for (int i = 0; i < 3; i++) {
 			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
 		}
@@ -507,7 +507,7 @@ class RetryAfterInterceptorProtectionTests {
 			}
 
 			@Override
-			public HostCooldowns cooldowns() {
+			public OriginProtection cooldowns() {
 				return RetryAfterInterceptorProtectionTests.this.cooldowns.cooldowns();
 			}
 

@@ -8,7 +8,7 @@ import java.util.random.RandomGenerator;
 
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.protection.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;
@@ -44,7 +44,7 @@ class RetryAfterInterceptorQuotaNeedTests {
 
 	private final RecordingListener listener = new RecordingListener();
 
-	private final CooldownStore cooldowns = new LocalCooldownStore(new HostCooldowns(100));
+	private final CooldownStore cooldowns = new LocalCooldownStore(new OriginProtection(100));
 
 	private LoopbackHttpServer server;
 

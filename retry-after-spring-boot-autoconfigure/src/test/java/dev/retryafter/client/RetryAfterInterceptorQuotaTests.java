@@ -10,7 +10,7 @@ import java.util.stream.Stream;
 
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.core.HoldReason;
-import dev.retryafter.core.protection.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;
@@ -51,7 +51,7 @@ class RetryAfterInterceptorQuotaTests {
 
 	private final RecordingListener listener = new RecordingListener();
 
-	private final CooldownStore cooldowns = new LocalCooldownStore(new HostCooldowns(100));
+	private final CooldownStore cooldowns = new LocalCooldownStore(new OriginProtection(100));
 
 	private LoopbackHttpServer server;
 

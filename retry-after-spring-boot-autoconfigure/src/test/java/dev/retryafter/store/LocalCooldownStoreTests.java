@@ -7,7 +7,7 @@ import java.time.Instant;
 import dev.retryafter.core.protection.Admission;
 import dev.retryafter.core.protection.AdmissionRequest;
 import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.protection.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.FakeClock;
@@ -23,7 +23,7 @@ class LocalCooldownStoreTests {
 
 	private final FakeClock clock = new FakeClock();
 
-	private final LocalCooldownStore store = new LocalCooldownStore(new HostCooldowns(10));
+	private final LocalCooldownStore store = new LocalCooldownStore(new OriginProtection(10));
 
 	@Test
 	void whenRecordedThenReadBackFromTheLocalMap() {

@@ -7,7 +7,7 @@ import java.util.List;
 import ch.qos.logback.classic.Level;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownPartition;
-import dev.retryafter.core.protection.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.RedisClusterExtension;
 import dev.retryafter.testsupport.RedisServer;
@@ -67,8 +67,8 @@ class RedisClusterCooldownStoreTests {
 	@Test
 	void whenInstancesSignTheirMessagesThenEveryCooldownPublishedThroughEveryMasterIsTakenOnce() {
 		PartitionSecret secret = PartitionSecret.of("c2VjcmV0LXNoYXJlZC1ieS10aGUtZmxlZXQ=");
-		RedisCooldownStore first = this.fixture.store(new HostCooldowns(100), secret);
-		RedisCooldownStore second = this.fixture.store(new HostCooldowns(100), secret);
+		RedisCooldownStore first = this.fixture.store(new OriginProtection(100), secret);
+		RedisCooldownStore second = this.fixture.store(new OriginProtection(100), secret);
 		awaitConnected(first, second);
 		// Keys on every slot: each message is published by the master of its key, and may
 		// overtake another on its way to the subscriber's node.
@@ -108,7 +108,7 @@ class RedisClusterCooldownStoreTests {
 			assertThat(dbSize(node)).as("keys on the master on port " + node.port()).isGreaterThan(50);
 		}
 
-		HostCooldowns late = new HostCooldowns(1000);
+		OriginProtection late = new OriginProtection(1000);
 		RedisCooldownStore second = this.fixture.store(late);
 		await().atMost(AWAIT).until(() -> late.activeCount(System.nanoTime()) == tenants.size());
 		assertThat(late.snapshot(System.nanoTime()).keySet()).containsAll(tenants);
@@ -182,7 +182,7 @@ class RedisClusterCooldownStoreTests {
 	}
 
 	private RedisCooldownStore store() {
-		return this.fixture.store(new HostCooldowns(100));
+		return this.fixture.store(new OriginProtection(100));
 	}
 
 	private StringRedisTemplate template() {

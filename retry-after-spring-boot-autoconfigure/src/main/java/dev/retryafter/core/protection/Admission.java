@@ -10,7 +10,7 @@ import dev.retryafter.core.HoldReason;
  * {@link Proceed}, {@link Wait} first, or {@link Refuse} without sending.
  *
  * @since 0.1.0
- * @see HostCooldowns#admit
+ * @see OriginProtection#admit
  */
 public sealed interface Admission permits Admission.Proceed, Admission.Wait, Admission.Refuse {
 

@@ -11,7 +11,7 @@ import dev.retryafter.core.Jitter;
 import dev.retryafter.core.RetrySettings;
 
 /**
- * What {@link HostCooldowns#admit} decides on: the request, where it stands in its budget,
+ * What {@link OriginProtection#admit} decides on: the request, where it stands in its budget,
  * and its client's cooldown settings.
  *
  * @param key the request's cooldown key

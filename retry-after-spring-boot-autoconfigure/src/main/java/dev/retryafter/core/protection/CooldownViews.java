@@ -13,7 +13,7 @@ import java.util.Set;
 import dev.retryafter.core.CooldownKey;
 
 /**
- * The read-only views of a {@link HostCooldowns}' maps, for the endpoint and the gauges:
+ * The read-only views of a {@link OriginProtection}' maps, for the endpoint and the gauges:
  * built off the request path, ordered by key text.
  */
 final class CooldownViews {

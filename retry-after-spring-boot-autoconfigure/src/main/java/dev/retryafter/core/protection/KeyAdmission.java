@@ -10,8 +10,8 @@ import dev.retryafter.core.Jitter;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The admission of a {@link HostCooldowns} for one key, once the key is known: its
- * cooldown's hold, its release window and its paced slot, as {@link HostCooldowns#admit}
+ * The admission of a {@link OriginProtection} for one key, once the key is known: its
+ * cooldown's hold, its release window and its paced slot, as {@link OriginProtection#admit}
  * describes them. Carved off the state holder, which it reads and purges the ended entries
  * of.
  */

@@ -211,7 +211,7 @@ class QuotaPacingTests {
 
 	@Test
 	void whenAnOperatorEndsAnOriginsCooldownsThenItsQuotaIsForgottenToo() {
-		HostCooldowns cooldowns = new HostCooldowns(10);
+		OriginProtection cooldowns = new OriginProtection(10);
 		cooldowns.quotas().record(KEY, reading(0, 30, 0, 0), T0);
 		assertThat(cooldowns.isEmpty()).isFalse();
 

@@ -35,7 +35,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
-public final class HostCooldowns {
+public final class OriginProtection {
 
 	/**
 	 * How many keys a map remembers unless told otherwise: the default of
@@ -74,7 +74,7 @@ public final class HostCooldowns {
 	 * @param maxHosts how many keys to remember at most, at least 1
 	 * @throws IllegalArgumentException if {@code maxHosts} is below 1
 	 */
-	public HostCooldowns(int maxHosts) {
+	public OriginProtection(int maxHosts) {
 		this(maxHosts, DEFAULT_MAX_DURATION);
 	}
 
@@ -85,7 +85,7 @@ public final class HostCooldowns {
 	 * @throws IllegalArgumentException if {@code maxHosts} is below 1 or {@code maxDuration}
 	 * is not positive
 	 */
-	public HostCooldowns(int maxHosts, Duration maxDuration) {
+	public OriginProtection(int maxHosts, Duration maxDuration) {
 		Objects.requireNonNull(maxDuration, "maxDuration");
 		if (maxHosts < 1) {
 			throw new IllegalArgumentException("maxHosts must be at least 1: " + maxHosts);

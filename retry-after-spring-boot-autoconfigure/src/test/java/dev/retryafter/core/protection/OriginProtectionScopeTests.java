@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * routes probe whether the whole origin refuses, and what the server or the configuration
  * scoped never widens. On a fixed clock, with no jitter.
  */
-class HostCooldownsScopeTests {
+class OriginProtectionScopeTests {
 
 	private static final CooldownKey ORIGIN = CooldownKey.of(Origin.of("https", "api.example", -1));
 
@@ -38,7 +38,7 @@ class HostCooldownsScopeTests {
 
 	private final FakeClock clock = new FakeClock();
 
-	private final HostCooldowns cooldowns = new HostCooldowns(100);
+	private final OriginProtection cooldowns = new OriginProtection(100);
 
 	@Test
 	void whenOneRouteIsRefusedThenItsNextRequestIsHeldAndAnotherRoutesFirstRequestGoesAtOnce() {
@@ -163,7 +163,7 @@ class HostCooldownsScopeTests {
 
 	@Test
 	void whenManyOriginsCoolARouteThenTheProbeStateStaysWithinTheBound() {
-		HostCooldowns small = new HostCooldowns(4);
+		OriginProtection small = new OriginProtection(4);
 		for (int i = 0; i < 50; i++) {
 			CooldownKey key = CooldownKey.of(Origin.of("https", "h" + i + ".example", -1))
 				.withScope(CooldownScope.route("/search"));

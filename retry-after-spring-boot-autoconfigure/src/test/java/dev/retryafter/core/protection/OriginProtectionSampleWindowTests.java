@@ -15,13 +15,13 @@ import static org.assertj.core.api.Assertions.within;
  * rate an origin accepts once it accepts again, so the window restarts at the next
  * acceptance.
  */
-class HostCooldownsSampleWindowTests {
+class OriginProtectionSampleWindowTests {
 
 	private static final CooldownKey A = CooldownKey.of(Origin.of("http", "a.example", -1));
 
 	private final FakeClock clock = new FakeClock();
 
-	private final HostCooldowns cooldowns = new HostCooldowns(100);
+	private final OriginProtection cooldowns = new OriginProtection(100);
 
 	@Test
 	void whenTheOriginTurnedEverythingAwayForAWhileThenTheWindowRestartsAtTheNextAcceptance() {

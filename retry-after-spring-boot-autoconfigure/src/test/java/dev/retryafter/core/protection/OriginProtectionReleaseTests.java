@@ -17,10 +17,10 @@ import static org.assertj.core.api.Assertions.within;
 /**
  * A cooldown that has ended holds and refuses nobody: past its instant a first attempt queues
  * only behind requests the cooldown really held that are still leaving, and only when that
- * queue fits its budget. Every hold says what held it, and {@link HostCooldowns#protection}
+ * queue fits its budget. Every hold says what held it, and {@link OriginProtection#protection}
  * shows the state behind it.
  */
-class HostCooldownsReleaseTests {
+class OriginProtectionReleaseTests {
 
 	private static final CooldownKey A = CooldownKey.of(Origin.of("http", "a.example", -1));
 
@@ -30,7 +30,7 @@ class HostCooldownsReleaseTests {
 
 	private final FakeClock clock = new FakeClock();
 
-	private final HostCooldowns cooldowns = new HostCooldowns(100);
+	private final OriginProtection cooldowns = new OriginProtection(100);
 
 	@Test
 	void whenACooldownHeldNobodyThenAFirstAttemptAfterItsInstantIsSentAtOnce() {

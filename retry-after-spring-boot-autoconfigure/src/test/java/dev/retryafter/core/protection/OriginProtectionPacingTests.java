@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.within;
  * Pacing: the rate a key's origin accepted between two of its rejections spaces the requests
  * held for it afterwards.
  */
-class HostCooldownsPacingTests {
+class OriginProtectionPacingTests {
 
 	private static final CooldownKey A = CooldownKey.of(Origin.of("http", "a.example", -1));
 
@@ -40,7 +40,7 @@ class HostCooldownsPacingTests {
 
 	private final FakeClock clock = new FakeClock();
 
-	private final HostCooldowns cooldowns = new HostCooldowns(100);
+	private final OriginProtection cooldowns = new OriginProtection(100);
 
 	@Test
 	void whenTheOriginRejectsTwiceADelayApartThenTheRateIsWhatItAcceptedBetween() {
@@ -224,7 +224,7 @@ class HostCooldownsPacingTests {
 
 	@Test
 	void whenMoreKeysArePacedThanTheBoundThenThoseWithoutACooldownGoFirst() {
-		HostCooldowns two = new HostCooldowns(2);
+		OriginProtection two = new OriginProtection(2);
 		CooldownKey c = CooldownKey.of(Origin.of("http", "c.example", -1));
 		two.record(A, now(), Duration.ofSeconds(1));
 		this.clock.advance(Duration.ofSeconds(2));

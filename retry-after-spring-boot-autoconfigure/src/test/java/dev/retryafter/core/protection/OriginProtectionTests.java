@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.entry;
 
-class HostCooldownsTests {
+class OriginProtectionTests {
 
 	private static final CooldownKey A = CooldownKey.of(Origin.of("http", "a.example", -1));
 
@@ -38,7 +38,7 @@ class HostCooldownsTests {
 
 	private final FakeClock clock = new FakeClock();
 
-	private final HostCooldowns cooldowns = new HostCooldowns(100);
+	private final OriginProtection cooldowns = new OriginProtection(100);
 
 	@Test
 	void whenNothingRecordedThenProceed() {
@@ -209,7 +209,7 @@ class HostCooldownsTests {
 
 	@Test
 	void whenDelayIsHugeThenItSaturatesWithoutOverflow() {
-		HostCooldowns uncapped = new HostCooldowns(100, Duration.ofSeconds(Long.MAX_VALUE));
+		OriginProtection uncapped = new OriginProtection(100, Duration.ofSeconds(Long.MAX_VALUE));
 		assertThat(uncapped.maxDuration()).isEqualTo(RetryAfter.MAX_DELAY);
 		Duration huge = Duration.ofSeconds(Long.MAX_VALUE);
 		assertThat(uncapped.record(A, now(), huge)).isTrue();
@@ -231,7 +231,7 @@ class HostCooldownsTests {
 		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ofSeconds(60));
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Refuse(Duration.ofSeconds(60)));
 		// A held request's jitter spreads over the capped delay (5 s), not the 8 s asked for.
-		HostCooldowns tight = new HostCooldowns(100, Duration.ofSeconds(5));
+		OriginProtection tight = new OriginProtection(100, Duration.ofSeconds(5));
 		tight.record(A, now(), Duration.ofSeconds(8));
 		assertThat(tight.admit(new AdmissionRequest(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.5,
 				new FixedRandom(0.5), true)))
@@ -289,7 +289,7 @@ class HostCooldownsTests {
 
 	@Test
 	void whenWallClockNotBeforeRecordedThenConvertedToMonotonic() {
-		HostCooldowns uncapped = new HostCooldowns(100, RetryAfter.MAX_DELAY);
+		OriginProtection uncapped = new OriginProtection(100, RetryAfter.MAX_DELAY);
 		Instant wallNow = this.clock.instant();
 		assertThat(uncapped.record(A, now(), Duration.between(wallNow, wallNow.plusSeconds(30)))).isTrue();
 		assertThat(uncapped.remaining(A, now())).isEqualTo(Duration.ofSeconds(30));
@@ -325,7 +325,7 @@ class HostCooldownsTests {
 
 	@Test
 	void whenRecordsRepeatThenExpiredEntriesArePurgedWithoutAnyRead() {
-		HostCooldowns small = new HostCooldowns(10_000);
+		OriginProtection small = new OriginProtection(10_000);
 		for (int i = 0; i < 200; i++) {
 			small.record(CooldownKey.of(Origin.of("http", "h" + i, -1)), now(), Duration.ofSeconds(1));
 		}
@@ -338,7 +338,7 @@ class HostCooldownsTests {
 
 	@Test
 	void whenOverBoundThenExpiredEvictedFirst() {
-		HostCooldowns bounded = new HostCooldowns(2);
+		OriginProtection bounded = new OriginProtection(2);
 		bounded.record(A, now(), Duration.ofSeconds(1));
 		bounded.record(B, now(), Duration.ofSeconds(10));
 		this.clock.advance(Duration.ofSeconds(2));
@@ -349,7 +349,7 @@ class HostCooldownsTests {
 
 	@Test
 	void whenOverBoundThenSoonestEndingEvictedButNeverTheOneJustRecorded() {
-		HostCooldowns bounded = new HostCooldowns(3);
+		OriginProtection bounded = new OriginProtection(3);
 		CooldownKey d = CooldownKey.of(Origin.of("http", "d.example", -1));
 		bounded.record(A, now(), Duration.ofSeconds(30));
 		bounded.record(B, now(), Duration.ofSeconds(10));
@@ -361,7 +361,7 @@ class HostCooldownsTests {
 
 	@Test
 	void whenManyOriginsThenSizeNeverExceedsBoundForOneWriter() {
-		HostCooldowns bounded = new HostCooldowns(1000);
+		OriginProtection bounded = new OriginProtection(1000);
 		SplittableRandom random = new SplittableRandom(42);
 		int largest = 0;
 		for (int i = 0; i < 20_000; i++) {
@@ -375,7 +375,7 @@ class HostCooldownsTests {
 
 	@Test
 	void whenManyThreadsRecordThenLaterWinsAndBoundHolds() throws Exception {
-		HostCooldowns bounded = new HostCooldowns(64);
+		OriginProtection bounded = new OriginProtection(64);
 		int threads = 8;
 		long start = now();
 		CountDownLatch go = new CountDownLatch(1);
@@ -411,9 +411,9 @@ class HostCooldownsTests {
 
 	@Test
 	void whenArgumentsAreInvalidThenClearErrors() {
-		assertThatIllegalArgumentException().isThrownBy(() -> new HostCooldowns(0))
+		assertThatIllegalArgumentException().isThrownBy(() -> new OriginProtection(0))
 			.withMessage("maxHosts must be at least 1: 0");
-		assertThatIllegalArgumentException().isThrownBy(() -> new HostCooldowns(1, Duration.ZERO))
+		assertThatIllegalArgumentException().isThrownBy(() -> new OriginProtection(1, Duration.ZERO))
 			.withMessage("maxDuration must be positive: PT0S");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.cooldowns.admit(new AdmissionRequest(A, now(), BUDGET, RESERVE, CooldownMode.WAIT,
