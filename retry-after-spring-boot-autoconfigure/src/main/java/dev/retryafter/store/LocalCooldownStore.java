@@ -3,8 +3,8 @@ package dev.retryafter.store;
 import java.time.Duration;
 import java.util.Objects;
 
-import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.protection.OriginProtection;
 
 /**
  * Host cooldowns kept in this JVM only ({@code retry-after.store=local}, the default).
@@ -46,11 +46,11 @@ public final class LocalCooldownStore implements CooldownStore {
 
 	@Override
 	public void record(CooldownKey key, Duration delay, long nowNanos) {
-		this.cooldowns.record(key, nowNanos, delay);
+		this.cooldowns.record(key, delay, nowNanos);
 	}
 
 	@Override
-	public OriginProtection cooldowns() {
+	public OriginProtection protection() {
 		return this.cooldowns;
 	}
 

@@ -8,9 +8,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.protection.OriginProtection;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -196,18 +196,18 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 
 	@Override
 	public void record(CooldownKey key, Duration delay, long nowNanos) {
-		OriginProtection cooldowns = this.link.cooldowns();
-		cooldowns.record(key, nowNanos, delay);
+		OriginProtection protection = this.link.protection();
+		protection.record(key, delay, nowNanos);
 		if (delay.isNegative() || delay.isZero() || this.closed) {
 			return;
 		}
-		Duration cap = cooldowns.maxDuration();
+		Duration cap = protection.maxDuration();
 		this.writes.write(key, nowNanos + ((delay.compareTo(cap) > 0) ? cap : delay).toNanos());
 	}
 
 	@Override
-	public OriginProtection cooldowns() {
-		return this.link.cooldowns();
+	public OriginProtection protection() {
+		return this.link.protection();
 	}
 
 	@Override
@@ -239,7 +239,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	 */
 	@Override
 	public List<CooldownKey> end(@Nullable Origin origin) {
-		List<CooldownKey> ended = this.link.cooldowns().endAll(origin);
+		List<CooldownKey> ended = this.link.protection().endAll(origin);
 		if (!this.closed) {
 			this.writes.end(origin);
 		}

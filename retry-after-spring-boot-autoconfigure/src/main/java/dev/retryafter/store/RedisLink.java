@@ -10,8 +10,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.core.protection.OriginProtection;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -68,7 +68,7 @@ final class RedisLink {
 		return this.redis;
 	}
 
-	OriginProtection cooldowns() {
+	OriginProtection protection() {
 		return this.cooldowns;
 	}
 
@@ -142,7 +142,7 @@ final class RedisLink {
 
 	// Measured from now on this instance's monotonic clock, capped by its maxDuration.
 	void learn(CooldownKey key, long remainingMillis) {
-		this.cooldowns.record(key, this.monotonicClock.nanoTime(), Duration.ofMillis(remainingMillis));
+		this.cooldowns.record(key, Duration.ofMillis(remainingMillis), this.monotonicClock.nanoTime());
 	}
 
 	void close() {

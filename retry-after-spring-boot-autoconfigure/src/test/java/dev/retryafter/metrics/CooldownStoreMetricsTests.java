@@ -2,9 +2,9 @@ package dev.retryafter.metrics;
 
 import java.time.Duration;
 
-import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.store.MessageRejection;
@@ -55,7 +55,7 @@ class CooldownStoreMetricsTests {
 			}
 
 			@Override
-			public OriginProtection cooldowns() {
+			public OriginProtection protection() {
 				return this.cooldowns;
 			}
 

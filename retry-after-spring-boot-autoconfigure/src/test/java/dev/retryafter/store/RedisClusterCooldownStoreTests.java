@@ -7,8 +7,8 @@ import java.util.List;
 import ch.qos.logback.classic.Level;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownPartition;
-import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.testsupport.RedisClusterExtension;
 import dev.retryafter.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterEach;
@@ -129,20 +129,20 @@ class RedisClusterCooldownStoreTests {
 		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
 		first.record(OTHER, Duration.ofSeconds(30), System.nanoTime());
 		await().atMost(AWAIT).untilAsserted(() -> {
-			assertThat(second.cooldowns().snapshot(System.nanoTime()).keySet()).containsAll(partitions)
+			assertThat(second.protection().snapshot(System.nanoTime()).keySet()).containsAll(partitions)
 				.contains(ORIGIN, OTHER);
 			assertThat(template().hasKey("retry-after:" + OTHER)).isTrue();
 		});
 
 		assertThat(second.end(ORIGIN.origin())).hasSize(31);
 		await().atMost(AWAIT).untilAsserted(() -> {
-			assertThat(first.cooldowns().snapshot(System.nanoTime()).keySet()).containsOnly(OTHER);
+			assertThat(first.protection().snapshot(System.nanoTime()).keySet()).containsOnly(OTHER);
 			assertThat(keys()).containsOnly("retry-after:" + OTHER);
 		});
 
 		second.end(null);
 		await().atMost(AWAIT).untilAsserted(() -> {
-			assertThat(first.cooldowns().snapshot(System.nanoTime())).isEmpty();
+			assertThat(first.protection().snapshot(System.nanoTime())).isEmpty();
 			assertThat(keys()).isEmpty();
 		});
 		assertThat(first.errorCount() + second.errorCount()).isZero();

@@ -5,8 +5,8 @@ import java.time.Duration;
 
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownScope;
-import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.protection.OriginProtection;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -222,7 +222,7 @@ class RedisCooldownStoreTests {
 		// Scoped in Redis too: never the whole origin's key, on any instance.
 		assertThat(template().hasKey("retry-after:" + ORIGIN + "@route:/search")).isTrue();
 		assertThat(template().hasKey("retry-after:" + ORIGIN)).isFalse();
-		assertThat(second.cooldowns().snapshot(System.nanoTime()).keySet()).contains(search, tenantsCore)
+		assertThat(second.protection().snapshot(System.nanoTime()).keySet()).contains(search, tenantsCore)
 			.doesNotContain(ORIGIN, tenantsCore.unscoped());
 		OriginProtection late = new OriginProtection(100);
 		RedisCooldownStore third = this.redis.fixture().store(late);
@@ -253,7 +253,7 @@ class RedisCooldownStoreTests {
 
 		second.end(null);
 		await().atMost(AWAIT).untilAsserted(() -> {
-			assertThat(first.cooldowns().snapshot(System.nanoTime()).keySet()).doesNotContain(ORIGIN, OTHER);
+			assertThat(first.protection().snapshot(System.nanoTime()).keySet()).doesNotContain(ORIGIN, OTHER);
 			assertThat(template().hasKey("retry-after:" + ORIGIN)).isFalse();
 			assertThat(template().hasKey("retry-after:" + OTHER)).isFalse();
 		});

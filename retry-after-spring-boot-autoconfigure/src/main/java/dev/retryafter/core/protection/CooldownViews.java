@@ -28,6 +28,10 @@ final class CooldownViews {
 		List<KeyProtection> views = new ArrayList<>(keys.size());
 		for (CooldownKey key : keys) {
 			CooldownHold hold = holds.get(key);
+			if (hold != null && hold.ended(nowNanos)) {
+				// Ended but not yet purged: a view shows what can still hold, and purges nothing.
+				hold = null;
+			}
 			OriginPacer pacer = pacers.get(key);
 			double rate = (pacer != null) ? pacer.rate() : Double.NaN;
 			if (hold == null && Double.isNaN(rate)) {

@@ -1,33 +1,57 @@
 package dev.retryafter.core.protection;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.DurationMath;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.header.RateLimitReading;
 import dev.retryafter.core.header.RetryAfter;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Host cooldowns: each {@link CooldownKey}'s "not before" instant on the monotonic clock, set
- * by a response's {@code Retry-After} and kept at the later of old and new. No cooldown lasts
- * longer than {@code maxDuration}, whatever the server asked or another instance reported: a
- * server asking for hours (or an epoch timestamp sent by mistake) cools the origin down for
- * that long at most, after which one request goes out and learns the state again.
+ * The one door of origin protection: whether a request may be sent now, and what each
+ * response tells about its origin. It keeps, per {@link CooldownKey}, the host cooldown a
+ * response's {@code Retry-After} set (the later of old and new wins), the rate the origin
+ * accepted between two of its rejections, the probe state of cooling routes, the buckets the
+ * origin named for its routes, and the quota it announced. No cooldown lasts longer than
+ * {@code maxDuration}, whatever the server asked or another instance reported: a server
+ * asking for hours (or an epoch timestamp sent by mistake) cools the origin down for that
+ * long at most, after which one request goes out and learns the state again.
  * <p>
- * Thread-safe without a global lock: {@link #admit} is one lock-free map read (a request
- * that is held also takes the key's own lock, to note when it leaves), and {@link #record}
- * updates a single map entry atomically.
+ * {@link #admit} applies its rules in this order; each has one method, named after the
+ * {@link HoldReason} of the wait it gives (rules 1-3 in {@link KeyAdmission}, which reads a
+ * key's cooldown and pacer once for the three):
+ * <ol>
+ * <li>{@code pacing}: once the origin turned requests away twice, a first attempt in mode
+ * {@code wait} takes the next slot at the rate it accepted between them, at or after the
+ * cooldown's instant. It is asked first because its slot replaces the cooldown's hold (it is
+ * never earlier than the instant), so a paced key holds each request once.</li>
+ * <li>{@code cooldown}: before the instant, the request waits for it plus jitter, or is
+ * refused when that does not fit its budget or in mode {@code fail-fast}.</li>
+ * <li>{@code releaseWindow}: past the instant, a first attempt queues behind the requests
+ * the cooldown held that are still leaving.</li>
+ * <li>{@code probe}: a guessed route that nothing holds waits once for another route's
+ * probe.</li>
+ * <li>{@code quota}: a first attempt of a client that reads quotas takes its slot in the
+ * quota its origin announced, when that is later than what the rules above give.</li>
+ * </ol>
+ * A scoped key (see {@link CooldownScope}) is held by its whole origin's (or partition's)
+ * rules 1-3 first, then by its own. Pacing never refuses: a slot that does not fit the budget
+ * is not taken. A retry is neither paced nor queued: it has already waited out the server's
+ * delay.
  * <p>
- * Bounded by {@code maxHosts}: expired entries are purged from time to time, and when the
- * map is still too large the cooldowns that end soonest are forgotten first (they protect
- * the least). The bound is exact for one writer and may be exceeded by the number of threads
- * recording at the same moment.
+ * Thread-safe without a global lock. Bounded by {@code maxHosts}: expired entries are
+ * purged from time to time as cooldowns are recorded, and when the maps are still too large
+ * the cooldowns that end soonest are forgotten first. The views ({@link #snapshot},
+ * {@link #protection}, {@link #quotas(long)}, {@link #activeCount}, {@link #remaining}) read
+ * only: they change nothing.
  * <p>
  * Times are monotonic nanosecond readings passed in by the caller and compared only as
  * differences, as {@link System#nanoTime()} requires. Delays saturate at
@@ -55,22 +79,16 @@ public final class OriginProtection {
 
 	private final long maxDurationNanos;
 
-	private final ConcurrentHashMap<CooldownKey, CooldownHold> notBefore = new ConcurrentHashMap<>();
-
-	private final ConcurrentHashMap<CooldownKey, OriginPacer> pacers = new ConcurrentHashMap<>();
+	private final HostCooldowns cooldowns;
 
 	private final QuotaPacing quotas;
-
-	private final CooldownBound bound;
 
 	private final RouteProbes probes;
 
 	private final RouteBuckets buckets;
 
-	private final KeyAdmission admission;
-
 	/**
-	 * Creates an empty map whose cooldowns last at most {@link #DEFAULT_MAX_DURATION}.
+	 * Creates an empty door whose cooldowns last at most {@link #DEFAULT_MAX_DURATION}.
 	 * @param maxHosts how many keys to remember at most, at least 1
 	 * @throws IllegalArgumentException if {@code maxHosts} is below 1
 	 */
@@ -79,7 +97,7 @@ public final class OriginProtection {
 	}
 
 	/**
-	 * Creates an empty map.
+	 * Creates an empty door.
 	 * @param maxHosts how many keys to remember at most, at least 1
 	 * @param maxDuration the longest cooldown, positive; longer delays are cut to it
 	 * @throws IllegalArgumentException if {@code maxHosts} is below 1 or {@code maxDuration}
@@ -95,19 +113,82 @@ public final class OriginProtection {
 		}
 		this.maxHosts = maxHosts;
 		this.maxDurationNanos = DurationMath.saturatedNanos(maxDuration, MAX_DELAY_NANOS);
+		this.cooldowns = new HostCooldowns(maxHosts);
 		this.quotas = new QuotaPacing(maxHosts);
-		this.bound = new CooldownBound(maxHosts, this.notBefore, this.pacers);
 		this.probes = new RouteProbes(maxHosts);
 		this.buckets = new RouteBuckets(maxHosts);
-		this.admission = new KeyAdmission(this.notBefore, this.pacers);
 	}
 
 	/**
-	 * The buckets the origins named for their routes, bounded like the cooldowns.
-	 * @return the learned map from route to bucket
+	 * Decides whether a request may be sent now, by the rules of the class comment in their
+	 * order.
+	 * @param request the request, its budget and its cooldown settings
+	 * @return the admission; an {@link Admission.Wait} names the rule that held the request
 	 */
-	public RouteBuckets buckets() {
-		return this.buckets;
+	public Admission admit(AdmissionRequest request) {
+		Admission admission = heldByKey(request);
+		if (admission == Admission.PROCEED) {
+			admission = probe(request);
+		}
+		if (request.firstAttempt() && request.readsQuotas() && request.mode() != CooldownMode.FAIL_FAST
+				&& !(admission instanceof Admission.Refuse)) {
+			admission = quota(request, admission);
+		}
+		return admission;
+	}
+
+	/** Rules 1-3 under the whole origin's key first, for a scoped key, then under its own. */
+	private Admission heldByKey(AdmissionRequest request) {
+		CooldownKey key = request.key();
+		if (key.scope() == null) {
+			return this.cooldowns.admit(request, key);
+		}
+		Admission whole = this.cooldowns.admit(request, key.unscoped());
+		return (whole != Admission.PROCEED) ? whole : this.cooldowns.admit(request, key);
+	}
+
+	/**
+	 * Rule 4, {@link HoldReason#PROBE}: a guessed route waits for another route's probe.
+	 */
+	private Admission probe(AdmissionRequest request) {
+		CooldownKey key = request.key();
+		if (key.scope() == null || !key.scope().guessed()) {
+			return Admission.PROCEED;
+		}
+		Admission.Wait probe = this.probes.admit(request);
+		return (probe != null) ? probe : Admission.PROCEED;
+	}
+
+	/**
+	 * Rule 5, {@link HoldReason#QUOTA}: a first attempt's slot inside the quota its origin
+	 * announced, when that is later than what the cooldown alone gives it: the cooldown's
+	 * instant is the earliest a slot may be. Pacing never refuses, so the cooldown's answer
+	 * stands when the quota has no say.
+	 */
+	private Admission quota(AdmissionRequest request, Admission admission) {
+		Duration cooldownWait = (admission instanceof Admission.Wait wait) ? wait.delay() : Duration.ZERO;
+		// On the same clock reading and budget as the cooldown's answer.
+		Admission.Wait slot = this.quotas.admit(request.key().declared(), request.nowNanos(), cooldownWait,
+				request.remainingBudget(), request.attemptReserve());
+		return (slot != null && slot.delay().compareTo(cooldownWait) > 0) ? slot : admission;
+	}
+
+	/**
+	 * The key to report a hold under: the declared key for a quota slot, the request's own
+	 * for a probe, and for a cooldown its whole origin's (or partition's) while that can hold
+	 * a request (it is checked first), else the request's.
+	 * @param key the request's key
+	 * @param reason what held it
+	 * @param nowNanos the current monotonic reading
+	 * @return the key that held the request
+	 */
+	public CooldownKey holder(CooldownKey key, HoldReason reason, long nowNanos) {
+		return switch (reason) {
+			case PROBE -> key;
+			case QUOTA -> key.declared();
+			default -> (key.scope() != null && this.cooldowns.canHold(key.unscoped(), nowNanos)) ? key.unscoped()
+					: key;
+		};
 	}
 
 	/**
@@ -123,49 +204,31 @@ public final class OriginProtection {
 		if (key.scope() == null) {
 			return key;
 		}
-		CooldownHold whole = this.notBefore.get(key.unscoped());
-		if (whole != null && whole.until - nowNanos > 0) {
+		if (this.cooldowns.cooling(key.unscoped(), nowNanos)) {
 			return key.unscoped();
 		}
 		return this.probes.widened(key, nowNanos);
 	}
 
 	/**
-	 * The quotas the origins announce, paced per key beside the cooldowns and bounded alike.
-	 * @return the quota pacing
-	 */
-	public QuotaPacing quotas() {
-		return this.quotas;
-	}
-
-	/**
 	 * Records that {@code key} asked for {@code delay} (from now) before the next request,
 	 * cut to the longest cooldown. The later of the held and the new not-before instant wins.
 	 * @param key the origin, or partition of an origin
-	 * @param nowNanos the current monotonic reading
 	 * @param delay the delay; zero or negative records nothing, more than the map's
 	 * {@code maxDuration} counts as {@code maxDuration}
+	 * @param nowNanos the current monotonic reading
 	 * @return whether the key's not-before instant is now the one this call asked for
 	 */
-	public boolean record(CooldownKey key, long nowNanos, Duration delay) {
+	public boolean record(CooldownKey key, Duration delay, long nowNanos) {
 		Objects.requireNonNull(key, "key");
 		long delayNanos = DurationMath.saturatedNanos(delay, this.maxDurationNanos);
 		if (delayNanos <= 0) {
 			return false;
 		}
 		// May wrap, as nanoTime readings do; only differences are ever compared.
-		long until = nowNanos + delayNanos;
-		CooldownHold candidate = new CooldownHold(until, delayNanos);
-		CooldownHold held = this.notBefore.merge(key, candidate, CooldownHold::later);
+		CooldownHold candidate = new CooldownHold(nowNanos + delayNanos, delayNanos);
+		CooldownHold held = this.cooldowns.hold(key, candidate, nowNanos);
 		this.probes.cooled(key, nowNanos, held.until);
-		OriginPacer pacer = this.pacers.get(key);
-		if (pacer == null) {
-			pacer = this.pacers.putIfAbsent(key, new OriginPacer(nowNanos, delayNanos));
-		}
-		if (pacer != null) {
-			pacer.rejected(nowNanos, delayNanos);
-		}
-		this.bound.recorded(key, nowNanos);
 		return held == candidate;
 	}
 
@@ -177,93 +240,54 @@ public final class OriginProtection {
 	 * @param nowNanos the current monotonic reading
 	 */
 	public void accepted(CooldownKey key, long nowNanos) {
-		OriginPacer pacer = this.pacers.get(Objects.requireNonNull(key, "key"));
-		if (pacer != null) {
-			pacer.accepted(nowNanos);
-		}
+		this.cooldowns.accepted(Objects.requireNonNull(key, "key"), nowNanos);
 		if (key.scope() != null) {
 			// A scoped acceptance is also one of the whole origin's, whose rate a widened
 			// cooldown learns.
-			OriginPacer whole = this.pacers.get(key.unscoped());
-			if (whole != null) {
-				whole.accepted(nowNanos);
-			}
+			this.cooldowns.accepted(key.unscoped(), nowNanos);
 			this.probes.accepted(key);
 		}
 	}
 
 	/**
-	 * Decides whether a request may be sent now. A cooling origin makes the request wait until
-	 * its not-before instant plus jitter uniform in
-	 * {@code [0, jitter x the delay that set the cooldown]}, the jitter trimmed so that the
-	 * wait plus the reserve fits the budget; if even the bare wait does not fit, or in
-	 * fail-fast mode, it is refused.
-	 * <p>
-	 * The jitter is scaled by the server's whole delay, not by the time left: requests held
-	 * just before the instant would otherwise all get a tiny jitter and leave together, a
-	 * spike that the origin's own retries (each jittered by the whole delay) do
-	 * not make. Scaled this way, held requests spread over the same window as those retries.
-	 * <p>
-	 * After the cooldown's instant nothing is ever refused, and a first attempt is held only
-	 * behind requests the cooldown really held that are still leaving (the release window): it
-	 * waits until the last of them has left, plus jitter of its own, so that it does not cut in
-	 * ahead of them (on a rate-limited origin that turned released requests into fresh 429s
-	 * and calls that failed). When the origin has turned away more than one request, that
-	 * jitter spans the whole delay rather than {@code jitter x} it: the first attempt belongs
-	 * to the next wave, which must not land at once on an origin the released requests have
-	 * just used up. When no held request is still leaving, or that queue does not fit the
-	 * budget, it is sent at once. A retry does not queue: it has already waited out the
-	 * server's delay.
-	 * <p>
-	 * Once the origin has turned requests away twice, far enough apart to tell, the key is
-	 * paced in mode {@code wait}: while it cools down, and after its instant for as long as
-	 * requests held for their slots are still leaving, every first attempt gets the next slot
-	 * at the rate the origin accepted between those rejections (see {@link #accepted}), at or
-	 * after the cooldown's instant. The slot is the request's one hold. A slot that does not
-	 * fit the budget is not taken, and the cooldown alone decides; pacing never refuses. A
-	 * retry is not paced: it has already waited out the server's delay for its own request.
-	 * <p>
-	 * A scoped key (see {@link CooldownScope}) is first held by its whole origin's (or
-	 * partition's) cooldown, then by its own; a guessed route that neither holds may wait
-	 * for the probe of another route's cooldown ({@link RouteProbes}). Each
-	 * {@link Admission.Wait} names what held the request; {@link #protection} shows the state
-	 * behind each reason.
-	 * @param request the request, its budget and its cooldown settings
-	 * @return the admission
+	 * Records what a response under {@code key} said about its origin's quota.
+	 * @param key the origin, or partition of an origin (or the bucket it named)
+	 * @param reading the reading
+	 * @param accepted whether the response was a success (see {@link QuotaPacing#record})
+	 * @param nowNanos the current monotonic reading
+	 * @since 0.2.0
 	 */
-	public Admission admit(AdmissionRequest request) {
-		CooldownKey key = request.key();
-		if (key.scope() == null) {
-			return this.admission.admit(request, key);
-		}
-		Admission whole = this.admission.admit(request, key.unscoped());
-		if (whole != Admission.PROCEED) {
-			return whole;
-		}
-		Admission own = this.admission.admit(request, key);
-		if (own != Admission.PROCEED || !key.scope().guessed()) {
-			return own;
-		}
-		Admission.Wait probe = this.probes.admit(request);
-		return (probe != null) ? probe : Admission.PROCEED;
+	public void recordQuota(CooldownKey key, RateLimitReading reading, boolean accepted, long nowNanos) {
+		this.quotas.record(key, reading, accepted, nowNanos);
 	}
 
 	/**
-	 * The key whose cooldown held a request under {@code key}: its whole origin's (or
-	 * partition's) while that can hold a request (it is checked first), else {@code key}.
-	 * @param key the request's key
-	 * @param nowNanos the current monotonic reading
-	 * @return the key to report the hold under
+	 * Learns that requests under {@code route} fall into {@code bucket}, as the origin named
+	 * it.
+	 * @param route the request's key, scoped to its route
+	 * @param bucket the bucket the response named
+	 * @since 0.2.0
 	 */
-	public CooldownKey holder(CooldownKey key, long nowNanos) {
-		if (key.scope() == null) {
-			return key;
-		}
-		CooldownKey whole = key.unscoped();
-		CooldownHold hold = this.notBefore.get(whole);
-		OriginPacer pacer = this.pacers.get(whole);
-		boolean holds = (hold != null && !hold.ended(nowNanos)) || (pacer != null && !Double.isNaN(pacer.rate()));
-		return holds ? whole : key;
+	public void learnBucket(CooldownKey route, CooldownScope bucket) {
+		this.buckets.learn(route, bucket);
+	}
+
+	/**
+	 * The bucket learned for {@code route}.
+	 * @param route a key scoped to its route
+	 * @return the bucket, or {@code null} when none was learned
+	 * @since 0.2.0
+	 */
+	public @Nullable CooldownScope bucketOf(CooldownKey route) {
+		return this.buckets.bucketOf(route);
+	}
+
+	/**
+	 * The quotas the origins announce, paced per key beside the cooldowns and bounded alike.
+	 * @return the quota pacing
+	 */
+	public QuotaPacing quotas() {
+		return this.quotas;
 	}
 
 	/**
@@ -271,20 +295,28 @@ public final class OriginProtection {
 	 * has not turned requests away twice far enough apart to tell; for tests.
 	 */
 	double pacedRate(CooldownKey key) {
-		OriginPacer pacer = this.pacers.get(key);
-		return (pacer != null) ? pacer.rate() : Double.NaN;
+		return this.cooldowns.pacedRate(key);
 	}
 
 	/**
 	 * What can hold a first attempt under each key now, for every key with a cooldown kept
 	 * (running, or past its instant with held requests still leaving) or a learned rate,
-	 * ordered by key text. Purges the expired entries it passes.
+	 * ordered by key text.
 	 * @param nowNanos the current monotonic reading
 	 * @return one view per key
 	 */
 	public List<KeyProtection> protection(long nowNanos) {
-		this.bound.purgeExpired(nowNanos);
-		return CooldownViews.protection(this.notBefore, this.pacers, nowNanos);
+		return this.cooldowns.protection(nowNanos);
+	}
+
+	/**
+	 * The quotas kept now, ordered by key text.
+	 * @param nowNanos the current monotonic reading
+	 * @return an unmodifiable map from key to the quota's state
+	 * @since 0.2.0
+	 */
+	public Map<CooldownKey, QuotaState> quotas(long nowNanos) {
+		return this.quotas.snapshot(nowNanos);
 	}
 
 	/**
@@ -294,25 +326,19 @@ public final class OriginProtection {
 	 * @return the time left, or {@link Duration#ZERO} if the key is not cooling down
 	 */
 	public Duration remaining(CooldownKey key, long nowNanos) {
-		return Duration.ofNanos(Math.max(0, remainingNanos(key, nowNanos)));
+		return Duration.ofNanos(Math.max(0, this.cooldowns.remainingNanos(key, nowNanos)));
 	}
 
 	/**
-	 * Ends cooldowns at once, as an operator may ask.
+	 * Ends cooldowns at once, as an operator may ask. What was learned about the origin's
+	 * rate, its routes' probes and its quota ends with them: an operator who ends them wants
+	 * requests to go now.
 	 * @param origin the origin whose cooldowns (every partition of it) end, or {@code null}
 	 * to end every cooldown
 	 * @return the keys whose cooldown was ended
 	 */
 	public List<CooldownKey> endAll(@Nullable Origin origin) {
-		List<CooldownKey> ended = new ArrayList<>();
-		for (CooldownKey key : this.notBefore.keySet()) {
-			if ((origin == null || key.origin().equals(origin)) && this.notBefore.remove(key) != null) {
-				ended.add(key);
-			}
-		}
-		// What was learned about the origin's rate ends with its cooldowns: an operator who
-		// ends them wants requests to go now.
-		this.pacers.keySet().removeIf((key) -> origin == null || key.origin().equals(origin));
+		List<CooldownKey> ended = this.cooldowns.endAll(origin);
 		this.quotas.forget(origin);
 		this.probes.forget(origin);
 		return ended;
@@ -324,8 +350,18 @@ public final class OriginProtection {
 	 * @return whether a cooldown was held for it
 	 */
 	public boolean end(CooldownKey key) {
-		this.pacers.remove(key);
-		return this.notBefore.remove(key) != null;
+		return this.cooldowns.end(key);
+	}
+
+	/**
+	 * Forgets the cooldowns whose instant has passed and whose held requests have all left:
+	 * housekeeping, which records do from time to time and which an idle map otherwise needs
+	 * for {@link #isEmpty} to become true again.
+	 * @param nowNanos the current monotonic reading
+	 * @since 0.2.0
+	 */
+	public void purgeExpired(long nowNanos) {
+		this.cooldowns.purgeExpired(nowNanos);
 	}
 
 	/**
@@ -338,24 +374,22 @@ public final class OriginProtection {
 
 	/**
 	 * How many origins are cooling down now (the {@code http.client.retry.cooldown.hosts}
-	 * gauge). Purges the expired entries it passes.
+	 * gauge).
 	 * @param nowNanos the current monotonic reading
 	 * @return the number of origins with time left
 	 */
 	public int activeCount(long nowNanos) {
-		this.bound.purgeExpired(nowNanos);
-		return CooldownViews.activeCount(this.notBefore, nowNanos);
+		return this.cooldowns.activeCount(nowNanos);
 	}
 
 	/**
 	 * The keys cooling down now with their time left, ordered by key text (for the
-	 * actuator endpoint). Purges the expired entries it passes.
+	 * actuator endpoint).
 	 * @param nowNanos the current monotonic reading
 	 * @return an unmodifiable map from key to time left, positive
 	 */
 	public Map<CooldownKey, Duration> snapshot(long nowNanos) {
-		this.bound.purgeExpired(nowNanos);
-		return CooldownViews.snapshot(this.notBefore, nowNanos);
+		return this.cooldowns.snapshot(nowNanos);
 	}
 
 	/**
@@ -365,7 +399,7 @@ public final class OriginProtection {
 	 * @return {@code true} if the map is empty
 	 */
 	public boolean isEmpty() {
-		return this.notBefore.isEmpty() && this.pacers.isEmpty() && this.quotas.isEmpty();
+		return !this.cooldowns.holdsAny() && this.quotas.isEmpty();
 	}
 
 	/**
@@ -376,7 +410,7 @@ public final class OriginProtection {
 	 * @return {@code false} only if {@link #admit} would let the request go at once
 	 */
 	public boolean mayHold(@Nullable String host) {
-		return !this.notBefore.isEmpty() || !this.pacers.isEmpty() || this.quotas.mayPace(host);
+		return this.cooldowns.holdsAny() || this.quotas.mayPace(host);
 	}
 
 	/**
@@ -384,22 +418,17 @@ public final class OriginProtection {
 	 * @return the number of entries
 	 */
 	public int size() {
-		return this.notBefore.size();
+		return this.cooldowns.size();
 	}
 
-	/**
-	 * How many origins (or partitions) keep a cooling route's probe state, for tests of the
-	 * bound.
-	 */
+	/** How many origins (or partitions) keep a cooling route's probe state; for tests. */
 	int probeFamilies() {
 		return this.probes.size();
 	}
 
-	/**
-	 * How many keys keep a pacer (learning or learned), for tests of the bound.
-	 */
+	/** How many keys keep a pacer (learning or learned); for tests. */
 	int pacedKeys() {
-		return this.pacers.size();
+		return this.cooldowns.pacedKeys();
 	}
 
 	/**
@@ -408,19 +437,6 @@ public final class OriginProtection {
 	 */
 	public int maxHosts() {
 		return this.maxHosts;
-	}
-
-	private long remainingNanos(CooldownKey key, long nowNanos) {
-		CooldownHold hold = this.notBefore.get(key);
-		return (hold != null) ? remainingNanos(key, hold, nowNanos) : 0;
-	}
-
-	private long remainingNanos(CooldownKey key, CooldownHold hold, long nowNanos) {
-		long left = hold.until - nowNanos;
-		if (left <= 0 && hold.releases.leaving(nowNanos) == 0) {
-			this.notBefore.remove(key, hold);
-		}
-		return left;
 	}
 
 }

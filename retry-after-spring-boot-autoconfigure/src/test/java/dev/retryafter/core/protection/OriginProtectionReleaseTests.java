@@ -35,7 +35,7 @@ class OriginProtectionReleaseTests {
 	@Test
 	void whenACooldownHeldNobodyThenAFirstAttemptAfterItsInstantIsSentAtOnce() {
 		// total-budget 2s and a 429 with Retry-After: 10: nothing fits, nothing is held.
-		this.cooldowns.record(A, now(), Duration.ofSeconds(10));
+		this.cooldowns.record(A, Duration.ofSeconds(10), now());
 		this.clock.advance(Duration.ofSeconds(1));
 		assertThat(admit(A, Duration.ofSeconds(2), 0.5)).isEqualTo(new Admission.Refuse(Duration.ofSeconds(9)));
 		this.clock.advance(Duration.ofMillis(9300));
@@ -47,7 +47,7 @@ class OriginProtectionReleaseTests {
 
 	@Test
 	void whenHeldRequestsAreStillLeavingThenAFirstAttemptQueuesBehindTheLastOfThem() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		// Held to the instant plus 0.25 x 0.2 x 2 s: it leaves at 2.1 s.
 		assertThat(admit(A, Duration.ofSeconds(10), 0.25)).isEqualTo(new Admission.Wait(Duration.ofMillis(2100)));
 		this.clock.advance(Duration.ofMillis(2050));
@@ -62,7 +62,7 @@ class OriginProtectionReleaseTests {
 
 	@Test
 	void whenTheQueueDoesNotFitTheBudgetThenTheRequestIsSentInsteadOfRefused() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		// Held to 2 s + 0.9 x 0.2 x 2 s: it leaves at 2.36 s.
 		assertThat(admit(A, Duration.ofSeconds(10), 0.9)).isEqualTo(new Admission.Wait(Duration.ofMillis(2360)));
 		this.clock.advance(Duration.ofMillis(2100));
@@ -75,29 +75,31 @@ class OriginProtectionReleaseTests {
 
 	@Test
 	void whenCooldownsAreCountedThenTheReleaseWindowOfHeldRequestsIsKept() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		admit(A, Duration.ofSeconds(10), 1.0);
 		this.clock.advance(Duration.ofMillis(2100));
-		// The gauge counts running cooldowns only, and purges as it reads: the requests still
-		// leaving must not be forgotten by it.
+		// The gauge counts running cooldowns only, and its poll purges: the requests still
+		// leaving must not be forgotten by that.
 		assertThat(this.cooldowns.activeCount(now())).isZero();
+		this.cooldowns.purgeExpired(now());
 		assertThat(this.cooldowns.snapshot(now())).isEmpty();
 		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ZERO);
 		assertThat(admit(A, Duration.ofSeconds(10), 0.0))
 			.isEqualTo(new Admission.Wait(Duration.ofMillis(300), HoldReason.RELEASE_WINDOW));
 		this.clock.advance(Duration.ofMillis(300));
 		assertThat(this.cooldowns.activeCount(now())).isZero();
+		this.cooldowns.purgeExpired(now());
 		assertThat(this.cooldowns.size()).isZero();
 	}
 
 	@Test
 	void whenTheCooldownIsRenewedThenTheRequestsTheOldOneHeldStillCount() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		// Leaves at 2.4 s.
 		admit(A, Duration.ofSeconds(10), 1.0);
 		// A later instant, 2.1 s from the start, wins.
 		this.clock.advance(Duration.ofMillis(100));
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		this.clock.advance(Duration.ofMillis(2100));
 		// Past the new instant, the request the old cooldown held is still to leave.
 		assertThat(admit(A, Duration.ofSeconds(10), 0.0))
@@ -106,7 +108,7 @@ class OriginProtectionReleaseTests {
 
 	@Test
 	void whenARequestIsHeldThenItsWaitSaysWhatHeldIt() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		assertThat(admit(A, Duration.ofSeconds(10), 0.0)).isInstanceOfSatisfying(Admission.Wait.class,
 				(wait) -> assertThat(wait.reason()).isEqualTo(HoldReason.COOLDOWN));
 		assertThat(HoldReason.COOLDOWN.tagValue()).isEqualTo("cooldown");
@@ -116,7 +118,7 @@ class OriginProtectionReleaseTests {
 
 	@Test
 	void whenAKeyCanHoldARequestThenItsProtectionShowsWhy() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		admit(A, Duration.ofSeconds(10), 0.5);
 		admit(A, Duration.ofSeconds(10), 1.0);
 		this.clock.advance(Duration.ofMillis(500));
@@ -133,7 +135,7 @@ class OriginProtectionReleaseTests {
 
 	@Test
 	void whenAKeyIsPacedThenItsProtectionShowsTheRateAndTheNextFreeSlot() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		learnEighteenPerSecond();
 		long interval = (long) (1e9 / 18);
 		admit(A, Duration.ofSeconds(10), 0.0);
@@ -160,7 +162,7 @@ class OriginProtectionReleaseTests {
 			this.clock.advance(Duration.ofMillis(50));
 			this.cooldowns.accepted(A, now());
 		}
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 	}
 
 	private Admission admit(CooldownKey key, Duration budget, double random) {

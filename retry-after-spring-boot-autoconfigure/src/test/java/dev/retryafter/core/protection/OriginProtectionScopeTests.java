@@ -167,14 +167,14 @@ class OriginProtectionScopeTests {
 		for (int i = 0; i < 50; i++) {
 			CooldownKey key = CooldownKey.of(Origin.of("https", "h" + i + ".example", -1))
 				.withScope(CooldownScope.route("/search"));
-			small.record(key, now(), Duration.ofSeconds(30));
+			small.record(key, Duration.ofSeconds(30), now());
 		}
 		assertThat(small.size()).isLessThanOrEqualTo(5);
 		assertThat(small.probeFamilies()).isLessThanOrEqualTo(4);
 	}
 
 	private void record(CooldownKey key, int seconds) {
-		this.cooldowns.record(key, now(), Duration.ofSeconds(seconds));
+		this.cooldowns.record(key, Duration.ofSeconds(seconds), now());
 	}
 
 	private Admission admit(CooldownKey key, Duration budget) {
