@@ -78,4 +78,15 @@ public final class DurationMath {
 		return (a.compareTo(b) <= 0) ? a : b;
 	}
 
+	/**
+	 * Whole milliseconds, rounded up: a wait handed to a millisecond sleep must never be
+	 * shorter than planned.
+	 * @param delay a non-negative delay
+	 * @return its milliseconds, rounded up
+	 */
+	public static long ceilMillis(Duration delay) {
+		long millis = delay.toMillis();
+		return (delay.minusMillis(millis).isZero()) ? millis : millis + 1;
+	}
+
 }
