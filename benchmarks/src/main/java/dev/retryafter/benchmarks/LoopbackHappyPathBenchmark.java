@@ -147,7 +147,7 @@ public class LoopbackHappyPathBenchmark {
 			get(this.client);
 		}
 		if ("ours".equals(this.variant)) {
-			boolean paced = !this.starter.bean(CooldownStore.class).cooldowns().quotas().isEmpty();
+			boolean paced = !this.starter.bean(CooldownStore.class).protection().quotas().isEmpty();
 			if (paced != !"none".equals(this.fields)) {
 				throw new IllegalStateException("fields=" + this.fields + " but the origin's quota is "
 						+ (paced ? "" : "not ") + "kept");

@@ -22,7 +22,7 @@ import java.util.function.Predicate;
 
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.core.AttemptOutcome;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -258,7 +258,7 @@ public final class ReactiveHerdBenchmark {
 		WebClientHerd(int callers) {
 			RetryClients clients = RetryClients.of(RetrySettings.defaults());
 			RetryAfterExchangeFilter filter = new RetryAfterExchangeFilter(clients, this.abandonments,
-					new LocalCooldownStore(new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS)),
+					new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS)),
 					new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);
 			this.connections = ConnectionProvider.builder("herd")
 				.maxConnections(callers)

@@ -10,7 +10,7 @@ import java.util.function.BooleanSupplier;
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -73,9 +73,9 @@ public final class RedisOutageLatency {
 			redis.start();
 			LettuceConnectionFactory factoryA = factory(redis.port(), commandTimeout);
 			LettuceConnectionFactory factoryB = factory(redis.port(), commandTimeout);
-			RedisCooldownStore a = new RedisCooldownStore(factoryA, new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS),
+			RedisCooldownStore a = new RedisCooldownStore(factoryA, new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS),
 					"retry-after:bench:");
-			RedisCooldownStore b = new RedisCooldownStore(factoryB, new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS),
+			RedisCooldownStore b = new RedisCooldownStore(factoryB, new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS),
 					"retry-after:bench:");
 			a.start();
 			b.start();

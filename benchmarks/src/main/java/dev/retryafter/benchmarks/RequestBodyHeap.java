@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.BenchmarkInterceptors;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -110,7 +110,7 @@ public final class RequestBodyHeap {
 			if (variant.equals("filter") || variant.equals("filter-key")) {
 				RetryClients clients = RetryClients.of(RetrySettings.defaults());
 				builder.filter(new RetryAfterExchangeFilter(clients, RetryListener.NONE,
-						new LocalCooldownStore(new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS)),
+						new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS)),
 						new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER));
 			}
 			else if (!variant.equals("none")) {

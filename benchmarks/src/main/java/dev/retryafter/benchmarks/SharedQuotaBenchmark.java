@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -73,7 +73,7 @@ public final class SharedQuotaBenchmark {
 		for (String store : stores) {
 			Result r = switch (store) {
 				case "local" -> run("local", requests, threads, contexts, rate, burst, fields,
-						() -> new LocalCooldownStore(new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS)), () -> {
+						() -> new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS)), () -> {
 						});
 				case "redis" -> redis(requests, threads, contexts, rate, burst, fields);
 				default -> throw new IllegalArgumentException("Unknown store '" + store + "': local or redis");
@@ -115,7 +115,7 @@ public final class SharedQuotaBenchmark {
 				factory.start();
 				factories.add(factory);
 				RedisCooldownStore shared = new RedisCooldownStore(factory,
-						new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS), "retry-after:shared-quota:");
+						new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS), "retry-after:shared-quota:");
 				shared.start();
 				stores.add(shared);
 				return shared;

@@ -5,7 +5,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import dev.retryafter.call.CallContext;
 import dev.retryafter.call.OuterRetryDetector;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -53,7 +53,7 @@ public final class BenchmarkInterceptors {
 	}
 
 	private static LocalCooldownStore localCooldowns() {
-		return new LocalCooldownStore(new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS));
+		return new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS));
 	}
 
 }

@@ -17,13 +17,13 @@ import dev.retryafter.actuate.RetryAfterEndpoint.ProtectionDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.QuotaDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.KeyProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
-import dev.retryafter.core.QuotaState;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.protection.KeyProtection;
+import dev.retryafter.core.protection.QuotaState;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.StoreState;
 import org.jspecify.annotations.Nullable;
@@ -91,7 +91,7 @@ final class OriginProtectionState {
 	List<ProtectionDescriptor> protection() {
 		long nowNanos = this.clock.nanoTime();
 		Instant wallNow = this.wallClock.instant();
-		List<KeyProtection> views = this.cooldowns.cooldowns().protection(nowNanos);
+		List<KeyProtection> views = this.cooldowns.holds(nowNanos);
 		List<ProtectionDescriptor> descriptors = new ArrayList<>(views.size());
 		for (KeyProtection view : views) {
 			Origin origin = view.key().origin();
@@ -115,7 +115,7 @@ final class OriginProtectionState {
 	 * The last quota each paced key's origin announced, ordered by key.
 	 */
 	List<QuotaDescriptor> quotas() {
-		Map<CooldownKey, QuotaState> quotas = this.cooldowns.cooldowns().quotas().snapshot(this.clock.nanoTime());
+		Map<CooldownKey, QuotaState> quotas = this.cooldowns.quotas(this.clock.nanoTime());
 		List<QuotaDescriptor> descriptors = new ArrayList<>(quotas.size());
 		quotas.forEach((key, quota) -> {
 			Origin origin = key.origin();

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.retryafter.call.RecordedBytes;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryClients.NamedClient;
 import dev.retryafter.core.RetrySettings;
@@ -26,7 +26,7 @@ import org.springframework.util.unit.DataSize;
  * what to fix.
  * <p>
  * The properties carry no defaults: each value is a named client's own when set, else the top
- * level's, else the one of {@link RetrySettings#defaults()} (or of {@link HostCooldowns} for
+ * level's, else the one of {@link RetrySettings#defaults()} (or of {@link OriginProtection} for
  * the shared cooldown store), so the core owns every default. Each properties group maps its
  * own per-request values ({@link RetrySettingsProperties#map}); this class checks the settings
  * the whole instance shares, the named clients' hosts, and assembles the result.
@@ -67,12 +67,12 @@ final class RetryAfterSettingsMapper {
 	 * The instance's one cooldown map, sized by the top-level properties.
 	 * @return an empty map
 	 */
-	HostCooldowns hostCooldowns() {
+	OriginProtection hostCooldowns() {
 		CooldownProperties cooldown = this.properties.getCooldown();
 		Integer maxHosts = cooldown.getMaxHosts();
 		Duration maxDuration = cooldown.getMaxDuration();
-		return new HostCooldowns((maxHosts != null) ? maxHosts : HostCooldowns.DEFAULT_MAX_HOSTS,
-				(maxDuration != null) ? maxDuration : HostCooldowns.DEFAULT_MAX_DURATION);
+		return new OriginProtection((maxHosts != null) ? maxHosts : OriginProtection.DEFAULT_MAX_HOSTS,
+				(maxDuration != null) ? maxDuration : OriginProtection.DEFAULT_MAX_DURATION);
 	}
 
 	/**

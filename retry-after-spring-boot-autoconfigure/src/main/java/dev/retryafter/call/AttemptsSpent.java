@@ -2,6 +2,7 @@ package dev.retryafter.call;
 
 import java.io.IOException;
 
+import dev.retryafter.core.CauseChain;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,8 +20,6 @@ import org.jspecify.annotations.Nullable;
  * @since 0.3.0
  */
 public final class AttemptsSpent {
-
-	private static final int MAX_DEPTH = 16;
 
 	private static final ThreadLocal<@Nullable Note> LAST = new ThreadLocal<>();
 
@@ -68,14 +67,8 @@ public final class AttemptsSpent {
 		if (note.failure() == null) {
 			return status >= 0 && status == note.status();
 		}
-		Throwable candidate = failure;
-		for (int depth = 0; candidate != null && depth < MAX_DEPTH; depth++) {
-			if (candidate == note.failure()) {
-				return true;
-			}
-			candidate = (candidate.getCause() != candidate) ? candidate.getCause() : null;
-		}
-		return false;
+		// Throwables are equal only to themselves: this asks whether the note's is in the chain.
+		return CauseChain.of(failure).contains(note.failure());
 	}
 
 	private record Note(int status, @Nullable IOException failure) {

@@ -4,14 +4,12 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
 
-import dev.retryafter.core.Admission;
-import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.RetrySettings;
-import dev.retryafter.core.RouteBuckets;
+import dev.retryafter.core.protection.Admission;
+import dev.retryafter.core.protection.AdmissionRequest;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
@@ -154,12 +152,8 @@ final class CallCooldown {
 		// requests still leaving in a cooldown's release window.
 		AdmissionRequest request = AdmissionRequest.of(key, calls.monotonicClock().nanoTime(), this.call.timeLeft(),
 				this.settings, calls.random(), firstAttempt);
+		// The door takes a quota slot too, for a first attempt of a client that reads quotas.
 		Admission admission = calls.cooldowns().admit(request);
-		// Fail-fast asked never to be held: a quota slot is a hold too.
-		if (firstAttempt && !(admission instanceof Admission.Refuse) && QuotaFields.reads(this.settings)
-				&& this.settings.cooldown().mode() != CooldownMode.FAIL_FAST) {
-			admission = quotaSlot(request, admission);
-		}
 		if (admission instanceof Admission.Wait wait) {
 			if (wait.reason() == HoldReason.PROBE) {
 				if (this.probeAwaited) {
@@ -168,32 +162,11 @@ final class CallCooldown {
 				this.probeAwaited = true;
 			}
 			this.holdReason = wait.reason();
-			this.holder = switch (wait.reason()) {
-				case PROBE -> key;
-				case QUOTA -> key.declared();
-				default -> calls.cooldowns().cooldowns().holder(key, request.nowNanos());
-			};
+			this.holder = calls.cooldowns().holder(key, wait.reason(), request.nowNanos());
 			this.heldThisAttempt = true;
 			return admission;
 		}
 		return (admission instanceof Admission.Refuse) ? admission : null;
-	}
-
-	/**
-	 * A first attempt's slot inside the quota its origin announced, when that is later than
-	 * what the cooldown alone gives it: the cooldown's instant is the earliest a slot may be.
-	 * Pacing never refuses, so the cooldown's answer stands when the quota has no say.
-	 */
-	private Admission quotaSlot(AdmissionRequest request, Admission admission) {
-		Duration cooldownWait = (admission instanceof Admission.Wait wait) ? wait.delay() : Duration.ZERO;
-		// On the same clock reading and budget as the cooldown's answer.
-		Admission.Wait slot = this.call.calls()
-			.cooldowns()
-			.cooldowns()
-			.quotas()
-			.admit(request.key().declared(), request.nowNanos(), cooldownWait, request.remainingBudget(),
-					request.attemptReserve());
-		return (slot != null && slot.delay().compareTo(cooldownWait) > 0) ? slot : admission;
 	}
 
 	/**
@@ -240,7 +213,7 @@ final class CallCooldown {
 		CooldownKey bucket = bucketKey(key, headers);
 		// A bucket the server named is its word on the scope; otherwise a second route's
 		// refusal may widen the cooldown to the whole origin.
-		CooldownKey target = (bucket != null) ? bucket : calls.cooldowns().cooldowns().recordKey(key, nowNanos);
+		CooldownKey target = (bucket != null) ? bucket : calls.cooldowns().recordKey(key, nowNanos);
 		if (bucket != null) {
 			// The retry honours the bucket's cooldown, not its route's.
 			this.key = bucket;
@@ -267,8 +240,7 @@ final class CallCooldown {
 		}
 		CooldownScope route = CooldownScope.route(uri().getRawPath());
 		if (route != null) {
-			RouteBuckets buckets = this.call.calls().cooldowns().cooldowns().buckets();
-			buckets.learn(key.withScope(route), bucket);
+			this.call.calls().cooldowns().learnBucket(key.withScope(route), bucket);
 		}
 		return key.withScope(bucket);
 	}

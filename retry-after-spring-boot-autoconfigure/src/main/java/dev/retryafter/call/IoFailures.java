@@ -23,6 +23,7 @@ import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
+import dev.retryafter.core.CauseChain;
 import dev.retryafter.core.IoFailureKind;
 import org.jspecify.annotations.Nullable;
 
@@ -88,15 +89,13 @@ public final class IoFailures {
 	 * programming error)
 	 */
 	public static @Nullable IoFailureKind classifyCause(Throwable failure) {
-		Throwable current = failure;
-		for (int depth = 0; current != null && depth < MAX_DEPTH; depth++) {
+		for (Throwable current : CauseChain.of(failure, MAX_DEPTH)) {
 			if (current instanceof IOException io) {
 				return classify(io);
 			}
 			if (NETTY_READ_TIMEOUT.equals(current.getClass().getName())) {
 				return IoFailureKind.READ_TIMEOUT;
 			}
-			current = (current.getCause() != current) ? current.getCause() : null;
 		}
 		return null;
 	}
@@ -107,7 +106,7 @@ public final class IoFailures {
 	 * @return the kind of failure
 	 */
 	public static IoFailureKind classify(IOException failure) {
-		List<Throwable> chain = causeChain(failure);
+		List<Throwable> chain = CauseChain.of(failure, MAX_DEPTH);
 		for (Throwable throwable : chain) {
 			if (throwable instanceof UnknownHostException || throwable instanceof UnresolvedAddressException) {
 				return IoFailureKind.UNKNOWN_HOST;
@@ -180,17 +179,6 @@ public final class IoFailures {
 		String lower = message.toLowerCase(Locale.ROOT);
 		return lower.contains("connection reset") || lower.contains("broken pipe")
 				|| lower.contains("unexpected end of file");
-	}
-
-	/** The failure and its causes, outermost first, without repeats. */
-	private static List<Throwable> causeChain(Throwable failure) {
-		Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-		List<Throwable> chain = new ArrayList<>();
-		for (Throwable current = failure; current != null && chain.size() < MAX_DEPTH
-				&& seen.add(current); current = current.getCause()) {
-			chain.add(current);
-		}
-		return chain;
 	}
 
 }

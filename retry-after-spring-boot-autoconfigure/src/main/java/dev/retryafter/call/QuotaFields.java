@@ -131,8 +131,7 @@ public final class QuotaFields {
 			}
 		}
 		if (reading != null) {
-			this.cooldowns.cooldowns().quotas()
-				.record(key, reading, status >= 200 && status < 300, this.monotonicClock.nanoTime());
+			this.cooldowns.recordQuota(key, reading, status >= 200 && status < 300, this.monotonicClock.nanoTime());
 		}
 	}
 

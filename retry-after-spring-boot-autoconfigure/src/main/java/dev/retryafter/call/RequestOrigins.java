@@ -8,7 +8,6 @@ import dev.retryafter.core.CooldownPartition;
 import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetrySettings;
-import dev.retryafter.core.RouteBuckets;
 import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
 
@@ -65,7 +64,7 @@ final class RequestOrigins {
 		}
 		CooldownKey key = new CooldownKey(origin, CooldownPartition.of(origin, settings.cooldown().partitionHeaders(),
 				headers::get, cooldowns.partitionSecret().partitionHash()));
-		return key.withScope(scope(settings, uri.getRawPath(), key, cooldowns.cooldowns().buckets()));
+		return key.withScope(scope(settings, uri.getRawPath(), key, cooldowns));
 	}
 
 	/**
@@ -74,7 +73,7 @@ final class RequestOrigins {
 	 * route, else its route (the first path segment), else none (the whole origin).
 	 */
 	private static @Nullable CooldownScope scope(RetrySettings settings, @Nullable String rawPath,
-			CooldownKey key, RouteBuckets buckets) {
+			CooldownKey key, CooldownStore buckets) {
 		CooldownScope prefix = CooldownScope.prefix(settings.cooldown().scopes(), rawPath);
 		if (prefix != null) {
 			return prefix;

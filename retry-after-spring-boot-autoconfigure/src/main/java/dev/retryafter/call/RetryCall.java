@@ -4,7 +4,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 
-import dev.retryafter.core.Admission;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownKey;
@@ -19,19 +18,43 @@ import dev.retryafter.core.StopReason;
 import dev.retryafter.core.header.RetryAfter;
 import dev.retryafter.core.header.RetryAfterParser;
 import dev.retryafter.core.header.ServerHints;
+import dev.retryafter.core.protection.Admission;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
 
 /**
  * One logical call through a client adapter: the attempts of one request, their shared clock,
- * and every decision about them that does not depend on how the HTTP client does its I/O. The
- * blocking interceptor ({@code client}) and the reactive exchange filter ({@code reactive})
- * each add their own sending, waiting and response handling, and take every decision here
- * (admission, the cooldown a response starts, the planner's decision with the retry-budget
- * permits, the requests the budget counts, the listener events), so the meters, the DEBUG
- * lines and the endpoint see both alike. The cooldown side (key, holds, quota slots, what a
- * response records) is its {@code CallCooldown}'s.
+ * and every decision about them that does not depend on how the HTTP client does its I/O.
+ * The blocking interceptor ({@code client.BlockingCall}) and the reactive exchange filter
+ * ({@code reactive.ExchangeCall}) add only their sending and waiting, and follow these steps,
+ * each a method here, in this order:
+ * <ol>
+ * <li>{@link #watch}: a listener that follows calls gets this one (spans, DEBUG lines).</li>
+ * <li>{@link #admission}: the cooldown store's door decides whether the first attempt may go
+ * now; a hold is waited out ({@link #waitStarts}, then {@link #held}), a refusal ends the
+ * call (its {@code CallCooldown} keeps the key, the hold's reason and holder).</li>
+ * <li>{@link #admissionAsSent} (or {@link #sentAs}): the adapter's innermost element, after
+ * the application's own interceptors or filters, admits the request again under the key of
+ * its headers as sent, unless the attempt was held already.</li>
+ * <li>{@link #firstAttemptSent} (later: {@link #retrySent}): the request counts towards the
+ * retry budget.</li>
+ * <li>{@link #respondedFrom}: a response from another origin, after a redirect, is charged
+ * to that origin.</li>
+ * <li>{@link #outcome}: the response's {@code Retry-After}, hints and quota fields become the
+ * outcome, its cooldown, quota or acceptance are recorded.</li>
+ * <li>{@link #decide}: the planner decides, with the retry budget's permits, or an outer
+ * retry layer takes the decision back.</li>
+ * <li>For a retry: {@link #deadlinePassed}, the planned wait ({@link #waitStarts}, then
+ * {@link #waited}), {@link #admission} again (a retry is neither queued nor paced, but a
+ * cooldown may refuse it), and back to step 3; {@link #retryCalledOff} gives the permit back
+ * for a retry never sent.</li>
+ * <li>{@link #stopped}: the reason the call ended, for the meters and the listener.</li>
+ * </ol>
+ * Only the blocking adapter has a first-attempt shortcut (no call is built until an outcome
+ * may be retried or a cooldown may hold the request): a {@code Mono} is assembled before it
+ * runs, so the reactive filter cannot know at assembly that no step will be needed, and it
+ * builds the call, which costs nothing it does not use, for every exchange.
  * <p>
  * A call is used by one caller at a time (its attempts are sequential), never shared. It
  * holds only its own state: the subclass gives the collaborators, the URI and the headers
@@ -149,11 +172,7 @@ public abstract class RetryCall {
 		this.watch = calls().listener().callStarted(this.client.name(), this.facts.method(), parent);
 	}
 
-	/**
-	 * Lets a call the listener already started following be followed from here on: for an
-	 * adapter that asked {@link RetryListener#callStarted} itself, to choose its path.
-	 * @param call what the listener returned
-	 */
+	/** Follows {@code call}, which the adapter asked {@link RetryListener#callStarted} for itself. */
 	protected final void watching(RetryListener.Call call) {
 		this.watch = call;
 	}
@@ -180,18 +199,12 @@ public abstract class RetryCall {
 		return nanoTime();
 	}
 
-	/**
-	 * The request method, as the planner and the listener see it.
-	 * @return the upper-case method
-	 */
+	/** The upper-case request method, as the planner and the listener see it. */
 	protected final String method() {
 		return this.facts.method();
 	}
 
-	/**
-	 * Says whether the request body can still be sent again, for the decisions that follow.
-	 * @param replayable whether the body can be replayed
-	 */
+	/** Says whether the request body can still be sent again, for the decisions that follow. */
 	protected final void bodyReplayable(boolean replayable) {
 		RequestFacts current = this.facts;
 		if (current.bodyReplayable() != replayable) {
@@ -202,10 +215,8 @@ public abstract class RetryCall {
 	/**
 	 * Admission before each send: a key cooling down holds the request (plus jitter) when
 	 * that fits the budget, or refuses it. A request is held at most once per attempt: once
-	 * its hold ends it is sent, even if other responses extended the cooldown meanwhile.
-	 * Holding it again is what starved herds: every released request that met a fresh 429
-	 * re-held all the others, round after round, until their budgets ran out and they failed
-	 * without ever being sent.
+	 * its hold ends it is sent, even if other responses extended the cooldown meanwhile
+	 * (holding it again starved herds: each fresh 429 re-held all the others).
 	 * @return {@code null} to send now; an {@link Admission.Wait} to hold the request for its
 	 * delay, then report {@link #held(long)} and send; or an {@link Admission.Refuse}, already
 	 * reported to the listener, to send nothing
@@ -397,10 +408,7 @@ public abstract class RetryCall {
 		return true;
 	}
 
-	/**
-	 * Reports that retrying stopped outside an attempt's decision.
-	 * @param reason why
-	 */
+	/** Reports that retrying stopped outside an attempt's decision, for {@code reason}. */
 	protected final void stopped(StopReason reason) {
 		calls().listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(), reason);
 		this.watch.stopped(reason);
@@ -417,27 +425,18 @@ public abstract class RetryCall {
 		this.watch.waitEnded(actual);
 	}
 
-	/**
-	 * Reads the monotonic clock this call is timed on.
-	 * @return the current time in nanoseconds
-	 */
+	/** The monotonic clock this call is timed on, read now, in nanoseconds. */
 	protected final long nanoTime() {
 		return calls().monotonicClock().nanoTime();
 	}
 
-	/**
-	 * What is left of the call's total time budget.
-	 * @return the time left, never negative
-	 */
+	/** What is left of the call's total time budget, never negative. */
 	protected final Duration timeLeft() {
 		Duration left = this.settings.totalBudget().minus(elapsed());
 		return left.isNegative() ? Duration.ZERO : left;
 	}
 
-	/**
-	 * The request's origin, as exception messages name it.
-	 * @return the origin text
-	 */
+	/** The request's origin, as exception messages name it. */
 	protected final String origin() {
 		return RequestOrigins.originText(uri());
 	}

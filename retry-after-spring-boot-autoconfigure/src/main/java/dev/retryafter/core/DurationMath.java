@@ -11,13 +11,18 @@ import java.time.Duration;
  * any {@code Duration}), and a {@code double} factor applied to nanoseconds loses exactness; so
  * the product is computed exactly in decimal, rounded to the nanosecond, and capped before it
  * is turned back into a {@code Duration}.
+ * <p>
+ * Public for core's sub-packages (the cooldowns and pacing in {@code core.protection}), not
+ * for applications.
+ *
+ * @since 0.2.0
  */
-final class DurationMath {
+public final class DurationMath {
 
 	private static final BigInteger NANOS_PER_SECOND = BigInteger.valueOf(1_000_000_000L);
 
 	/** About 146 years: budgets and reserves clamped to it keep {@code budget - wait} a long. */
-	static final long DURATION_LIMIT_NANOS = 1L << 62;
+	public static final long DURATION_LIMIT_NANOS = 1L << 62;
 
 	private DurationMath() {
 	}
@@ -29,7 +34,7 @@ final class DurationMath {
 	 * @param limit the largest magnitude returned, positive
 	 * @return the nanoseconds, between {@code -limit} and {@code limit}
 	 */
-	static long saturatedNanos(Duration duration, long limit) {
+	public static long saturatedNanos(Duration duration, long limit) {
 		if (duration.compareTo(Duration.ofNanos(limit)) >= 0) {
 			return limit;
 		}
@@ -47,7 +52,7 @@ final class DurationMath {
 	 * @param cap a non-negative upper bound
 	 * @return the capped product
 	 */
-	static Duration multiplyCapped(Duration duration, double factor, Duration cap) {
+	public static Duration multiplyCapped(Duration duration, double factor, Duration cap) {
 		if (duration.isZero() || factor == 0) {
 			return min(Duration.ZERO, cap);
 		}
@@ -71,6 +76,17 @@ final class DurationMath {
 
 	private static Duration min(Duration a, Duration b) {
 		return (a.compareTo(b) <= 0) ? a : b;
+	}
+
+	/**
+	 * Whole milliseconds, rounded up: a wait handed to a millisecond sleep must never be
+	 * shorter than planned.
+	 * @param delay a non-negative delay
+	 * @return its milliseconds, rounded up
+	 */
+	public static long ceilMillis(Duration delay) {
+		long millis = delay.toMillis();
+		return (delay.minusMillis(millis).isZero()) ? millis : millis + 1;
 	}
 
 }

@@ -79,7 +79,7 @@ public final class Jitter {
 	 * @param jitter the factor
 	 * @throws IllegalArgumentException if it is not between 0 and 1 (or is NaN)
 	 */
-	static void checkFactor(double jitter) {
+	public static void checkFactor(double jitter) {
 		if (!(jitter >= 0 && jitter <= 1)) {
 			throw new IllegalArgumentException("jitter must be between 0 and 1: " + jitter);
 		}

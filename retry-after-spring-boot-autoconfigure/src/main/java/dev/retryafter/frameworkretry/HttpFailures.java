@@ -7,6 +7,7 @@ import dev.retryafter.call.IoFailures;
 import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.CauseChain;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
@@ -22,8 +23,6 @@ import org.springframework.web.client.RestClientResponseException;
  */
 final class HttpFailures {
 
-	private static final int MAX_DEPTH = 16;
-
 	private HttpFailures() {
 	}
 
@@ -35,8 +34,7 @@ final class HttpFailures {
 	 * @return the outcome, or {@code null} when the failure is not an HTTP one
 	 */
 	static @Nullable AttemptOutcome outcome(Throwable failure, RetrySettings settings, Instant receivedAt) {
-		Throwable candidate = failure;
-		for (int depth = 0; candidate != null && depth < MAX_DEPTH; depth++) {
+		for (Throwable candidate : CauseChain.of(failure)) {
 			if (candidate instanceof RestClientResponseException response) {
 				return ResponseOutcomes.outcome(response.getStatusCode().value(), response.getResponseHeaders(),
 						settings, receivedAt);
@@ -45,7 +43,6 @@ final class HttpFailures {
 				IoFailureKind kind = IoFailures.classifyCause(access);
 				return new AttemptOutcome.IoFailure((kind != null) ? kind : IoFailureKind.OTHER);
 			}
-			candidate = (candidate.getCause() != candidate) ? candidate.getCause() : null;
 		}
 		return null;
 	}
@@ -56,14 +53,8 @@ final class HttpFailures {
 	 * @return the status, or {@code -1} when the failure holds no error response
 	 */
 	static int status(Throwable failure) {
-		Throwable candidate = failure;
-		for (int depth = 0; candidate != null && depth < MAX_DEPTH; depth++) {
-			if (candidate instanceof RestClientResponseException response) {
-				return response.getStatusCode().value();
-			}
-			candidate = (candidate.getCause() != candidate) ? candidate.getCause() : null;
-		}
-		return -1;
+		RestClientResponseException response = CauseChain.find(failure, RestClientResponseException.class);
+		return (response != null) ? response.getStatusCode().value() : -1;
 	}
 
 	/**
@@ -73,14 +64,7 @@ final class HttpFailures {
 	 * @return the refusal, or {@code null}
 	 */
 	static @Nullable RetryRefusedException refusal(Throwable failure) {
-		Throwable candidate = failure;
-		for (int depth = 0; candidate != null && depth < MAX_DEPTH; depth++) {
-			if (candidate instanceof RetryRefusedException refused) {
-				return refused;
-			}
-			candidate = (candidate.getCause() != candidate) ? candidate.getCause() : null;
-		}
-		return null;
+		return CauseChain.find(failure, RetryRefusedException.class);
 	}
 
 }

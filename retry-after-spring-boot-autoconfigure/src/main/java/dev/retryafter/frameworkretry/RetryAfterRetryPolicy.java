@@ -8,6 +8,7 @@ import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.DurationMath;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.RetrySettings;
@@ -124,15 +125,6 @@ public class RetryAfterRetryPolicy implements RetryPolicy {
 	}
 
 	/**
-	 * Whole milliseconds, rounded up: a wait handed to a millisecond sleep must never be
-	 * shorter than planned.
-	 */
-	static long ceilMillis(Duration delay) {
-		long millis = delay.toMillis();
-		return (delay.minusMillis(millis).isZero()) ? millis : millis + 1;
-	}
-
-	/**
 	 * The failure {@link #shouldRetry} accepted, for the back-off that follows it.
 	 */
 	private record Failure(ClientSettings client, String method, AttemptOutcome outcome, @Nullable Long notBefore,
@@ -177,7 +169,7 @@ public class RetryAfterRetryPolicy implements RetryPolicy {
 				return STOP;
 			}
 			this.attempt++;
-			return ceilMillis(retry.delay());
+			return DurationMath.ceilMillis(retry.delay());
 		}
 
 		/**

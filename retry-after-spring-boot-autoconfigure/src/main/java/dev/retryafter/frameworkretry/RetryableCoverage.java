@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.BiPredicate;
 
 import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.CauseChain;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -112,14 +113,12 @@ final class RetryableCoverage implements BiPredicate<AttemptOutcome, Boolean> {
 	}
 
 	private static boolean matches(Throwable failure, List<Class<? extends Throwable>> types) {
-		Throwable candidate = failure;
-		for (int depth = 0; candidate != null && depth < 16; depth++) {
+		for (Throwable candidate : CauseChain.of(failure)) {
 			for (Class<? extends Throwable> type : types) {
 				if (type.isInstance(candidate)) {
 					return true;
 				}
 			}
-			candidate = (candidate.getCause() != candidate) ? candidate.getCause() : null;
 		}
 		return false;
 	}

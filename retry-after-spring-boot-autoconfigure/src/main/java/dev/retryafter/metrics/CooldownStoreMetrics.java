@@ -69,7 +69,7 @@ public class CooldownStoreMetrics implements MeterBinder {
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		Gauge.builder(COOLDOWN_HOSTS, this.store, (store) -> store.cooldowns().activeCount(this.clock.nanoTime()))
+		Gauge.builder(COOLDOWN_HOSTS, this.store, (store) -> activeCount(store))
 			.description("Origins currently cooling down after a Retry-After; requests to them are held or refused")
 			.strongReference(true)
 			.register(registry);
@@ -88,6 +88,17 @@ public class CooldownStoreMetrics implements MeterBinder {
 				.description("Messages heard from the fleet and dropped: badly signed, stale or replayed")
 				.register(registry);
 		}
+	}
+
+	/**
+	 * The gauge's value. Each poll also forgets the cooldowns that have ended (housekeeping
+	 * the store's views no longer do): an idle map empties, and first attempts take the
+	 * shortcut again.
+	 */
+	private double activeCount(CooldownStore store) {
+		long nowNanos = this.clock.nanoTime();
+		store.purgeExpired(nowNanos);
+		return store.activeCount(nowNanos);
 	}
 
 }

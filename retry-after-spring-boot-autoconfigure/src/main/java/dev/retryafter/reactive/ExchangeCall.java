@@ -10,7 +10,7 @@ import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.call.RetryCall;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
-import dev.retryafter.core.Admission;
+import dev.retryafter.core.protection.Admission;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.IoFailureKind;

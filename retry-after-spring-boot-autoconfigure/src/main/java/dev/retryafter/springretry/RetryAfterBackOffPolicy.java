@@ -8,6 +8,8 @@ import java.util.random.RandomGenerator;
 
 import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.CauseChain;
+import dev.retryafter.core.DurationMath;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryDecision;
@@ -161,14 +163,7 @@ public class RetryAfterBackOffPolicy implements SleepingBackOffPolicy<RetryAfter
 	}
 
 	private static @Nullable RestClientResponseException responseException(@Nullable Throwable throwable) {
-		Throwable candidate = throwable;
-		for (int depth = 0; candidate != null && depth < 16; depth++) {
-			if (candidate instanceof RestClientResponseException response) {
-				return response;
-			}
-			candidate = (candidate.getCause() != candidate) ? candidate.getCause() : null;
-		}
-		return null;
+		return CauseChain.find(throwable, RestClientResponseException.class);
 	}
 
 	private String explain(StopReason reason) {
@@ -186,21 +181,12 @@ public class RetryAfterBackOffPolicy implements SleepingBackOffPolicy<RetryAfter
 
 	private void sleep(Duration delay) {
 		try {
-			this.sleeper.sleep(ceilMillis(delay));
+			this.sleeper.sleep(DurationMath.ceilMillis(delay));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new BackOffInterruptedException("Thread interrupted while waiting to retry", ex);
 		}
-	}
-
-	/**
-	 * Whole milliseconds, rounded up: a wait handed to a millisecond sleeper must never be
-	 * shorter than planned.
-	 */
-	static long ceilMillis(Duration delay) {
-		long millis = delay.toMillis();
-		return (delay.minusMillis(millis).isZero()) ? millis : millis + 1;
 	}
 
 	/**

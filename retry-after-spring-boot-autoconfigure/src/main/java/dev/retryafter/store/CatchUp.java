@@ -36,7 +36,7 @@ final class CatchUp {
 	 * @return whether every key was read
 	 */
 	boolean run() {
-		int limit = this.link.cooldowns().maxHosts();
+		int limit = this.link.protection().maxHosts();
 		int[] learned = new int[1];
 		try {
 			this.keys.scan(this.keys.all(), limit, (batch) -> learned[0] += learn(batch));

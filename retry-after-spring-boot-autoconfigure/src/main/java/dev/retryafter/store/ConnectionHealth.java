@@ -13,6 +13,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
 import java.util.random.RandomGenerator;
 
+import dev.retryafter.core.CauseChain;
 import dev.retryafter.core.Jitter;
 
 import org.apache.commons.logging.Log;
@@ -231,10 +232,8 @@ final class ConnectionHealth {
 	 * Redis said: {@code READONLY ...}, {@code OOM ...}, {@code NOPERM ...}.
 	 */
 	static String describe(Throwable ex) {
-		Throwable root = ex;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
+		// Bounded and cycle-safe: a cause chain that loops back must not hang the log line.
+		Throwable root = CauseChain.root(ex);
 		String text = ex.toString();
 		String cause = root.toString();
 		return (root == ex || text.contains(cause)) ? text : text + " <- " + cause;

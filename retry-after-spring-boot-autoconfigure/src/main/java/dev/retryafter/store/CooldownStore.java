@@ -4,16 +4,21 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import dev.retryafter.core.Admission;
-import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.CooldownScope;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.header.RateLimitReading;
+import dev.retryafter.core.protection.Admission;
+import dev.retryafter.core.protection.AdmissionRequest;
+import dev.retryafter.core.protection.KeyProtection;
+import dev.retryafter.core.protection.OriginProtection;
+import dev.retryafter.core.protection.QuotaState;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Holds the host cooldowns (per origin, or per partition of one) a client consults before
- * each attempt. Every read is answered from the local {@link HostCooldowns} map, so deciding
+ * each attempt. Every read is answered from the local {@link OriginProtection} map, so deciding
  * whether a request may go never waits for a network round trip; a shared store only adds
  * background propagation of the cooldowns it records.
  * <p>
@@ -43,30 +48,89 @@ public interface CooldownStore {
 
 	/**
 	 * Records that the origin accepted a request under {@code key}; see
-	 * {@link HostCooldowns#accepted}. Local: each instance learns the share of the origin's
+	 * {@link OriginProtection#accepted}. Local: each instance learns the share of the origin's
 	 * rate it gets.
 	 * @param key the origin, or partition of an origin
 	 * @param nowNanos the current monotonic reading
 	 */
 	default void accepted(CooldownKey key, long nowNanos) {
-		cooldowns().accepted(key, nowNanos);
+		protection().accepted(key, nowNanos);
 	}
 
 	/**
-	 * The local map every decision reads.
-	 * @return the host cooldowns
+	 * Records what a response under {@code key} said about its origin's quota; see
+	 * {@link OriginProtection#recordQuota}. Local to this instance.
+	 * @param key the origin, or partition of an origin (or the bucket it named)
+	 * @param reading the reading
+	 * @param accepted whether the response was a success
+	 * @param nowNanos the current monotonic reading
+	 * @since 0.2.0
 	 */
-	HostCooldowns cooldowns();
+	default void recordQuota(CooldownKey key, RateLimitReading reading, boolean accepted, long nowNanos) {
+		protection().recordQuota(key, reading, accepted, nowNanos);
+	}
+
+	/**
+	 * The key a refusal of a request under {@code key} records its cooldown under; see
+	 * {@link OriginProtection#recordKey}.
+	 * @param key the request's key
+	 * @param nowNanos the current monotonic reading
+	 * @return the key to record under
+	 * @since 0.2.0
+	 */
+	default CooldownKey recordKey(CooldownKey key, long nowNanos) {
+		return protection().recordKey(key, nowNanos);
+	}
+
+	/**
+	 * The key a hold for {@code reason} is reported under; see {@link OriginProtection#holder}.
+	 * @param key the request's key
+	 * @param reason what held the request
+	 * @param nowNanos the current monotonic reading
+	 * @return the key that held it
+	 * @since 0.2.0
+	 */
+	default CooldownKey holder(CooldownKey key, HoldReason reason, long nowNanos) {
+		return protection().holder(key, reason, nowNanos);
+	}
+
+	/**
+	 * Learns the bucket an origin named for a route; see {@link OriginProtection#learnBucket}.
+	 * @param route the request's key, scoped to its route
+	 * @param bucket the bucket
+	 * @since 0.2.0
+	 */
+	default void learnBucket(CooldownKey route, CooldownScope bucket) {
+		protection().learnBucket(route, bucket);
+	}
+
+	/**
+	 * The bucket learned for a route; see {@link OriginProtection#bucketOf}.
+	 * @param route a key scoped to its route
+	 * @return the bucket, or {@code null}
+	 * @since 0.2.0
+	 */
+	default @Nullable CooldownScope bucketOf(CooldownKey route) {
+		return protection().bucketOf(route);
+	}
+
+	/**
+	 * The door every decision goes through, answered locally: for the store's own
+	 * implementations and tests. Code outside the store asks the store's own methods, so a
+	 * shared store sees every change.
+	 * @return the origin protection
+	 */
+	OriginProtection protection();
 
 	/**
 	 * Whether any origin may be cooling down: when not, every {@link #admit} would proceed,
 	 * so a client may skip asking (and building the request's {@link Origin}). Answered
-	 * from {@link #cooldowns()}, like every read; it may still be true for cooldowns that
+	 * from {@link #protection()}, like every read; it may still be true for cooldowns that
 	 * have just ended.
 	 * @return {@code false} only if no cooldown is held
 	 */
 	default boolean hasCooldowns() {
-		return !cooldowns().isEmpty();
+		return !protection().isEmpty();
 	}
 
 	/**
@@ -77,16 +141,16 @@ public interface CooldownStore {
 	 * @return {@code false} only if the request would certainly be admitted at once
 	 */
 	default boolean mayHold(@Nullable String host) {
-		return cooldowns().mayHold(host);
+		return protection().mayHold(host);
 	}
 
 	/**
-	 * Decides whether a request may be sent now; see {@link HostCooldowns#admit}.
+	 * Decides whether a request may be sent now; see {@link OriginProtection#admit}.
 	 * @param request the request, its budget and its cooldown settings
 	 * @return the admission
 	 */
 	default Admission admit(AdmissionRequest request) {
-		return cooldowns().admit(request);
+		return protection().admit(request);
 	}
 
 	/**
@@ -96,7 +160,7 @@ public interface CooldownStore {
 	 * @return the time left, or {@link Duration#ZERO}
 	 */
 	default Duration remaining(CooldownKey key, long nowNanos) {
-		return cooldowns().remaining(key, nowNanos);
+		return protection().remaining(key, nowNanos);
 	}
 
 	/**
@@ -106,7 +170,7 @@ public interface CooldownStore {
 	 * @return the keys whose cooldown was ended
 	 */
 	default List<CooldownKey> end(@Nullable Origin origin) {
-		return cooldowns().endAll(origin);
+		return protection().endAll(origin);
 	}
 
 	/**
@@ -115,7 +179,48 @@ public interface CooldownStore {
 	 * @return an unmodifiable map from key to time left
 	 */
 	default Map<CooldownKey, Duration> snapshot(long nowNanos) {
-		return cooldowns().snapshot(nowNanos);
+		return protection().snapshot(nowNanos);
+	}
+
+	/**
+	 * What can hold a first attempt under each key now; see
+	 * {@link OriginProtection#protection}. Reads only.
+	 * @param nowNanos the current monotonic reading
+	 * @return one view per key
+	 * @since 0.2.0
+	 */
+	default List<KeyProtection> holds(long nowNanos) {
+		return protection().protection(nowNanos);
+	}
+
+	/**
+	 * The quotas kept now; see {@link OriginProtection#quotas(long)}. Reads only.
+	 * @param nowNanos the current monotonic reading
+	 * @return an unmodifiable map from key to the quota's state
+	 * @since 0.2.0
+	 */
+	default Map<CooldownKey, QuotaState> quotas(long nowNanos) {
+		return protection().quotas(nowNanos);
+	}
+
+	/**
+	 * How many origins are cooling down now; see {@link OriginProtection#activeCount}. Reads
+	 * only.
+	 * @param nowNanos the current monotonic reading
+	 * @return the number of origins with time left
+	 * @since 0.2.0
+	 */
+	default int activeCount(long nowNanos) {
+		return protection().activeCount(nowNanos);
+	}
+
+	/**
+	 * Forgets the cooldowns that have ended; see {@link OriginProtection#purgeExpired}.
+	 * @param nowNanos the current monotonic reading
+	 * @since 0.2.0
+	 */
+	default void purgeExpired(long nowNanos) {
+		protection().purgeExpired(nowNanos);
 	}
 
 	/**

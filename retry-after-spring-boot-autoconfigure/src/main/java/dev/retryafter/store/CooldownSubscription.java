@@ -157,13 +157,13 @@ final class CooldownSubscription {
 
 		private void end(@Nullable CooldownKey key) {
 			if (key == null) {
-				CooldownSubscription.this.link.cooldowns().endAll(null);
+				CooldownSubscription.this.link.protection().endAll(null);
 			}
 			else if (key.partition() == null) {
-				CooldownSubscription.this.link.cooldowns().endAll(key.origin());
+				CooldownSubscription.this.link.protection().endAll(key.origin());
 			}
 			else {
-				CooldownSubscription.this.link.cooldowns().end(key);
+				CooldownSubscription.this.link.protection().end(key);
 			}
 		}
 

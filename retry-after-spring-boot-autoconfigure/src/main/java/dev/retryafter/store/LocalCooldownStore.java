@@ -3,8 +3,8 @@ package dev.retryafter.store;
 import java.time.Duration;
 import java.util.Objects;
 
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.protection.OriginProtection;
 
 /**
  * Host cooldowns kept in this JVM only ({@code retry-after.store=local}, the default).
@@ -16,7 +16,7 @@ public final class LocalCooldownStore implements CooldownStore {
 	/** The value of {@link #name()}. */
 	public static final String NAME = "local";
 
-	private final HostCooldowns cooldowns;
+	private final OriginProtection cooldowns;
 
 	private final PartitionSecret partitionSecret;
 
@@ -24,7 +24,7 @@ public final class LocalCooldownStore implements CooldownStore {
 	 * Creates a store over a map, keying partition digests with this JVM's random secret.
 	 * @param cooldowns the map
 	 */
-	public LocalCooldownStore(HostCooldowns cooldowns) {
+	public LocalCooldownStore(OriginProtection cooldowns) {
 		this(cooldowns, PartitionSecret.perJvm());
 	}
 
@@ -34,7 +34,7 @@ public final class LocalCooldownStore implements CooldownStore {
 	 * @param partitionSecret keys the partition digests
 	 * @since 0.2.0
 	 */
-	public LocalCooldownStore(HostCooldowns cooldowns, PartitionSecret partitionSecret) {
+	public LocalCooldownStore(OriginProtection cooldowns, PartitionSecret partitionSecret) {
 		this.cooldowns = Objects.requireNonNull(cooldowns, "cooldowns");
 		this.partitionSecret = Objects.requireNonNull(partitionSecret, "partitionSecret");
 	}
@@ -46,11 +46,11 @@ public final class LocalCooldownStore implements CooldownStore {
 
 	@Override
 	public void record(CooldownKey key, Duration delay, long nowNanos) {
-		this.cooldowns.record(key, nowNanos, delay);
+		this.cooldowns.record(key, delay, nowNanos);
 	}
 
 	@Override
-	public HostCooldowns cooldowns() {
+	public OriginProtection protection() {
 		return this.cooldowns;
 	}
 

@@ -8,9 +8,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.protection.OriginProtection;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -23,7 +23,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * the later instant atomically), so no instance's wall clock can stretch or shorten a
  * cooldown for the fleet. The script publishes the cooldown's time left on the channel
  * {@code <prefix>cooldowns}; every instance subscribes and records what it hears in its local
- * {@link HostCooldowns}, measured from when it heard it on its own monotonic clock and capped
+ * {@link OriginProtection}, measured from when it heard it on its own monotonic clock and capped
  * by its own {@code maxDuration}. When it (re)connects, an instance also reads the time left
  * of the existing keys ({@code SCAN}, {@code PTTL}, at most {@code maxHosts}).
  * <p>
@@ -98,7 +98,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	 * every cooldown learned from other instances
 	 * @param keyPrefix the prefix of every key and of the channel
 	 */
-	public RedisCooldownStore(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix) {
+	public RedisCooldownStore(RedisConnectionFactory connectionFactory, OriginProtection cooldowns, String keyPrefix) {
 		this(connectionFactory, cooldowns, keyPrefix, null);
 	}
 
@@ -111,33 +111,33 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	 * messages; {@code null} for unsigned messages and this JVM's own partition digests
 	 * @since 0.2.0
 	 */
-	public RedisCooldownStore(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix,
+	public RedisCooldownStore(RedisConnectionFactory connectionFactory, OriginProtection cooldowns, String keyPrefix,
 			@Nullable PartitionSecret partitionSecret) {
 		this(connectionFactory, cooldowns, keyPrefix, MonotonicClock.SYSTEM, Clock.systemUTC(), HEARTBEAT_INTERVAL,
 				HEARTBEAT_TIMEOUT, partitionSecret);
 	}
 
-	RedisCooldownStore(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix,
+	RedisCooldownStore(RedisConnectionFactory connectionFactory, OriginProtection cooldowns, String keyPrefix,
 			MonotonicClock monotonicClock, Clock wallClock, Duration heartbeatInterval, Duration heartbeatTimeout) {
 		this(connectionFactory, cooldowns, keyPrefix, monotonicClock, wallClock, heartbeatInterval, heartbeatTimeout,
 				null);
 	}
 
-	RedisCooldownStore(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix,
+	RedisCooldownStore(RedisConnectionFactory connectionFactory, OriginProtection cooldowns, String keyPrefix,
 			MonotonicClock monotonicClock, Clock wallClock, Duration heartbeatInterval, Duration heartbeatTimeout,
 			@Nullable PartitionSecret partitionSecret) {
 		this(connectionFactory, cooldowns, keyPrefix, monotonicClock, wallClock, heartbeatInterval, heartbeatTimeout,
 				ConnectionHealth.FIRST_RETRY_DELAY, ConnectionHealth.MAX_RETRY_DELAY, partitionSecret);
 	}
 
-	RedisCooldownStore(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix,
+	RedisCooldownStore(RedisConnectionFactory connectionFactory, OriginProtection cooldowns, String keyPrefix,
 			MonotonicClock monotonicClock, Clock wallClock, Duration heartbeatInterval, Duration heartbeatTimeout,
 			Duration firstRetryDelay, Duration maxRetryDelay) {
 		this(connectionFactory, cooldowns, keyPrefix, monotonicClock, wallClock, heartbeatInterval, heartbeatTimeout,
 				firstRetryDelay, maxRetryDelay, null);
 	}
 
-	RedisCooldownStore(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix,
+	RedisCooldownStore(RedisConnectionFactory connectionFactory, OriginProtection cooldowns, String keyPrefix,
 			MonotonicClock monotonicClock, Clock wallClock, Duration heartbeatInterval, Duration heartbeatTimeout,
 			Duration firstRetryDelay, Duration maxRetryDelay, @Nullable PartitionSecret partitionSecret) {
 		Objects.requireNonNull(connectionFactory, "connectionFactory");
@@ -196,18 +196,18 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 
 	@Override
 	public void record(CooldownKey key, Duration delay, long nowNanos) {
-		HostCooldowns cooldowns = this.link.cooldowns();
-		cooldowns.record(key, nowNanos, delay);
+		OriginProtection protection = this.link.protection();
+		protection.record(key, delay, nowNanos);
 		if (delay.isNegative() || delay.isZero() || this.closed) {
 			return;
 		}
-		Duration cap = cooldowns.maxDuration();
+		Duration cap = protection.maxDuration();
 		this.writes.write(key, nowNanos + ((delay.compareTo(cap) > 0) ? cap : delay).toNanos());
 	}
 
 	@Override
-	public HostCooldowns cooldowns() {
-		return this.link.cooldowns();
+	public OriginProtection protection() {
+		return this.link.protection();
 	}
 
 	@Override
@@ -239,7 +239,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	 */
 	@Override
 	public List<CooldownKey> end(@Nullable Origin origin) {
-		List<CooldownKey> ended = this.link.cooldowns().endAll(origin);
+		List<CooldownKey> ended = this.link.protection().endAll(origin);
 		if (!this.closed) {
 			this.writes.end(origin);
 		}

@@ -10,8 +10,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.core.protection.OriginProtection;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -29,7 +29,7 @@ final class RedisLink {
 
 	private final StringRedisTemplate redis;
 
-	private final HostCooldowns cooldowns;
+	private final OriginProtection cooldowns;
 
 	private final String keyPrefix;
 
@@ -48,7 +48,7 @@ final class RedisLink {
 	private final ScheduledExecutorService worker = Executors
 		.newSingleThreadScheduledExecutor(daemon("retry-after-redis"));
 
-	RedisLink(RedisConnectionFactory connectionFactory, HostCooldowns cooldowns, String keyPrefix,
+	RedisLink(RedisConnectionFactory connectionFactory, OriginProtection cooldowns, String keyPrefix,
 			MonotonicClock monotonicClock, Clock wallClock, @Nullable PartitionSecret secret) {
 		this.connectionFactory = connectionFactory;
 		this.redis = new StringRedisTemplate(connectionFactory);
@@ -68,7 +68,7 @@ final class RedisLink {
 		return this.redis;
 	}
 
-	HostCooldowns cooldowns() {
+	OriginProtection protection() {
 		return this.cooldowns;
 	}
 
@@ -142,7 +142,7 @@ final class RedisLink {
 
 	// Measured from now on this instance's monotonic clock, capped by its maxDuration.
 	void learn(CooldownKey key, long remainingMillis) {
-		this.cooldowns.record(key, this.monotonicClock.nanoTime(), Duration.ofMillis(remainingMillis));
+		this.cooldowns.record(key, Duration.ofMillis(remainingMillis), this.monotonicClock.nanoTime());
 	}
 
 	void close() {

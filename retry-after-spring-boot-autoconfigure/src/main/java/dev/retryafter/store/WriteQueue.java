@@ -90,7 +90,7 @@ final class WriteQueue {
 	 * it when {@code maxHosts} other keys are waiting already.
 	 */
 	void write(CooldownKey key, long untilNanos) {
-		if (this.writes.size() >= this.link.cooldowns().maxHosts() && !this.writes.containsKey(key)) {
+		if (this.writes.size() >= this.link.protection().maxHosts() && !this.writes.containsKey(key)) {
 			this.dropped.increment();
 			return;
 		}
@@ -107,7 +107,7 @@ final class WriteQueue {
 	 */
 	void end(@Nullable Origin origin) {
 		this.writes.keySet().removeIf((key) -> origin == null || key.origin().equals(origin));
-		if (this.ends.size() < this.link.cooldowns().maxHosts() || origin == null) {
+		if (this.ends.size() < this.link.protection().maxHosts() || origin == null) {
 			this.ends.add((origin != null) ? origin.toString() : ALL);
 		}
 		else {
@@ -162,7 +162,7 @@ final class WriteQueue {
 		try {
 			held = this.link.redis()
 				.execute(LATER_WINS, List.of(this.keys.key(key)), Long.toString(leftMillis), this.link.channel(),
-						message, Long.toString(Math.max(leftMillis, this.link.cooldowns().maxDuration().toMillis())));
+						message, Long.toString(Math.max(leftMillis, this.link.protection().maxDuration().toMillis())));
 		}
 		catch (RuntimeException ex) {
 			// Published on recovery if it is still running then.

@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 
-import dev.retryafter.core.AdmissionRequest;
+import dev.retryafter.core.protection.AdmissionRequest;
 import dev.retryafter.actuate.RetryAfterEndpoint.ProtectionDescriptor;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -35,7 +35,7 @@ class OriginProtectionHoldsTests {
 	private final RetryClients clients = new RetryClients(RetrySettings.defaults(),
 			Map.of("billing", new RetryClients.NamedClient(Set.of("billing.example"), RetrySettings.defaults())));
 
-	private final CooldownStore store = new LocalCooldownStore(new HostCooldowns(10));
+	private final CooldownStore store = new LocalCooldownStore(new OriginProtection(10));
 
 	private final OriginProtectionState state = new OriginProtectionState(this.clients, this.store,
 			new RetryBudgets(this.clients, this.clock), this.clock, this.clock);

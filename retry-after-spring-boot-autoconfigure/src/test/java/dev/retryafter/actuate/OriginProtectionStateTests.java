@@ -11,11 +11,11 @@ import dev.retryafter.actuate.RetryAfterEndpoint.ProtectionDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownScope;
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.store.StoreState;
@@ -32,7 +32,7 @@ class OriginProtectionStateTests {
 	private final RetryClients clients = new RetryClients(RetrySettings.defaults(),
 			Map.of("billing", new RetryClients.NamedClient(Set.of("billing.example"), RetrySettings.defaults())));
 
-	private final CooldownStore store = new LocalCooldownStore(new HostCooldowns(10));
+	private final CooldownStore store = new LocalCooldownStore(new OriginProtection(10));
 
 	private final RetryBudgets budgets = new RetryBudgets(this.clients, this.clock);
 
@@ -55,7 +55,7 @@ class OriginProtectionStateTests {
 	void whenAskedForTheStoreThenItsStateIsShown() {
 		CooldownStore redis = new CooldownStore() {
 
-			private final HostCooldowns cooldowns = new HostCooldowns(10);
+			private final OriginProtection cooldowns = new OriginProtection(10);
 
 			@Override
 			public String name() {
@@ -67,7 +67,7 @@ class OriginProtectionStateTests {
 			}
 
 			@Override
-			public HostCooldowns cooldowns() {
+			public OriginProtection protection() {
 				return this.cooldowns;
 			}
 
@@ -143,7 +143,7 @@ class OriginProtectionStateTests {
 
 		assertThat(this.state.end(null)).containsExactly("https://billing.example:443");
 		assertThat(this.state.cooldowns()).isEmpty();
-		assertThat(this.store.cooldowns().size()).isEqualTo(0);
+		assertThat(this.store.protection().size()).isEqualTo(0);
 	}
 
 	@Test

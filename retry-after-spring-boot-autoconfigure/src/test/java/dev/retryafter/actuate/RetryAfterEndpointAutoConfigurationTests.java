@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import dev.retryafter.actuate.RetryAfterEndpoint.CooldownDescriptor;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
@@ -31,7 +31,7 @@ class RetryAfterEndpointAutoConfigurationTests {
 	private static final RetryClients CLIENTS = RetryClients.of(RetrySettings.defaults());
 
 	private final ApplicationContextRunner withClients = this.contextRunner.withBean(RetryClients.class, () -> CLIENTS)
-		.withBean(CooldownStore.class, () -> new LocalCooldownStore(new HostCooldowns(10)))
+		.withBean(CooldownStore.class, () -> new LocalCooldownStore(new OriginProtection(10)))
 		.withBean(RetryBudgets.class, () -> new RetryBudgets(CLIENTS, MonotonicClock.SYSTEM));
 
 	@Test

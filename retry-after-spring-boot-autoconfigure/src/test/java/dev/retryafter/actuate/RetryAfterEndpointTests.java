@@ -17,7 +17,6 @@ import dev.retryafter.actuate.RetryAfterEndpoint.SettingsDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.OnInvalidRetryAfter;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
@@ -26,6 +25,7 @@ import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.header.DateReference;
 import dev.retryafter.core.header.RateLimitFields;
 import dev.retryafter.core.header.RateLimitReading;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.testsupport.FakeClock;
@@ -124,11 +124,11 @@ class RetryAfterEndpointTests {
 	@Test
 	void shouldShowTheLastQuotaEachOriginAnnouncedWithoutItsPartitionKey() {
 		RetryClients clients = RetryClients.of(RetrySettings.defaults());
-		this.store.cooldowns()
+		this.store.protection()
 			.quotas()
 			.record(CooldownKey.of(Origin.of("https", "api.example.com", -1)), new RateLimitReading("burst", 7,
 					Duration.ofSeconds(30), 10, Duration.ofSeconds(60), RateLimitFields.IETF), this.clock.nanoTime());
-		this.store.cooldowns()
+		this.store.protection()
 			.quotas()
 			.record(new CooldownKey(Origin.of("http", "127.0.0.1", 8080), "0123abcd0123abcd0123abcd0123abcd"),
 					new RateLimitReading("", 0, Duration.ofSeconds(2), 60, Duration.ofSeconds(2),
@@ -146,12 +146,12 @@ class RetryAfterEndpointTests {
 	@Test
 	void shouldShowTheDialectEachQuotaWasReadIn() {
 		RetryClients clients = RetryClients.of(RetrySettings.defaults());
-		this.store.cooldowns()
+		this.store.protection()
 			.quotas()
 			.record(CooldownKey.of(Origin.of("https", "api.openai.com", -1)),
 					new RateLimitReading("tokens", 0, Duration.ofSeconds(6), 0, Duration.ZERO, RateLimitFields.OPENAI),
 					this.clock.nanoTime());
-		this.store.cooldowns()
+		this.store.protection()
 			.quotas()
 			.record(CooldownKey.of(Origin.of("https", "api.github.com", -1)), new RateLimitReading("core", 4999,
 					Duration.ofHours(1), 5000, Duration.ofHours(1), RateLimitFields.GITHUB), this.clock.nanoTime());
@@ -226,7 +226,7 @@ class RetryAfterEndpointTests {
 	 */
 	private static final class RecordingStore implements CooldownStore {
 
-		private final LocalCooldownStore local = new LocalCooldownStore(new HostCooldowns(10));
+		private final LocalCooldownStore local = new LocalCooldownStore(new OriginProtection(10));
 
 		private final List<@Nullable Origin> origins = new ArrayList<>();
 
@@ -241,8 +241,8 @@ class RetryAfterEndpointTests {
 		}
 
 		@Override
-		public HostCooldowns cooldowns() {
-			return this.local.cooldowns();
+		public OriginProtection protection() {
+			return this.local.protection();
 		}
 
 		@Override

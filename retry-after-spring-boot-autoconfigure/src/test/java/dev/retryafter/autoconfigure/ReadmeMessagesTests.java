@@ -123,7 +123,7 @@ class ReadmeMessagesTests {
 					CooldownStore store = context.getBean(CooldownStore.class);
 					CompletableFuture<String> first = CompletableFuture
 						.supplyAsync(() -> client.get().uri(origin.uri("/report")).retrieve().body(String.class));
-					await().until(() -> store.cooldowns().activeCount(System.nanoTime()) > 0);
+					await().until(() -> store.protection().activeCount(System.nanoTime()) > 0);
 					assertThat(client.get().uri(origin.uri("/report")).retrieve().body(String.class))
 						.isEqualTo("ready");
 					assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo("ready");

@@ -9,7 +9,7 @@ import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.client.RetryAfterRestClientCustomizer;
 import dev.retryafter.client.RetryAfterRestTemplateCustomizer;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -256,7 +256,7 @@ class RetryAfterAutoConfigurationTests {
 	private static RetryAfterInterceptor handBuiltInterceptor() {
 		RetryClients clients = RetryClients.of(RetrySettings.defaults());
 		return new RetryAfterInterceptor(clients, RetryListener.NONE,
-				new LocalCooldownStore(new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS)),
+				new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS)),
 				new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);
 	}
 

@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.retryafter.core.ClientSettings;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -122,7 +122,7 @@ class RetryAfterPropertiesMetadataTests {
 
 	/**
 	 * Binding a published default gives what binding nothing gives: the published default is
-	 * the core's ({@code RetrySettings.defaults()}, {@code HostCooldowns}'), or the
+	 * the core's ({@code RetrySettings.defaults()}, {@code OriginProtection}'), or the
 	 * initializer's for the keys the core does not read.
 	 */
 	@ParameterizedTest(name = "{0}")
@@ -253,7 +253,7 @@ class RetryAfterPropertiesMetadataTests {
 		RetryAfterProperties properties = new Binder(new MapConfigurationPropertySource(values))
 			.bindOrCreate(RetryAfterSettingsMapper.PREFIX, RetryAfterProperties.class);
 		RetryAfterSettingsMapper mapper = new RetryAfterSettingsMapper(properties);
-		HostCooldowns cooldowns = mapper.hostCooldowns();
+		OriginProtection cooldowns = mapper.hostCooldowns();
 		return new Effective(mapper.map().defaults(), cooldowns.maxHosts(), cooldowns.maxDuration(),
 				mapper.maxRecordedBytes(), properties.isEnabled(), properties.getStore(),
 				properties.getObservations().isEnabled());

@@ -8,11 +8,11 @@ import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.actuate.RetryAfterEndpoint.BudgetDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpointAutoConfiguration;
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.store.RedisCooldownStore;
@@ -59,8 +59,8 @@ class RetryAfterProtectionAutoConfigurationTests {
 			assertThat(context).hasSingleBean(CooldownStore.class).hasSingleBean(RetryBudgets.class);
 			CooldownStore store = context.getBean(CooldownStore.class);
 			assertThat(store).isInstanceOf(LocalCooldownStore.class);
-			assertThat(store.cooldowns().maxHosts()).isEqualTo(10_000);
-			assertThat(store.cooldowns().maxDuration()).isEqualTo(Duration.ofSeconds(60));
+			assertThat(store.protection().maxHosts()).isEqualTo(10_000);
+			assertThat(store.protection().maxDuration()).isEqualTo(Duration.ofSeconds(60));
 			assertThat(context.getBean(RetryBudgets.class).snapshots())
 				.containsExactly(entry("default", new RetryBudget.Snapshot(0, 0, 100, Duration.ofSeconds(10))));
 		});
@@ -70,14 +70,14 @@ class RetryAfterProtectionAutoConfigurationTests {
 	@Test
 	void whenMaxHostsIsSetThenTheMapIsBoundedByIt() {
 		this.contextRunner.withPropertyValues("retry-after.cooldown.max-hosts=5")
-			.run((context) -> assertThat(context.getBean(CooldownStore.class).cooldowns().maxHosts()).isEqualTo(5));
+			.run((context) -> assertThat(context.getBean(CooldownStore.class).protection().maxHosts()).isEqualTo(5));
 	}
 
 	@Test
 	void whenMaxDurationIsSetThenEveryCooldownIsCappedByIt() {
 		this.contextRunner.withPropertyValues("retry-after.cooldown.max-duration=15s").run((context) -> {
 			CooldownStore store = context.getBean(CooldownStore.class);
-			assertThat(store.cooldowns().maxDuration()).isEqualTo(Duration.ofSeconds(15));
+			assertThat(store.protection().maxDuration()).isEqualTo(Duration.ofSeconds(15));
 			CooldownKey key = CooldownKey.of(Origin.of("https", "api.example.com", -1));
 			store.record(key, Duration.ofHours(3), 1_000L);
 			assertThat(store.remaining(key, 1_000L)).isEqualTo(Duration.ofSeconds(15));
@@ -106,7 +106,7 @@ class RetryAfterProtectionAutoConfigurationTests {
 
 	@Test
 	void shouldBackOffIfTheUserDefinesACooldownStore() {
-		LocalCooldownStore own = new LocalCooldownStore(new HostCooldowns(3));
+		LocalCooldownStore own = new LocalCooldownStore(new OriginProtection(3));
 		this.contextRunner.withBean(CooldownStore.class, () -> own)
 			.run((context) -> assertThat(context.getBean(CooldownStore.class)).isSameAs(own));
 	}
@@ -185,8 +185,8 @@ class RetryAfterProtectionAutoConfigurationTests {
 					CooldownStore store = context.getBean(CooldownStore.class);
 					assertThat(store).isInstanceOf(RedisCooldownStore.class);
 					assertThat(store.name()).isEqualTo("redis");
-					assertThat(store.cooldowns().maxHosts()).isEqualTo(7);
-					assertThat(store.cooldowns().maxDuration()).isEqualTo(Duration.ofSeconds(45));
+					assertThat(store.protection().maxHosts()).isEqualTo(7);
+					assertThat(store.protection().maxDuration()).isEqualTo(Duration.ofSeconds(45));
 					assertThat(cooldownKeyWritten(context, store)).startsWith("shop:cooldown:");
 				});
 		}

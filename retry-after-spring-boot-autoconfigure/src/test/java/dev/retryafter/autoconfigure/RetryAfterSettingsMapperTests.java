@@ -10,7 +10,7 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.OnInvalidRetryAfter;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;
@@ -48,11 +48,11 @@ class RetryAfterSettingsMapperTests {
 			DocumentContext metadata = JsonPath.parse(in);
 			assertThat(metadata.read("$.properties[?(@.name == 'retry-after.cooldown.max-hosts')].defaultValue",
 					List.class))
-				.containsExactly(HostCooldowns.DEFAULT_MAX_HOSTS);
+				.containsExactly(OriginProtection.DEFAULT_MAX_HOSTS);
 			List<String> maxDuration = metadata
 				.read("$.properties[?(@.name == 'retry-after.cooldown.max-duration')].defaultValue", List.class);
 			assertThat(maxDuration).hasSize(1);
-			assertThat(DurationStyle.detectAndParse(maxDuration.get(0))).isEqualTo(HostCooldowns.DEFAULT_MAX_DURATION);
+			assertThat(DurationStyle.detectAndParse(maxDuration.get(0))).isEqualTo(OriginProtection.DEFAULT_MAX_DURATION);
 		}
 	}
 

@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.Map;
 
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.Origin;
-import dev.retryafter.core.QuotaState;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.protection.OriginProtection;
+import dev.retryafter.core.protection.QuotaState;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.testsupport.FakeClock;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,7 @@ class QuotaFieldsTests {
 
 	private final FakeClock clock = new FakeClock();
 
-	private final LocalCooldownStore store = new LocalCooldownStore(new HostCooldowns(10));
+	private final LocalCooldownStore store = new LocalCooldownStore(new OriginProtection(10));
 
 	private final QuotaFields quotaFields = new QuotaFields(this.store, this.clock, this.clock);
 
@@ -113,7 +113,7 @@ class QuotaFieldsTests {
 	}
 
 	private QuotaState quota() {
-		Map<CooldownKey, QuotaState> quotas = this.store.cooldowns().quotas().snapshot(this.clock.nanoTime());
+		Map<CooldownKey, QuotaState> quotas = this.store.protection().quotas().snapshot(this.clock.nanoTime());
 		assertThat(quotas).containsKey(this.key);
 		return quotas.get(this.key);
 	}

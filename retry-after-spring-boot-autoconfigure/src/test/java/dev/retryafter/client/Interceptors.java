@@ -5,7 +5,7 @@ import java.util.random.RandomGenerator;
 
 import dev.retryafter.call.CallContext;
 import dev.retryafter.call.OuterRetryDetector;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -29,7 +29,7 @@ final class Interceptors {
 	 */
 	static RetryAfterInterceptor create(RetryClients clients, RetryListener listener, Sleeper sleeper,
 			MonotonicClock monotonicClock, Clock wallClock, RandomGenerator random) {
-		return create(clients, listener, new LocalCooldownStore(new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS)),
+		return create(clients, listener, new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS)),
 				new RetryBudgets(clients, monotonicClock), sleeper, monotonicClock, wallClock, random);
 	}
 
@@ -53,7 +53,7 @@ final class Interceptors {
 	/** An interceptor on the system clocks, sleeping for real, with local cooldowns: for tests that never wait. */
 	static RetryAfterInterceptor system(RetryClients clients, RetryListener listener) {
 		return new RetryAfterInterceptor(clients, listener,
-				new LocalCooldownStore(new HostCooldowns(HostCooldowns.DEFAULT_MAX_HOSTS)),
+				new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS)),
 				new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);
 	}
 

@@ -13,7 +13,6 @@ import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.client.HttpCaller.Result;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
@@ -24,6 +23,7 @@ import dev.retryafter.core.StopReason;
 import dev.retryafter.core.header.RateLimitFields;
 import dev.retryafter.core.header.RateLimitReading;
 import dev.retryafter.core.header.RetryAfter;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.testsupport.FakeClock;
@@ -98,8 +98,8 @@ class RetryAfterInterceptorFirstAttemptTests {
 		this.server.on("/report", Reply.status(200).body("ready"));
 		CountingMonotonicClock counting = new CountingMonotonicClock(this.clock);
 		RetryClients clients = RetryClients.of(NO_JITTER);
-		CooldownStore cooldowns = new LocalCooldownStore(new HostCooldowns(100));
-		cooldowns.cooldowns()
+		CooldownStore cooldowns = new LocalCooldownStore(new OriginProtection(100));
+		cooldowns.protection()
 			.quotas()
 			.record(CooldownKey.of(Origin.of("https", "quota.example", 443)), new RateLimitReading("day", 1000,
 					Duration.ofHours(1), 1000, Duration.ofHours(1), RateLimitFields.IETF), this.clock.nanoTime());

@@ -7,7 +7,7 @@ import java.util.random.RandomGenerator;
 import dev.retryafter.call.CallContext;
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.HttpCaller.Kind;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetryListener;
@@ -73,7 +73,7 @@ class RetryAfterInterceptorObservationTests {
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings, RetryListener listener, Sleeper sleeper) {
 		RetryClients clients = RetryClients.of(settings);
-		return Interceptors.create(clients, listener, new LocalCooldownStore(new HostCooldowns(100)),
+		return Interceptors.create(clients, listener, new LocalCooldownStore(new OriginProtection(100)),
 				new RetryBudgets(clients, this.clock), sleeper, this.clock, this.clock, MIDDLE);
 	}
 
@@ -224,11 +224,11 @@ class RetryAfterInterceptorObservationTests {
 	@Test
 	void whenNoListenerWatchesCallsThenTheFirstAttemptShortcutStays() {
 		RetryClients clients = RetryClients.of(SINGLE_ATTEMPT);
-		assertThat(new CallContext(clients, RetryListener.NONE, new LocalCooldownStore(new HostCooldowns(100)),
+		assertThat(new CallContext(clients, RetryListener.NONE, new LocalCooldownStore(new OriginProtection(100)),
 				new RetryBudgets(clients, this.clock), OuterRetryDetector.NEVER, this.clock, this.clock, MIDDLE).watched())
 			.isFalse();
 		assertThat(new CallContext(clients, RetryListener.composite(java.util.List.of(RetryListener.NONE,
-				everyCall())), new LocalCooldownStore(new HostCooldowns(100)),
+				everyCall())), new LocalCooldownStore(new OriginProtection(100)),
 				new RetryBudgets(clients, this.clock), OuterRetryDetector.NEVER, this.clock, this.clock, MIDDLE).watched())
 			.isTrue();
 	}

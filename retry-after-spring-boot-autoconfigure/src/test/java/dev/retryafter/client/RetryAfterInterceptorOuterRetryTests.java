@@ -13,7 +13,7 @@ import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.client.HttpCaller.Result;
 import dev.retryafter.core.AttemptOutcome;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
@@ -62,7 +62,7 @@ class RetryAfterInterceptorOuterRetryTests {
 
 	private final RecordingListener listener = new RecordingListener();
 
-	private final CooldownStore cooldowns = new LocalCooldownStore(new HostCooldowns(100));
+	private final CooldownStore cooldowns = new LocalCooldownStore(new OriginProtection(100));
 
 	private final AtomicInteger asked = new AtomicInteger();
 

@@ -13,15 +13,12 @@ import java.util.random.RandomGenerator;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.client.HttpCaller.Result;
-import dev.retryafter.core.Admission;
-import dev.retryafter.core.AdmissionRequest;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.HoldReason;
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
@@ -31,6 +28,9 @@ import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.Sleeper;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.core.header.RetryAfter;
+import dev.retryafter.core.protection.Admission;
+import dev.retryafter.core.protection.AdmissionRequest;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.testsupport.FakeClock;
@@ -77,7 +77,7 @@ class RetryAfterInterceptorProtectionTests {
 
 	private final RecordingListener listener = new RecordingListener();
 
-	private final CooldownStore cooldowns = new LocalCooldownStore(new HostCooldowns(100));
+	private final CooldownStore cooldowns = new LocalCooldownStore(new OriginProtection(100));
 
 	private LoopbackHttpServer server;
 
@@ -127,7 +127,7 @@ class RetryAfterInterceptorProtectionTests {
 		// 0.9 x 9 accepted / 2 s: 4.05 per second. The first waits for its slot at the
 		// instant. One caller's next requests come after that slot has passed: with no
 		// request still waiting for a slot, the cooldown has ended for everyone and they go
-		// at once (concurrent callers would queue behind it, see HostCooldownsPacingTests).
+		// at once (concurrent callers would queue behind it, see OriginProtectionPacingTests).
 		for (int i = 0; i < 3; i++) {
 			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
 		}
@@ -483,7 +483,7 @@ class RetryAfterInterceptorProtectionTests {
 		// The next request found the ended cooldown and purged it; the origin stays watched
 		// for its rate until 10 s pass without a queue, and then the store is empty again.
 		assertThat(this.cooldowns.remaining(origin, this.clock.nanoTime())).isEqualTo(Duration.ZERO);
-		assertThat(this.cooldowns.cooldowns().size()).isZero();
+		assertThat(this.cooldowns.protection().size()).isZero();
 		this.clock.advance(Duration.ofSeconds(11));
 		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
 		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(4));
@@ -507,8 +507,8 @@ class RetryAfterInterceptorProtectionTests {
 			}
 
 			@Override
-			public HostCooldowns cooldowns() {
-				return RetryAfterInterceptorProtectionTests.this.cooldowns.cooldowns();
+			public OriginProtection protection() {
+				return RetryAfterInterceptorProtectionTests.this.cooldowns.protection();
 			}
 
 			@Override
@@ -606,7 +606,7 @@ class RetryAfterInterceptorProtectionTests {
 		assertThat(get(caller, "Bearer tenant-a-secret").status()).isEqualTo(200);
 		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(3));
 
-		CooldownKey key = this.cooldowns.cooldowns().snapshot(this.clock.nanoTime() - 1).keySet().iterator().next();
+		CooldownKey key = this.cooldowns.protection().snapshot(this.clock.nanoTime() - 1).keySet().iterator().next();
 		assertThat(key.origin()).isEqualTo(Origin.of("http", "127.0.0.1", this.server.port()));
 		assertThat(key.partition()).hasSize(32).doesNotContain("tenant");
 		assertThat(key.toString()).doesNotContain("secret").doesNotContain("Bearer");

@@ -8,10 +8,10 @@ import java.util.random.RandomGenerator;
 
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.testsupport.FakeClock;
@@ -44,7 +44,7 @@ class RetryAfterInterceptorQuotaNeedTests {
 
 	private final RecordingListener listener = new RecordingListener();
 
-	private final CooldownStore cooldowns = new LocalCooldownStore(new HostCooldowns(100));
+	private final CooldownStore cooldowns = new LocalCooldownStore(new OriginProtection(100));
 
 	private LoopbackHttpServer server;
 
@@ -93,7 +93,7 @@ class RetryAfterInterceptorQuotaNeedTests {
 		}
 
 		// The quota was read (it is paced), and held nobody.
-		assertThat(this.cooldowns.cooldowns().quotas().isEmpty()).isFalse();
+		assertThat(this.cooldowns.protection().quotas().isEmpty()).isFalse();
 		assertThat(this.listener.holdReasons()).isEmpty();
 		assertThat(this.sleeper.sleeps()).isEmpty();
 		assertThat(this.server.requests()).hasSize(20);
@@ -171,7 +171,7 @@ class RetryAfterInterceptorQuotaNeedTests {
 		assertThat(this.sleeper.sleeps()).isEmpty();
 		assertThat(this.listener.holdReasons()).isEmpty();
 		// Nothing the server scoped by pk is kept under a key the client does not partition.
-		assertThat(this.cooldowns.cooldowns().quotas().isEmpty()).isTrue();
+		assertThat(this.cooldowns.protection().quotas().isEmpty()).isTrue();
 	}
 
 	private HttpCaller.Result get(HttpCaller caller, String authorization) {

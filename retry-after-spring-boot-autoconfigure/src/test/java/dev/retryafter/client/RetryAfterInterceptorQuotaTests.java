@@ -10,11 +10,11 @@ import java.util.stream.Stream;
 
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.core.HoldReason;
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.header.RateLimitFields;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.testsupport.FakeClock;
@@ -51,7 +51,7 @@ class RetryAfterInterceptorQuotaTests {
 
 	private final RecordingListener listener = new RecordingListener();
 
-	private final CooldownStore cooldowns = new LocalCooldownStore(new HostCooldowns(100));
+	private final CooldownStore cooldowns = new LocalCooldownStore(new OriginProtection(100));
 
 	private LoopbackHttpServer server;
 
@@ -163,7 +163,7 @@ class RetryAfterInterceptorQuotaTests {
 		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
 
 		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(2));
-		assertThat(this.cooldowns.cooldowns().quotas().isEmpty()).isTrue();
+		assertThat(this.cooldowns.protection().quotas().isEmpty()).isTrue();
 	}
 
 	@Test
@@ -226,7 +226,7 @@ class RetryAfterInterceptorQuotaTests {
 		caller.get(this.server.uri("/report"));
 
 		assertThat(this.sleeper.sleeps()).isEmpty();
-		assertThat(this.cooldowns.cooldowns().quotas().isEmpty()).isTrue();
+		assertThat(this.cooldowns.protection().quotas().isEmpty()).isTrue();
 	}
 
 	@Test

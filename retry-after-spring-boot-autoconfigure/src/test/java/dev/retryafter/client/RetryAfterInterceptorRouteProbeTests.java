@@ -5,13 +5,13 @@ import java.time.Duration;
 import java.util.random.RandomGenerator;
 
 import dev.retryafter.client.HttpCaller.Kind;
-import dev.retryafter.core.Admission;
-import dev.retryafter.core.AdmissionRequest;
+import dev.retryafter.core.protection.Admission;
+import dev.retryafter.core.protection.AdmissionRequest;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.HoldReason;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -47,7 +47,7 @@ class RetryAfterInterceptorRouteProbeTests {
 
 	private final RecordingListener listener = new RecordingListener();
 
-	private final CooldownStore cooldowns = new LocalCooldownStore(new HostCooldowns(100));
+	private final CooldownStore cooldowns = new LocalCooldownStore(new OriginProtection(100));
 
 	private LoopbackHttpServer server;
 

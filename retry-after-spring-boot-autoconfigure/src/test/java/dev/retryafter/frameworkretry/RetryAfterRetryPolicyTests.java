@@ -9,6 +9,7 @@ import dev.retryafter.call.AttemptsSpent;
 import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.DurationMath;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -213,8 +214,8 @@ class RetryAfterRetryPolicyTests {
 
 	@Test
 	void waitsAreRoundedUpToWholeMilliseconds() {
-		assertThat(RetryAfterRetryPolicy.ceilMillis(Duration.ofNanos(1_000_001))).isEqualTo(2);
-		assertThat(RetryAfterRetryPolicy.ceilMillis(Duration.ofMillis(7))).isEqualTo(7);
+		assertThat(DurationMath.ceilMillis(Duration.ofNanos(1_000_001))).isEqualTo(2);
+		assertThat(DurationMath.ceilMillis(Duration.ofMillis(7))).isEqualTo(7);
 	}
 
 	private RetryAfterRetryPolicy policy(RetrySettings settings) {

@@ -2,9 +2,9 @@ package dev.retryafter.metrics;
 
 import java.time.Duration;
 
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.store.MessageRejection;
@@ -29,7 +29,7 @@ class CooldownStoreMetricsTests {
 
 	@Test
 	void whenOriginsAreCoolingDownThenTheGaugeCountsThem() {
-		LocalCooldownStore store = new LocalCooldownStore(new HostCooldowns(10));
+		LocalCooldownStore store = new LocalCooldownStore(new OriginProtection(10));
 		new CooldownStoreMetrics(store, this.clock).bindTo(this.registry);
 		record(store, "a.example", Duration.ofSeconds(1));
 		record(store, "b.example", Duration.ofSeconds(5));
@@ -43,7 +43,7 @@ class CooldownStoreMetricsTests {
 	void whenTheStoreFailsThenErrorsAreCountedWithTheStoreTag() {
 		CooldownStore failing = new CooldownStore() {
 
-			private final HostCooldowns cooldowns = new HostCooldowns(10);
+			private final OriginProtection cooldowns = new OriginProtection(10);
 
 			@Override
 			public String name() {
@@ -55,7 +55,7 @@ class CooldownStoreMetricsTests {
 			}
 
 			@Override
-			public HostCooldowns cooldowns() {
+			public OriginProtection protection() {
 				return this.cooldowns;
 			}
 
@@ -99,7 +99,7 @@ class CooldownStoreMetricsTests {
 			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
 					CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
 					RetryAfterMetricsAutoConfiguration.class))
-			.withBean(CooldownStore.class, () -> new LocalCooldownStore(new HostCooldowns(10)))
+			.withBean(CooldownStore.class, () -> new LocalCooldownStore(new OriginProtection(10)))
 			.run((context) -> {
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
 				assertThat(registry.get("http.client.retry.cooldown.hosts").gauge().value()).isEqualTo(0.0);

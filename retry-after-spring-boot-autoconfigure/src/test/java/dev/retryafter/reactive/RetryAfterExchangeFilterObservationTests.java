@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.concurrent.TimeUnit;
 
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -53,7 +53,7 @@ class RetryAfterExchangeFilterObservationTests {
 	private Mono<ClientResponse> call() {
 		RetryClients clients = RetryClients.of(RetrySettings.defaults().withJitter(0));
 		RetryAfterExchangeFilter filter = ExchangeFilters.create(clients,
-				new RetryAfterObservations(this.registry, null, null, false), new LocalCooldownStore(new HostCooldowns(100)),
+				new RetryAfterObservations(this.registry, null, null, false), new LocalCooldownStore(new OriginProtection(100)),
 				new RetryBudgets(clients, this.clock), this.scheduler, this.clock,
 				Clock.fixed(Instant.parse("2026-03-01T10:00:00Z"), ZoneOffset.UTC), () -> 0L);
 		return filter.filter(ClientRequest.create(HttpMethod.GET, URL).build(), this.exchange)

@@ -13,7 +13,7 @@ import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;
@@ -82,7 +82,7 @@ class RetryAfterExchangeFilterOuterRetryTests {
 	private Mono<ClientResponse> call() {
 		RetryClients clients = RetryClients.of(NO_JITTER);
 		RetryAfterExchangeFilter filter = ExchangeFilters.create(clients, this.listener,
-				new LocalCooldownStore(new HostCooldowns(100)), new RetryBudgets(clients, this.clock), this.scheduler,
+				new LocalCooldownStore(new OriginProtection(100)), new RetryBudgets(clients, this.clock), this.scheduler,
 				this.clock, this.wallClock, () -> 0L);
 		return filter.filter(ClientRequest.create(HttpMethod.GET, URI.create("http://127.0.0.1:8080/report")).build(),
 				this.exchange)
@@ -142,7 +142,7 @@ class RetryAfterExchangeFilterOuterRetryTests {
 		// A decision runs on whatever thread the response arrives on, where a thread-bound
 		// outer layer is not to be found: only the filter asks, on the subscribing thread.
 		RetryClients clients = RetryClients.of(NO_JITTER);
-		CallContext calls = new CallContext(clients, this.listener, new LocalCooldownStore(new HostCooldowns(100)),
+		CallContext calls = new CallContext(clients, this.listener, new LocalCooldownStore(new OriginProtection(100)),
 				new RetryBudgets(clients, this.clock), () -> true, this.clock, this.wallClock, () -> 0L);
 
 		assertThatIllegalArgumentException()

@@ -20,15 +20,15 @@ import java.util.random.RandomGenerator;
 
 import dev.retryafter.call.RetryAfterAttributes;
 import dev.retryafter.call.RetryRefusedException;
-import dev.retryafter.core.Admission;
-import dev.retryafter.core.AdmissionRequest;
+import dev.retryafter.core.protection.Admission;
+import dev.retryafter.core.protection.AdmissionRequest;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.HoldReason;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
@@ -119,7 +119,7 @@ class RetryAfterExchangeFilterTests {
 
 	private final RecordingListener listener = new RecordingListener();
 
-	private final CooldownStore cooldowns = new LocalCooldownStore(new HostCooldowns(100));
+	private final CooldownStore cooldowns = new LocalCooldownStore(new OriginProtection(100));
 
 	private final ScriptedExchange exchange = new ScriptedExchange();
 

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
+import dev.retryafter.core.DurationMath;
 import dev.retryafter.core.OnInvalidRetryAfter;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.testsupport.FakeClock;
@@ -223,9 +224,9 @@ class RetryAfterBackOffPolicyTests {
 
 	@Test
 	void shouldRoundWaitsUpToWholeMilliseconds() {
-		assertThat(RetryAfterBackOffPolicy.ceilMillis(Duration.ofNanos(1_000_000_001L))).isEqualTo(1001L);
-		assertThat(RetryAfterBackOffPolicy.ceilMillis(Duration.ofMillis(1500))).isEqualTo(1500L);
-		assertThat(RetryAfterBackOffPolicy.ceilMillis(Duration.ZERO)).isZero();
+		assertThat(DurationMath.ceilMillis(Duration.ofNanos(1_000_000_001L))).isEqualTo(1001L);
+		assertThat(DurationMath.ceilMillis(Duration.ofMillis(1500))).isEqualTo(1500L);
+		assertThat(DurationMath.ceilMillis(Duration.ZERO)).isZero();
 	}
 
 	private RetryAfterBackOffPolicy policy(RetrySettings settings) {

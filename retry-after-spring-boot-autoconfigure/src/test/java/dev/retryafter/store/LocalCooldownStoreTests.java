@@ -4,12 +4,12 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 
-import dev.retryafter.core.Admission;
-import dev.retryafter.core.AdmissionRequest;
-import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.protection.Admission;
+import dev.retryafter.core.protection.AdmissionRequest;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.FixedRandom;
 import org.junit.jupiter.api.Test;
@@ -23,7 +23,7 @@ class LocalCooldownStoreTests {
 
 	private final FakeClock clock = new FakeClock();
 
-	private final LocalCooldownStore store = new LocalCooldownStore(new HostCooldowns(10));
+	private final LocalCooldownStore store = new LocalCooldownStore(new OriginProtection(10));
 
 	@Test
 	void whenRecordedThenReadBackFromTheLocalMap() {
@@ -46,7 +46,7 @@ class LocalCooldownStoreTests {
 		// The origin stays watched for its rate until 10 s pass without a queue.
 		assertThat(this.store.hasCooldowns()).isTrue();
 		this.clock.advance(Duration.ofSeconds(9));
-		this.store.snapshot(this.clock.nanoTime());
+		this.store.purgeExpired(this.clock.nanoTime());
 		assertThat(this.store.hasCooldowns()).isFalse();
 	}
 

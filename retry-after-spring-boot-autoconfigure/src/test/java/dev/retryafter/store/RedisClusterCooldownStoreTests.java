@@ -7,8 +7,8 @@ import java.util.List;
 import ch.qos.logback.classic.Level;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownPartition;
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.testsupport.RedisClusterExtension;
 import dev.retryafter.testsupport.RedisServer;
 import org.junit.jupiter.api.AfterEach;
@@ -67,8 +67,8 @@ class RedisClusterCooldownStoreTests {
 	@Test
 	void whenInstancesSignTheirMessagesThenEveryCooldownPublishedThroughEveryMasterIsTakenOnce() {
 		PartitionSecret secret = PartitionSecret.of("c2VjcmV0LXNoYXJlZC1ieS10aGUtZmxlZXQ=");
-		RedisCooldownStore first = this.fixture.store(new HostCooldowns(100), secret);
-		RedisCooldownStore second = this.fixture.store(new HostCooldowns(100), secret);
+		RedisCooldownStore first = this.fixture.store(new OriginProtection(100), secret);
+		RedisCooldownStore second = this.fixture.store(new OriginProtection(100), secret);
 		awaitConnected(first, second);
 		// Keys on every slot: each message is published by the master of its key, and may
 		// overtake another on its way to the subscriber's node.
@@ -108,7 +108,7 @@ class RedisClusterCooldownStoreTests {
 			assertThat(dbSize(node)).as("keys on the master on port " + node.port()).isGreaterThan(50);
 		}
 
-		HostCooldowns late = new HostCooldowns(1000);
+		OriginProtection late = new OriginProtection(1000);
 		RedisCooldownStore second = this.fixture.store(late);
 		await().atMost(AWAIT).until(() -> late.activeCount(System.nanoTime()) == tenants.size());
 		assertThat(late.snapshot(System.nanoTime()).keySet()).containsAll(tenants);
@@ -129,20 +129,20 @@ class RedisClusterCooldownStoreTests {
 		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
 		first.record(OTHER, Duration.ofSeconds(30), System.nanoTime());
 		await().atMost(AWAIT).untilAsserted(() -> {
-			assertThat(second.cooldowns().snapshot(System.nanoTime()).keySet()).containsAll(partitions)
+			assertThat(second.protection().snapshot(System.nanoTime()).keySet()).containsAll(partitions)
 				.contains(ORIGIN, OTHER);
 			assertThat(template().hasKey("retry-after:" + OTHER)).isTrue();
 		});
 
 		assertThat(second.end(ORIGIN.origin())).hasSize(31);
 		await().atMost(AWAIT).untilAsserted(() -> {
-			assertThat(first.cooldowns().snapshot(System.nanoTime()).keySet()).containsOnly(OTHER);
+			assertThat(first.protection().snapshot(System.nanoTime()).keySet()).containsOnly(OTHER);
 			assertThat(keys()).containsOnly("retry-after:" + OTHER);
 		});
 
 		second.end(null);
 		await().atMost(AWAIT).untilAsserted(() -> {
-			assertThat(first.cooldowns().snapshot(System.nanoTime())).isEmpty();
+			assertThat(first.protection().snapshot(System.nanoTime())).isEmpty();
 			assertThat(keys()).isEmpty();
 		});
 		assertThat(first.errorCount() + second.errorCount()).isZero();
@@ -182,7 +182,7 @@ class RedisClusterCooldownStoreTests {
 	}
 
 	private RedisCooldownStore store() {
-		return this.fixture.store(new HostCooldowns(100));
+		return this.fixture.store(new OriginProtection(100));
 	}
 
 	private StringRedisTemplate template() {

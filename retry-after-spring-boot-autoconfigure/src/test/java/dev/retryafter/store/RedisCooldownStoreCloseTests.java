@@ -7,7 +7,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -38,7 +38,7 @@ class RedisCooldownStoreCloseTests {
 			}
 			return null;
 		});
-		store.set(new RedisCooldownStore(factory, new HostCooldowns(10), "test:"));
+		store.set(new RedisCooldownStore(factory, new OriginProtection(10), "test:"));
 		store.get().start();
 		await().atMost(Duration.ofSeconds(10)).until(() -> !connectionCalls.isEmpty());
 		assertThat(connectionCalls).containsExactly("close");

@@ -5,7 +5,7 @@ import java.time.Duration;
 
 import ch.qos.logback.classic.Level;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.LoopbackTcpProxy;
 import org.junit.jupiter.api.Test;
@@ -85,7 +85,7 @@ class RedisCooldownStoreOutageTests {
 	void whenRedisDiesThenTheClosedConnectionIsNoticedWithinSecondsWithoutWaitingForTheHeartbeat() {
 		// Heartbeat every 10 s, 25 s to come back, 60 s command timeout: only the closed
 		// connection tells the store so soon.
-		RedisCooldownStore store = this.redis.fixture().storeWithDefaultTimings(new HostCooldowns(100));
+		RedisCooldownStore store = this.redis.fixture().storeWithDefaultTimings(new OriginProtection(100));
 		await().atMost(AWAIT).until(() -> store.state().connected());
 		// The heartbeats of the start are done, the next is 10 s away: no command is in flight
 		// when Redis dies, so only the closed connection can tell.
@@ -104,7 +104,7 @@ class RedisCooldownStoreOutageTests {
 	@Test
 	void whenTheSubscriptionIsDroppedSilentlyThenTheHeartbeatNoticesItAndANewOneRecovers() throws Exception {
 		try (LoopbackTcpProxy proxy = new LoopbackTcpProxy(this.redis.server().port())) {
-			RedisCooldownStore dropped = this.redis.fixture().storeSubscribingThrough(proxy, new HostCooldowns(100));
+			RedisCooldownStore dropped = this.redis.fixture().storeSubscribingThrough(proxy, new OriginProtection(100));
 			RedisCooldownStore other = store();
 			awaitConnected(dropped, other);
 
@@ -186,7 +186,7 @@ class RedisCooldownStoreOutageTests {
 
 	@Test
 	void whenTheWriteQueueIsFullThenCooldownsAreDroppedAndCountedButNoOutageIsReported() {
-		HostCooldowns cooldowns = new HostCooldowns(2);
+		OriginProtection cooldowns = new OriginProtection(2);
 		// Not started yet, so writes wait in the queue.
 		RedisCooldownStore store = this.redis.fixture().unstarted(cooldowns, RedisCooldownStore.DEFAULT_KEY_PREFIX,
 				Clock.systemUTC());
@@ -209,7 +209,7 @@ class RedisCooldownStoreOutageTests {
 	}
 
 	private RedisCooldownStore store() {
-		return this.redis.fixture().store(new HostCooldowns(100));
+		return this.redis.fixture().store(new OriginProtection(100));
 	}
 
 	private static void awaitConnected(RedisCooldownStore first, RedisCooldownStore second) {

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -106,7 +106,7 @@ class RedisCooldownStorePlantedKeyTests {
 	}
 
 	private RedisCooldownStore store() {
-		return this.redis.fixture().store(new HostCooldowns(100, MAX_DURATION));
+		return this.redis.fixture().store(new OriginProtection(100, MAX_DURATION));
 	}
 
 	private long pttl() {

@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 
 import ch.qos.logback.classic.Level;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.RedisServer;
 import org.junit.jupiter.api.Test;
@@ -94,7 +94,7 @@ class RedisCooldownStoreRefusedWritesTests {
 	private void refusedThenAccepted(RedisConnectionFactory factory, StringRedisTemplate admin, String refusal,
 			Consumer<StringRedisTemplate> acceptWrites) {
 		long subscribesBefore = calls(admin, "subscribe");
-		RedisCooldownStore store = this.redis.fixture().unstarted(factory, new HostCooldowns(100),
+		RedisCooldownStore store = this.redis.fixture().unstarted(factory, new OriginProtection(100),
 				RedisCooldownStore.DEFAULT_KEY_PREFIX, Clock.systemUTC(), FIRST_RETRY_DELAY, MAX_RETRY_DELAY);
 		store.start();
 		// A 429 with Retry-After: 60 while Redis refuses its write.

@@ -8,7 +8,7 @@ import java.util.Collections;
 import java.util.List;
 
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import org.junit.jupiter.api.AfterEach;
@@ -118,7 +118,7 @@ class RedisCooldownStoreReplayTests {
 
 	private RedisCooldownStore store() {
 		RedisCooldownStore store = new RedisCooldownStore(this.redis.fixture().connectionFactory(),
-				new HostCooldowns(100), RedisCooldownStore.DEFAULT_KEY_PREFIX, MonotonicClock.SYSTEM,
+				new OriginProtection(100), RedisCooldownStore.DEFAULT_KEY_PREFIX, MonotonicClock.SYSTEM,
 				Clock.systemUTC(), RedisStoreFixture.HEARTBEAT_INTERVAL, RedisStoreFixture.HEARTBEAT_TIMEOUT, SECRET);
 		this.closeables.add(store);
 		store.start();

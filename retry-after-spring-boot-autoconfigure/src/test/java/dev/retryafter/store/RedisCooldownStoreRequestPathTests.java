@@ -7,10 +7,10 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 
-import dev.retryafter.core.AdmissionRequest;
+import dev.retryafter.core.protection.AdmissionRequest;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
 import org.junit.jupiter.api.Test;
 
@@ -44,7 +44,7 @@ class RedisCooldownStoreRequestPathTests {
 						throw new IllegalStateException("released at the end of the test");
 					}
 				});
-		RedisCooldownStore store = new RedisCooldownStore(blocking, new HostCooldowns(100), "test:");
+		RedisCooldownStore store = new RedisCooldownStore(blocking, new OriginProtection(100), "test:");
 		try {
 			Thread requests = new Thread(() -> {
 				store.start();

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import org.jspecify.annotations.Nullable;
@@ -100,7 +100,7 @@ class RedisCooldownStoreSigningTests {
 	}
 
 	private RedisCooldownStore store(@Nullable PartitionSecret secret) {
-		RedisCooldownStore store = new RedisCooldownStore(this.redis.fixture().connectionFactory(), new HostCooldowns(100),
+		RedisCooldownStore store = new RedisCooldownStore(this.redis.fixture().connectionFactory(), new OriginProtection(100),
 				RedisCooldownStore.DEFAULT_KEY_PREFIX, MonotonicClock.SYSTEM, Clock.systemUTC(),
 				RedisStoreFixture.HEARTBEAT_INTERVAL, RedisStoreFixture.HEARTBEAT_TIMEOUT, secret);
 		this.stores.add(store);

@@ -5,8 +5,8 @@ import java.time.Duration;
 
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownScope;
-import dev.retryafter.core.HostCooldowns;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.protection.OriginProtection;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -34,8 +34,8 @@ class RedisCooldownStoreTests {
 
 	@Test
 	void whenOneInstanceRecordsThenTheOtherLearnsIt() {
-		RedisCooldownStore first = this.redis.fixture().store(new HostCooldowns(100));
-		RedisCooldownStore second = this.redis.fixture().store(new HostCooldowns(100));
+		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
+		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
 		awaitConnected(first, second);
 		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
 		await().atMost(AWAIT)
@@ -51,7 +51,7 @@ class RedisCooldownStoreTests {
 
 	@Test
 	void whenKeyIsWrittenThenItExpiresWhenTheCooldownEnds() {
-		RedisCooldownStore first = this.redis.fixture().store(new HostCooldowns(100));
+		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
 		first.record(ORIGIN, Duration.ofMillis(1500), System.nanoTime());
 		String key = "retry-after:" + ORIGIN;
 		await().atMost(AWAIT).until(() -> template().hasKey(key));
@@ -62,8 +62,8 @@ class RedisCooldownStoreTests {
 	@Test
 	void whenInstancesRecordDifferentDelaysThenTheLaterWinsEverywhere() {
 		// Cooldowns of up to five minutes, so the 90 s below is not cut to the 60 s default.
-		RedisCooldownStore first = this.redis.fixture().store(new HostCooldowns(100, Duration.ofMinutes(5)));
-		RedisCooldownStore second = this.redis.fixture().store(new HostCooldowns(100, Duration.ofMinutes(5)));
+		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100, Duration.ofMinutes(5)));
+		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100, Duration.ofMinutes(5)));
 		awaitConnected(first, second);
 		String key = "retry-after:" + ORIGIN;
 		first.record(ORIGIN, Duration.ofSeconds(60), System.nanoTime());
@@ -80,8 +80,8 @@ class RedisCooldownStoreTests {
 
 	@Test
 	void whenAnInstanceLearnsALongCooldownThenItIsCappedByItsOwnMaxDuration() {
-		RedisCooldownStore lenient = this.redis.fixture().store(new HostCooldowns(100, Duration.ofMinutes(10)));
-		RedisCooldownStore strict = this.redis.fixture().store(new HostCooldowns(100, Duration.ofSeconds(5)));
+		RedisCooldownStore lenient = this.redis.fixture().store(new OriginProtection(100, Duration.ofMinutes(10)));
+		RedisCooldownStore strict = this.redis.fixture().store(new OriginProtection(100, Duration.ofSeconds(5)));
 		awaitConnected(lenient, strict);
 		lenient.record(ORIGIN, Duration.ofMinutes(10), System.nanoTime());
 		await().atMost(AWAIT).untilAsserted(() -> assertThat(remaining(strict, ORIGIN)).isPositive());
@@ -94,9 +94,9 @@ class RedisCooldownStoreTests {
 		// Bounds with over 1 s of slack for a busy machine; an hour's skew would be far outside.
 		Clock ahead = Clock.offset(Clock.systemUTC(), Duration.ofHours(1));
 		Clock behind = Clock.offset(Clock.systemUTC(), Duration.ofHours(-1));
-		RedisCooldownStore fast = this.redis.fixture().store(new HostCooldowns(100), RedisCooldownStore.DEFAULT_KEY_PREFIX,
+		RedisCooldownStore fast = this.redis.fixture().store(new OriginProtection(100), RedisCooldownStore.DEFAULT_KEY_PREFIX,
 				ahead);
-		RedisCooldownStore slow = this.redis.fixture().store(new HostCooldowns(100), RedisCooldownStore.DEFAULT_KEY_PREFIX,
+		RedisCooldownStore slow = this.redis.fixture().store(new OriginProtection(100), RedisCooldownStore.DEFAULT_KEY_PREFIX,
 				behind);
 		awaitConnected(fast, slow);
 		long recordedAt = System.nanoTime();
@@ -121,9 +121,9 @@ class RedisCooldownStoreTests {
 	void whenApplicationsHaveDifferentNamesThenTheyDoNotSeeEachOthersCooldowns() {
 		String orders = RedisCooldownStore.defaultKeyPrefix("orders");
 		String billing = RedisCooldownStore.defaultKeyPrefix("billing");
-		RedisCooldownStore ordersOne = this.redis.fixture().store(new HostCooldowns(100), orders, Clock.systemUTC());
-		RedisCooldownStore ordersTwo = this.redis.fixture().store(new HostCooldowns(100), orders, Clock.systemUTC());
-		RedisCooldownStore billingOne = this.redis.fixture().store(new HostCooldowns(100), billing, Clock.systemUTC());
+		RedisCooldownStore ordersOne = this.redis.fixture().store(new OriginProtection(100), orders, Clock.systemUTC());
+		RedisCooldownStore ordersTwo = this.redis.fixture().store(new OriginProtection(100), orders, Clock.systemUTC());
+		RedisCooldownStore billingOne = this.redis.fixture().store(new OriginProtection(100), billing, Clock.systemUTC());
 		awaitConnected(ordersOne, ordersTwo);
 		awaitConnected(billingOne, billingOne);
 		ordersOne.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
@@ -134,8 +134,8 @@ class RedisCooldownStoreTests {
 		CooldownKey marker = CooldownKey.of(Origin.of("http", "marker", -1));
 		template().opsForValue().set(billing + marker, "1", Duration.ofSeconds(60));
 		template().opsForValue().set(RedisCooldownStore.DEFAULT_KEY_PREFIX + marker, "1", Duration.ofSeconds(60));
-		RedisCooldownStore billingTwo = this.redis.fixture().store(new HostCooldowns(100), billing, Clock.systemUTC());
-		RedisCooldownStore unnamed = this.redis.fixture().store(new HostCooldowns(100));
+		RedisCooldownStore billingTwo = this.redis.fixture().store(new OriginProtection(100), billing, Clock.systemUTC());
+		RedisCooldownStore unnamed = this.redis.fixture().store(new OriginProtection(100));
 		await().atMost(AWAIT)
 			.until(() -> !remaining(billingTwo, marker).isZero() && !remaining(unnamed, marker).isZero());
 		assertThat(remaining(billingOne, ORIGIN)).isEqualTo(Duration.ZERO);
@@ -153,7 +153,7 @@ class RedisCooldownStoreTests {
 		template.opsForValue().set("retry-after:http://no-expiry:80", "1");
 		template.opsForValue().set("retry-after:shop:http://other-app:80", "1", Duration.ofSeconds(60));
 		template.opsForValue().set("other:http://elsewhere:80", "1", Duration.ofSeconds(60));
-		HostCooldowns all = new HostCooldowns(100);
+		OriginProtection all = new OriginProtection(100);
 		this.redis.fixture().store(all);
 		await().atMost(AWAIT).until(() -> all.activeCount(System.nanoTime()) == 5);
 		assertThat(all.snapshot(System.nanoTime()).keySet()).extracting((key) -> key.origin().host())
@@ -168,7 +168,7 @@ class RedisCooldownStoreTests {
 		for (int i = 0; i < 50; i++) {
 			template.opsForValue().set("retry-after:http://host" + i + ":80", "1", Duration.ofSeconds(60));
 		}
-		HostCooldowns bounded = new HostCooldowns(3);
+		OriginProtection bounded = new OriginProtection(3);
 		RedisCooldownStore store = this.redis.fixture().store(bounded);
 		await().atMost(AWAIT).until(() -> bounded.activeCount(System.nanoTime()) == 3);
 		assertThat(bounded.size()).isEqualTo(3);
@@ -177,8 +177,8 @@ class RedisCooldownStoreTests {
 
 	@Test
 	void whenOneInstanceEndsAnOriginThenItsKeysAreDeletedAndEveryInstanceDropsIt() {
-		RedisCooldownStore first = this.redis.fixture().store(new HostCooldowns(100));
-		RedisCooldownStore second = this.redis.fixture().store(new HostCooldowns(100));
+		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
+		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
 		awaitConnected(first, second);
 		CooldownKey partition = new CooldownKey(ORIGIN.origin(), PARTITION);
 		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
@@ -200,7 +200,7 @@ class RedisCooldownStoreTests {
 		assertThat(remaining(first, OTHER)).isPositive();
 		assertThat(template().hasKey("retry-after:" + OTHER)).isTrue();
 		// A restarted instance does not learn the ended cooldowns back from Redis.
-		HostCooldowns late = new HostCooldowns(100);
+		OriginProtection late = new OriginProtection(100);
 		RedisCooldownStore third = this.redis.fixture().store(late);
 		awaitConnected(third, first);
 		assertThat(late.snapshot(System.nanoTime()).keySet()).contains(OTHER).doesNotContain(ORIGIN, partition);
@@ -208,8 +208,8 @@ class RedisCooldownStoreTests {
 
 	@Test
 	void whenOneInstanceRecordsARouteCooldownThenTheFleetHoldsThatRouteOnlyAndEndingTheOriginDeletesIt() {
-		RedisCooldownStore first = this.redis.fixture().store(new HostCooldowns(100));
-		RedisCooldownStore second = this.redis.fixture().store(new HostCooldowns(100));
+		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
+		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
 		awaitConnected(first, second);
 		CooldownKey search = ORIGIN.withScope(CooldownScope.route("/search"));
 		CooldownKey tenantsCore = new CooldownKey(ORIGIN.origin(), PARTITION, CooldownScope.bucket("core"));
@@ -222,9 +222,9 @@ class RedisCooldownStoreTests {
 		// Scoped in Redis too: never the whole origin's key, on any instance.
 		assertThat(template().hasKey("retry-after:" + ORIGIN + "@route:/search")).isTrue();
 		assertThat(template().hasKey("retry-after:" + ORIGIN)).isFalse();
-		assertThat(second.cooldowns().snapshot(System.nanoTime()).keySet()).contains(search, tenantsCore)
+		assertThat(second.protection().snapshot(System.nanoTime()).keySet()).contains(search, tenantsCore)
 			.doesNotContain(ORIGIN, tenantsCore.unscoped());
-		HostCooldowns late = new HostCooldowns(100);
+		OriginProtection late = new OriginProtection(100);
 		RedisCooldownStore third = this.redis.fixture().store(late);
 		awaitConnected(third, first);
 		assertThat(late.snapshot(System.nanoTime()).keySet()).contains(search, tenantsCore).doesNotContain(ORIGIN);
@@ -240,8 +240,8 @@ class RedisCooldownStoreTests {
 
 	@Test
 	void whenOneInstanceEndsEveryCooldownThenOnlyItsApplicationsKeysGo() {
-		RedisCooldownStore first = this.redis.fixture().store(new HostCooldowns(100));
-		RedisCooldownStore second = this.redis.fixture().store(new HostCooldowns(100));
+		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
+		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
 		awaitConnected(first, second);
 		template().opsForValue().set("retry-after:shop:" + ORIGIN, "1", Duration.ofSeconds(60));
 		first.record(ORIGIN, Duration.ofSeconds(30), System.nanoTime());
@@ -253,7 +253,7 @@ class RedisCooldownStoreTests {
 
 		second.end(null);
 		await().atMost(AWAIT).untilAsserted(() -> {
-			assertThat(first.cooldowns().snapshot(System.nanoTime()).keySet()).doesNotContain(ORIGIN, OTHER);
+			assertThat(first.protection().snapshot(System.nanoTime()).keySet()).doesNotContain(ORIGIN, OTHER);
 			assertThat(template().hasKey("retry-after:" + ORIGIN)).isFalse();
 			assertThat(template().hasKey("retry-after:" + OTHER)).isFalse();
 		});

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import ch.qos.logback.classic.Level;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.RedisSentinelGroup;
 import dev.retryafter.testsupport.RedisServer;
@@ -38,8 +38,8 @@ class RedisSentinelCooldownStoreTests {
 		try (RedisSentinelGroup group = RedisSentinelGroup.start();
 				RedisStoreFixture fixture = new RedisStoreFixture(group.configuration(), Duration.ofMillis(500),
 						Duration.ofSeconds(3))) {
-			RedisCooldownStore first = fixture.store(new HostCooldowns(100));
-			RedisCooldownStore second = fixture.store(new HostCooldowns(100));
+			RedisCooldownStore first = fixture.store(new OriginProtection(100));
+			RedisCooldownStore second = fixture.store(new OriginProtection(100));
 			await().atMost(AWAIT).until(() -> first.state().connected() && second.state().connected());
 			first.record(BEFORE, Duration.ofSeconds(60), System.nanoTime());
 			await().atMost(AWAIT).until(() -> !remaining(second, BEFORE).isZero());

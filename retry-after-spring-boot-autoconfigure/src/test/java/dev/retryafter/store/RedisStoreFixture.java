@@ -12,7 +12,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HostCooldowns;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.testsupport.LoopbackTcpProxy;
 import dev.retryafter.testsupport.RedisServer;
@@ -80,24 +80,24 @@ final class RedisStoreFixture implements AutoCloseable {
 		new StringRedisTemplate(connectionFactory(Duration.ofSeconds(10))).hasKey("warm-up");
 	}
 
-	RedisCooldownStore store(HostCooldowns cooldowns) {
+	RedisCooldownStore store(OriginProtection cooldowns) {
 		return store(cooldowns, RedisCooldownStore.DEFAULT_KEY_PREFIX, Clock.systemUTC());
 	}
 
-	RedisCooldownStore store(HostCooldowns cooldowns, String prefix, Clock wallClock) {
+	RedisCooldownStore store(OriginProtection cooldowns, String prefix, Clock wallClock) {
 		RedisCooldownStore store = unstarted(cooldowns, prefix, wallClock);
 		store.start();
 		return store;
 	}
 
-	RedisCooldownStore unstarted(HostCooldowns cooldowns, String prefix, Clock wallClock) {
+	RedisCooldownStore unstarted(OriginProtection cooldowns, String prefix, Clock wallClock) {
 		return unstarted(connectionFactory(), cooldowns, prefix, wallClock, FIRST_RETRY_DELAY, MAX_RETRY_DELAY);
 	}
 
 	/**
 	 * A store on the given connection factory and reconnection backoff, not started.
 	 */
-	RedisCooldownStore unstarted(RedisConnectionFactory factory, HostCooldowns cooldowns, String prefix,
+	RedisCooldownStore unstarted(RedisConnectionFactory factory, OriginProtection cooldowns, String prefix,
 			Clock wallClock, Duration firstRetryDelay, Duration maxRetryDelay) {
 		RedisCooldownStore store = new RedisCooldownStore(factory, cooldowns, prefix, MonotonicClock.SYSTEM, wallClock,
 				this.heartbeatInterval, this.heartbeatTimeout, firstRetryDelay, maxRetryDelay);
@@ -108,7 +108,7 @@ final class RedisStoreFixture implements AutoCloseable {
 	/**
 	 * A started store that signs its messages with {@code secret}.
 	 */
-	RedisCooldownStore store(HostCooldowns cooldowns, PartitionSecret secret) {
+	RedisCooldownStore store(OriginProtection cooldowns, PartitionSecret secret) {
 		RedisCooldownStore store = new RedisCooldownStore(connectionFactory(), cooldowns,
 				RedisCooldownStore.DEFAULT_KEY_PREFIX, MonotonicClock.SYSTEM, Clock.systemUTC(), this.heartbeatInterval,
 				this.heartbeatTimeout, FIRST_RETRY_DELAY, MAX_RETRY_DELAY, secret);
@@ -120,7 +120,7 @@ final class RedisStoreFixture implements AutoCloseable {
 	/**
 	 * A store on the production heartbeat timings and Lettuce's default command timeout.
 	 */
-	RedisCooldownStore storeWithDefaultTimings(HostCooldowns cooldowns) {
+	RedisCooldownStore storeWithDefaultTimings(OriginProtection cooldowns) {
 		RedisCooldownStore store = new RedisCooldownStore(connectionFactory(Duration.ofSeconds(60)), cooldowns,
 				RedisCooldownStore.DEFAULT_KEY_PREFIX, MonotonicClock.SYSTEM, Clock.systemUTC(),
 				RedisCooldownStore.HEARTBEAT_INTERVAL, RedisCooldownStore.HEARTBEAT_TIMEOUT);
@@ -133,7 +133,7 @@ final class RedisStoreFixture implements AutoCloseable {
 	 * A store whose subscription goes through {@code proxy} while its commands go straight to
 	 * Redis, so the subscription alone can be dropped.
 	 */
-	RedisCooldownStore storeSubscribingThrough(LoopbackTcpProxy proxy, HostCooldowns cooldowns) {
+	RedisCooldownStore storeSubscribingThrough(LoopbackTcpProxy proxy, OriginProtection cooldowns) {
 		RedisConnectionFactory direct = connectionFactory();
 		RedisConnectionFactory proxied = connectionFactory(new RedisStandaloneConfiguration("127.0.0.1", proxy.port()),
 				COMMAND_TIMEOUT);

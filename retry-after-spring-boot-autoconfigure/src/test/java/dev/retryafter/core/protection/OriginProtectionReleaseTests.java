@@ -1,8 +1,12 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.List;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.FixedRandom;
 import org.junit.jupiter.api.Test;
@@ -13,10 +17,10 @@ import static org.assertj.core.api.Assertions.within;
 /**
  * A cooldown that has ended holds and refuses nobody: past its instant a first attempt queues
  * only behind requests the cooldown really held that are still leaving, and only when that
- * queue fits its budget. Every hold says what held it, and {@link HostCooldowns#protection}
+ * queue fits its budget. Every hold says what held it, and {@link OriginProtection#protection}
  * shows the state behind it.
  */
-class HostCooldownsReleaseTests {
+class OriginProtectionReleaseTests {
 
 	private static final CooldownKey A = CooldownKey.of(Origin.of("http", "a.example", -1));
 
@@ -26,12 +30,12 @@ class HostCooldownsReleaseTests {
 
 	private final FakeClock clock = new FakeClock();
 
-	private final HostCooldowns cooldowns = new HostCooldowns(100);
+	private final OriginProtection cooldowns = new OriginProtection(100);
 
 	@Test
 	void whenACooldownHeldNobodyThenAFirstAttemptAfterItsInstantIsSentAtOnce() {
 		// total-budget 2s and a 429 with Retry-After: 10: nothing fits, nothing is held.
-		this.cooldowns.record(A, now(), Duration.ofSeconds(10));
+		this.cooldowns.record(A, Duration.ofSeconds(10), now());
 		this.clock.advance(Duration.ofSeconds(1));
 		assertThat(admit(A, Duration.ofSeconds(2), 0.5)).isEqualTo(new Admission.Refuse(Duration.ofSeconds(9)));
 		this.clock.advance(Duration.ofMillis(9300));
@@ -43,7 +47,7 @@ class HostCooldownsReleaseTests {
 
 	@Test
 	void whenHeldRequestsAreStillLeavingThenAFirstAttemptQueuesBehindTheLastOfThem() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		// Held to the instant plus 0.25 x 0.2 x 2 s: it leaves at 2.1 s.
 		assertThat(admit(A, Duration.ofSeconds(10), 0.25)).isEqualTo(new Admission.Wait(Duration.ofMillis(2100)));
 		this.clock.advance(Duration.ofMillis(2050));
@@ -58,7 +62,7 @@ class HostCooldownsReleaseTests {
 
 	@Test
 	void whenTheQueueDoesNotFitTheBudgetThenTheRequestIsSentInsteadOfRefused() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		// Held to 2 s + 0.9 x 0.2 x 2 s: it leaves at 2.36 s.
 		assertThat(admit(A, Duration.ofSeconds(10), 0.9)).isEqualTo(new Admission.Wait(Duration.ofMillis(2360)));
 		this.clock.advance(Duration.ofMillis(2100));
@@ -71,29 +75,31 @@ class HostCooldownsReleaseTests {
 
 	@Test
 	void whenCooldownsAreCountedThenTheReleaseWindowOfHeldRequestsIsKept() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		admit(A, Duration.ofSeconds(10), 1.0);
 		this.clock.advance(Duration.ofMillis(2100));
-		// The gauge counts running cooldowns only, and purges as it reads: the requests still
-		// leaving must not be forgotten by it.
+		// The gauge counts running cooldowns only, and its poll purges: the requests still
+		// leaving must not be forgotten by that.
 		assertThat(this.cooldowns.activeCount(now())).isZero();
+		this.cooldowns.purgeExpired(now());
 		assertThat(this.cooldowns.snapshot(now())).isEmpty();
 		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ZERO);
 		assertThat(admit(A, Duration.ofSeconds(10), 0.0))
 			.isEqualTo(new Admission.Wait(Duration.ofMillis(300), HoldReason.RELEASE_WINDOW));
 		this.clock.advance(Duration.ofMillis(300));
 		assertThat(this.cooldowns.activeCount(now())).isZero();
+		this.cooldowns.purgeExpired(now());
 		assertThat(this.cooldowns.size()).isZero();
 	}
 
 	@Test
 	void whenTheCooldownIsRenewedThenTheRequestsTheOldOneHeldStillCount() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		// Leaves at 2.4 s.
 		admit(A, Duration.ofSeconds(10), 1.0);
 		// A later instant, 2.1 s from the start, wins.
 		this.clock.advance(Duration.ofMillis(100));
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		this.clock.advance(Duration.ofMillis(2100));
 		// Past the new instant, the request the old cooldown held is still to leave.
 		assertThat(admit(A, Duration.ofSeconds(10), 0.0))
@@ -102,7 +108,7 @@ class HostCooldownsReleaseTests {
 
 	@Test
 	void whenARequestIsHeldThenItsWaitSaysWhatHeldIt() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		assertThat(admit(A, Duration.ofSeconds(10), 0.0)).isInstanceOfSatisfying(Admission.Wait.class,
 				(wait) -> assertThat(wait.reason()).isEqualTo(HoldReason.COOLDOWN));
 		assertThat(HoldReason.COOLDOWN.tagValue()).isEqualTo("cooldown");
@@ -112,7 +118,7 @@ class HostCooldownsReleaseTests {
 
 	@Test
 	void whenAKeyCanHoldARequestThenItsProtectionShowsWhy() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		admit(A, Duration.ofSeconds(10), 0.5);
 		admit(A, Duration.ofSeconds(10), 1.0);
 		this.clock.advance(Duration.ofMillis(500));
@@ -129,7 +135,7 @@ class HostCooldownsReleaseTests {
 
 	@Test
 	void whenAKeyIsPacedThenItsProtectionShowsTheRateAndTheNextFreeSlot() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		learnEighteenPerSecond();
 		long interval = (long) (1e9 / 18);
 		admit(A, Duration.ofSeconds(10), 0.0);
@@ -156,7 +162,7 @@ class HostCooldownsReleaseTests {
 			this.clock.advance(Duration.ofMillis(50));
 			this.cooldowns.accepted(A, now());
 		}
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 	}
 
 	private Admission admit(CooldownKey key, Duration budget, double random) {

@@ -1,4 +1,4 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,8 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.retryafter.core.CooldownKey;
+
 /**
- * The read-only views of a {@link HostCooldowns}' maps, for the endpoint and the gauges:
+ * The read-only views of a {@link OriginProtection}' maps, for the endpoint and the gauges:
  * built off the request path, ordered by key text.
  */
 final class CooldownViews {
@@ -26,6 +28,10 @@ final class CooldownViews {
 		List<KeyProtection> views = new ArrayList<>(keys.size());
 		for (CooldownKey key : keys) {
 			CooldownHold hold = holds.get(key);
+			if (hold != null && hold.ended(nowNanos)) {
+				// Ended but not yet purged: a view shows what can still hold, and purges nothing.
+				hold = null;
+			}
 			OriginPacer pacer = pacers.get(key);
 			double rate = (pacer != null) ? pacer.rate() : Double.NaN;
 			if (hold == null && Double.isNaN(rate)) {

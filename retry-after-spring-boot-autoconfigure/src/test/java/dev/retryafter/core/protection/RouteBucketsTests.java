@@ -1,5 +1,8 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownScope;
+import dev.retryafter.core.Origin;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,11 +1,17 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.DurationMath;
+import dev.retryafter.core.Jitter;
+import dev.retryafter.core.RetrySettings;
+
 /**
- * What {@link HostCooldowns#admit} decides on: the request, where it stands in its budget,
+ * What {@link OriginProtection#admit} decides on: the request, where it stands in its budget,
  * and its client's cooldown settings.
  *
  * @param key the request's cooldown key
@@ -16,10 +22,13 @@ import java.util.random.RandomGenerator;
  * @param jitter the jitter factor, between 0 and 1
  * @param random the random source for jitter
  * @param firstAttempt whether the request has not been sent yet
+ * @param readsQuotas whether the client reads the quotas origins announce, so that a first
+ * attempt takes a slot inside its key's quota (never in mode {@code fail-fast}, which asked
+ * never to be held)
  * @since 0.1.0
  */
 public record AdmissionRequest(CooldownKey key, long nowNanos, Duration remainingBudget, Duration attemptReserve,
-		CooldownMode mode, double jitter, RandomGenerator random, boolean firstAttempt) {
+		CooldownMode mode, double jitter, RandomGenerator random, boolean firstAttempt, boolean readsQuotas) {
 
 	/**
 	 * Checks the arguments.
@@ -35,6 +44,22 @@ public record AdmissionRequest(CooldownKey key, long nowNanos, Duration remainin
 	}
 
 	/**
+	 * A request of a client that does not read announced quotas.
+	 * @param key the request's cooldown key
+	 * @param nowNanos the current monotonic reading
+	 * @param remainingBudget the request's remaining total budget (may be negative)
+	 * @param attemptReserve the time kept back for the attempt itself
+	 * @param mode what a held request does
+	 * @param jitter the jitter factor, between 0 and 1
+	 * @param random the random source for jitter
+	 * @param firstAttempt whether the request has not been sent yet
+	 */
+	public AdmissionRequest(CooldownKey key, long nowNanos, Duration remainingBudget, Duration attemptReserve,
+			CooldownMode mode, double jitter, RandomGenerator random, boolean firstAttempt) {
+		this(key, nowNanos, remainingBudget, attemptReserve, mode, jitter, random, firstAttempt, false);
+	}
+
+	/**
 	 * A request under {@code settings}' attempt reserve, cooldown mode and jitter.
 	 * @param key the request's cooldown key
 	 * @param nowNanos the current monotonic reading
@@ -42,12 +67,14 @@ public record AdmissionRequest(CooldownKey key, long nowNanos, Duration remainin
 	 * @param settings the request's client settings
 	 * @param random the random source for jitter
 	 * @param firstAttempt whether the request has not been sent yet
-	 * @return the request
+	 * @return the request, reading quotas when the client's {@code rate-limit} and cooldown
+	 * are on
 	 */
 	public static AdmissionRequest of(CooldownKey key, long nowNanos, Duration remainingBudget, RetrySettings settings,
 			RandomGenerator random, boolean firstAttempt) {
 		return new AdmissionRequest(key, nowNanos, remainingBudget, settings.attemptReserve(),
-				settings.cooldown().mode(), settings.jitter(), random, firstAttempt);
+				settings.cooldown().mode(), settings.jitter(), random, firstAttempt,
+				settings.rateLimit().active() && settings.cooldown().enabled());
 	}
 
 	/**

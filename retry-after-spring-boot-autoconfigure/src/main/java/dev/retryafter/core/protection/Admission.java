@@ -1,14 +1,16 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.Objects;
+
+import dev.retryafter.core.HoldReason;
 
 /**
  * Whether a request may be sent to an origin now, given its host cooldown:
  * {@link Proceed}, {@link Wait} first, or {@link Refuse} without sending.
  *
  * @since 0.1.0
- * @see HostCooldowns#admit
+ * @see OriginProtection#admit
  */
 public sealed interface Admission permits Admission.Proceed, Admission.Wait, Admission.Refuse {
 

@@ -1,8 +1,10 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.SplittableRandom;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.Origin;
 import dev.retryafter.core.header.RateLimitFields;
 import dev.retryafter.core.header.RateLimitParser;
 import dev.retryafter.core.header.RateLimitReading;

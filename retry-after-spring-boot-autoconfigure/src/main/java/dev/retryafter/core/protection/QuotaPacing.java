@@ -1,4 +1,4 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,6 +10,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.DurationMath;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Origin;
 import dev.retryafter.core.header.RateLimitReading;
 import org.jspecify.annotations.Nullable;
 

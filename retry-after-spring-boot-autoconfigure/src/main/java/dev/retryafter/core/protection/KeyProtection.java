@@ -1,14 +1,15 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.Objects;
 
+import dev.retryafter.core.CooldownKey;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Everything that can hold a first attempt under one cooldown key, read at one moment: the
  * cooldown's instant, the requests it held that are still leaving, and the learned pacing
- * rate with the next free slot. Each {@link HoldReason} is explained by one of these. Times
+ * rate with the next free slot. Each {@link dev.retryafter.core.HoldReason} is explained by one of these. Times
  * are measured from the reading the view was taken at.
  *
  * @param key the cooldown key

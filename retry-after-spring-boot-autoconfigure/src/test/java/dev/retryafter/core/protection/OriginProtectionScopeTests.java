@@ -1,7 +1,12 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.CooldownScope;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.FixedRandom;
 import org.junit.jupiter.api.Test;
@@ -13,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * routes probe whether the whole origin refuses, and what the server or the configuration
  * scoped never widens. On a fixed clock, with no jitter.
  */
-class HostCooldownsScopeTests {
+class OriginProtectionScopeTests {
 
 	private static final CooldownKey ORIGIN = CooldownKey.of(Origin.of("https", "api.example", -1));
 
@@ -33,7 +38,7 @@ class HostCooldownsScopeTests {
 
 	private final FakeClock clock = new FakeClock();
 
-	private final HostCooldowns cooldowns = new HostCooldowns(100);
+	private final OriginProtection cooldowns = new OriginProtection(100);
 
 	@Test
 	void whenOneRouteIsRefusedThenItsNextRequestIsHeldAndAnotherRoutesFirstRequestGoesAtOnce() {
@@ -158,18 +163,18 @@ class HostCooldownsScopeTests {
 
 	@Test
 	void whenManyOriginsCoolARouteThenTheProbeStateStaysWithinTheBound() {
-		HostCooldowns small = new HostCooldowns(4);
+		OriginProtection small = new OriginProtection(4);
 		for (int i = 0; i < 50; i++) {
 			CooldownKey key = CooldownKey.of(Origin.of("https", "h" + i + ".example", -1))
 				.withScope(CooldownScope.route("/search"));
-			small.record(key, now(), Duration.ofSeconds(30));
+			small.record(key, Duration.ofSeconds(30), now());
 		}
 		assertThat(small.size()).isLessThanOrEqualTo(5);
 		assertThat(small.probeFamilies()).isLessThanOrEqualTo(4);
 	}
 
 	private void record(CooldownKey key, int seconds) {
-		this.cooldowns.record(key, now(), Duration.ofSeconds(seconds));
+		this.cooldowns.record(key, Duration.ofSeconds(seconds), now());
 	}
 
 	private Admission admit(CooldownKey key, Duration budget) {

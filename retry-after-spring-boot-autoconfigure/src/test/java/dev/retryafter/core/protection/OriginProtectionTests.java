@@ -1,4 +1,4 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -11,6 +11,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Origin;
 import dev.retryafter.core.header.RetryAfter;
 import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.FixedRandom;
@@ -20,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.entry;
 
-class HostCooldownsTests {
+class OriginProtectionTests {
 
 	private static final CooldownKey A = CooldownKey.of(Origin.of("http", "a.example", -1));
 
@@ -34,7 +38,7 @@ class HostCooldownsTests {
 
 	private final FakeClock clock = new FakeClock();
 
-	private final HostCooldowns cooldowns = new HostCooldowns(100);
+	private final OriginProtection cooldowns = new OriginProtection(100);
 
 	@Test
 	void whenNothingRecordedThenProceed() {
@@ -45,7 +49,7 @@ class HostCooldownsTests {
 	@Test
 	void whenACooldownIsRecordedThenNotEmptyUntilItEndsAndIsPurged() {
 		assertThat(this.cooldowns.isEmpty()).isTrue();
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		assertThat(this.cooldowns.isEmpty()).isFalse();
 		this.clock.advance(Duration.ofMillis(2400));
 		// An ended cooldown (instant and release window past) still counts until a read purges
@@ -60,30 +64,45 @@ class HostCooldownsTests {
 	}
 
 	@Test
+	void whenTheViewsAreReadAfterACooldownEndedThenTheyShowNothingAndPurgeNothing() {
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
+		this.clock.advance(Duration.ofSeconds(3));
+
+		assertThat(this.cooldowns.snapshot(now())).isEmpty();
+		assertThat(this.cooldowns.protection(now())).isEmpty();
+		assertThat(this.cooldowns.activeCount(now())).isZero();
+		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ZERO);
+		assertThat(this.cooldowns.size()).isOne();
+
+		this.cooldowns.purgeExpired(now());
+		assertThat(this.cooldowns.size()).isZero();
+	}
+
+	@Test
 	void whenLaterDelayRecordedThenLaterWins() {
-		assertThat(this.cooldowns.record(A, now(), Duration.ofSeconds(2))).isTrue();
-		assertThat(this.cooldowns.record(A, now(), Duration.ofSeconds(5))).isTrue();
+		assertThat(this.cooldowns.record(A, Duration.ofSeconds(2), now())).isTrue();
+		assertThat(this.cooldowns.record(A, Duration.ofSeconds(5), now())).isTrue();
 		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ofSeconds(5));
 	}
 
 	@Test
 	void whenEarlierDelayRecordedThenHeldOneStays() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(5));
+		this.cooldowns.record(A, Duration.ofSeconds(5), now());
 		this.clock.advance(Duration.ofSeconds(1));
-		assertThat(this.cooldowns.record(A, now(), Duration.ofSeconds(3))).isFalse();
+		assertThat(this.cooldowns.record(A, Duration.ofSeconds(3), now())).isFalse();
 		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ofSeconds(4));
 	}
 
 	@Test
 	void whenDelayIsZeroOrNegativeThenNothingRecorded() {
-		assertThat(this.cooldowns.record(A, now(), Duration.ZERO)).isFalse();
-		assertThat(this.cooldowns.record(A, now(), Duration.ofSeconds(-3))).isFalse();
+		assertThat(this.cooldowns.record(A, Duration.ZERO, now())).isFalse();
+		assertThat(this.cooldowns.record(A, Duration.ofSeconds(-3), now())).isFalse();
 		assertThat(this.cooldowns.size()).isZero();
 	}
 
 	@Test
 	void whenCooldownEndsThenProceedAndEntryPurged() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		// The instant plus the release window (0.2 x 2 s) in which held requests leave.
 		this.clock.advance(Duration.ofMillis(2400));
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
@@ -92,7 +111,7 @@ class HostCooldownsTests {
 
 	@Test
 	void whenARequestArrivesWhileHeldOnesAreStillLeavingThenItQueuesBehindThem() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		// Held to the end of the release window: it leaves at 2.4 s.
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 1.0)).isEqualTo(new Admission.Wait(Duration.ofMillis(2400)));
 		// 100 ms past the instant, while it is still to leave: wait until it has (300 ms),
@@ -114,8 +133,8 @@ class HostCooldownsTests {
 
 	@Test
 	void whenTheOriginTurnedAwayMoreThanOneRequestThenAFirstAttemptInTheWindowSpreadsOverTheWholeDelay() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		admit(A, CooldownMode.WAIT, 0.2, 1.0);
 		// The next wave: until the held request has left (300 ms), plus a random part of the
 		// whole delay (0.5 x 2 s) instead of the jitter window.
@@ -130,7 +149,7 @@ class HostCooldownsTests {
 
 	@Test
 	void whenWaitModeThenWaitUntilNotBeforePlusJitter() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		this.clock.advance(Duration.ofMillis(500));
 		// time left 1.5 s; jitter scaled by the whole 2 s delay: 0.5 x 0.2 x 2 s = 200 ms
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(1700)));
@@ -139,7 +158,7 @@ class HostCooldownsTests {
 	@Test
 	void whenHeldJustBeforeNotBeforeThenJitterStillSpansTheServerDelay() {
 		// Requests held a moment before the instant must not all leave together.
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		this.clock.advance(Duration.ofMillis(990));
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.0)).isEqualTo(new Admission.Wait(Duration.ofMillis(10)));
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(110)));
@@ -147,41 +166,41 @@ class HostCooldownsTests {
 
 	@Test
 	void whenALaterCooldownWinsThenItsDelaySetsTheJitterWindow() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
-		this.cooldowns.record(A, now(), Duration.ofSeconds(5));
-		this.cooldowns.record(A, now(), Duration.ofSeconds(3));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		this.cooldowns.record(A, Duration.ofSeconds(5), now());
+		this.cooldowns.record(A, Duration.ofSeconds(3), now());
 		// not-before 5 s away, set by the 5 s delay: extra 0.5 x 0.2 x 5 s = 500 ms
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(5500)));
 	}
 
 	@Test
 	void whenJitterIsZeroThenWaitExactlyUntilNotBefore() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		assertThat(admit(A, CooldownMode.WAIT, 0.0, 0.9)).isEqualTo(new Admission.Wait(Duration.ofSeconds(2)));
 	}
 
 	@Test
 	void whenJitterWouldOverrunBudgetThenItIsTrimmedButWaitNeverBelowNotBefore() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(9));
+		this.cooldowns.record(A, Duration.ofSeconds(9), now());
 		// 9 s + 0.5 s reserve leaves 0.5 s of 10 s for jitter, not the 0.9 x 0.2 x 9 s = 1.62 s drawn
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.9)).isEqualTo(new Admission.Wait(Duration.ofMillis(9500)));
 	}
 
 	@Test
 	void whenWaitPlusReserveExactlyFitsThenWait() {
-		this.cooldowns.record(A, now(), Duration.ofMillis(9500));
+		this.cooldowns.record(A, Duration.ofMillis(9500), now());
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(9500)));
 	}
 
 	@Test
 	void whenWaitDoesNotFitBudgetThenRefuseWithTimeLeft() {
-		this.cooldowns.record(A, now(), Duration.ofMillis(9501));
+		this.cooldowns.record(A, Duration.ofMillis(9501), now());
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Refuse(Duration.ofMillis(9501)));
 	}
 
 	@Test
 	void whenBudgetAlreadyNegativeThenRefuse() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		assertThat(this.cooldowns.admit(new AdmissionRequest(A, now(), Duration.ofSeconds(-1), RESERVE,
 				CooldownMode.WAIT, 0.2, new FixedRandom(0.5), true)))
 			.isEqualTo(new Admission.Refuse(Duration.ofSeconds(1)));
@@ -189,7 +208,7 @@ class HostCooldownsTests {
 
 	@Test
 	void whenFailFastModeThenRefuseWithTimeLeftEvenIfItWouldFit() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		this.clock.advance(Duration.ofMillis(250));
 		assertThat(admit(A, CooldownMode.FAIL_FAST, 0.2, 0.5))
 			.isEqualTo(new Admission.Refuse(Duration.ofMillis(1750)));
@@ -197,7 +216,7 @@ class HostCooldownsTests {
 
 	@Test
 	void whenAnotherOriginIsCoolingThenProceed() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(2));
+		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		assertThat(admit(B, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
 		assertThat(admit(CooldownKey.of(Origin.of("https", "a.example", -1)), CooldownMode.WAIT, 0.2, 0.5))
 			.isEqualTo(Admission.PROCEED);
@@ -205,10 +224,10 @@ class HostCooldownsTests {
 
 	@Test
 	void whenDelayIsHugeThenItSaturatesWithoutOverflow() {
-		HostCooldowns uncapped = new HostCooldowns(100, Duration.ofSeconds(Long.MAX_VALUE));
+		OriginProtection uncapped = new OriginProtection(100, Duration.ofSeconds(Long.MAX_VALUE));
 		assertThat(uncapped.maxDuration()).isEqualTo(RetryAfter.MAX_DELAY);
 		Duration huge = Duration.ofSeconds(Long.MAX_VALUE);
-		assertThat(uncapped.record(A, now(), huge)).isTrue();
+		assertThat(uncapped.record(A, huge, now())).isTrue();
 		assertThat(uncapped.remaining(A, now())).isEqualTo(RetryAfter.MAX_DELAY);
 		assertThat(uncapped.admit(new AdmissionRequest(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 1.0,
 				new FixedRandom(0.999_999), true)))
@@ -223,16 +242,16 @@ class HostCooldownsTests {
 	@Test
 	void whenDelayExceedsMaxDurationThenTheCooldownIsCutToIt() {
 		assertThat(this.cooldowns.maxDuration()).isEqualTo(Duration.ofSeconds(60));
-		assertThat(this.cooldowns.record(A, now(), Duration.ofDays(1))).isTrue();
+		assertThat(this.cooldowns.record(A, Duration.ofDays(1), now())).isTrue();
 		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ofSeconds(60));
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(new Admission.Refuse(Duration.ofSeconds(60)));
 		// A held request's jitter spreads over the capped delay (5 s), not the 8 s asked for.
-		HostCooldowns tight = new HostCooldowns(100, Duration.ofSeconds(5));
-		tight.record(A, now(), Duration.ofSeconds(8));
+		OriginProtection tight = new OriginProtection(100, Duration.ofSeconds(5));
+		tight.record(A, Duration.ofSeconds(8), now());
 		assertThat(tight.admit(new AdmissionRequest(A, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.5,
 				new FixedRandom(0.5), true)))
 			.isEqualTo(new Admission.Wait(Duration.ofMillis(6250)));
-		tight.record(B, now(), Duration.ofSeconds(5).plusNanos(1));
+		tight.record(B, Duration.ofSeconds(5).plusNanos(1), now());
 		assertThat(tight.remaining(B, now())).isEqualTo(Duration.ofSeconds(5));
 		this.clock.advance(Duration.ofSeconds(60));
 		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ZERO);
@@ -241,7 +260,7 @@ class HostCooldownsTests {
 	@Test
 	void whenALearnedInstantIsFarAheadThenItIsCutToMaxDurationToo() {
 		Instant wallNow = this.clock.instant();
-		assertThat(this.cooldowns.record(A, now(), Duration.between(wallNow, wallNow.plus(Duration.ofDays(365))))).isTrue();
+		assertThat(this.cooldowns.record(A, Duration.between(wallNow, wallNow.plus(Duration.ofDays(365))), now())).isTrue();
 		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ofSeconds(60));
 	}
 
@@ -249,7 +268,7 @@ class HostCooldownsTests {
 	void whenPartitionsOfOneOriginCoolDownThenEachIsItsOwnKey() {
 		CooldownKey tenantA = new CooldownKey(A.origin(), "0".repeat(32));
 		CooldownKey tenantB = new CooldownKey(A.origin(), "f".repeat(32));
-		this.cooldowns.record(tenantA, now(), Duration.ofSeconds(3));
+		this.cooldowns.record(tenantA, Duration.ofSeconds(3), now());
 		assertThat(admit(tenantB, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
 		assertThat(admit(A, CooldownMode.WAIT, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
 		assertThat(admit(tenantA, CooldownMode.FAIL_FAST, 0.2, 0.5))
@@ -259,10 +278,10 @@ class HostCooldownsTests {
 	@Test
 	void whenCooldownsAreEndedThenOneOriginWithEveryPartitionOrAllEnd() {
 		CooldownKey tenantA = new CooldownKey(A.origin(), "0".repeat(32));
-		this.cooldowns.record(A, now(), Duration.ofSeconds(3));
-		this.cooldowns.record(tenantA, now(), Duration.ofSeconds(3));
-		this.cooldowns.record(B, now(), Duration.ofSeconds(3));
-		this.cooldowns.record(C, now(), Duration.ofSeconds(3));
+		this.cooldowns.record(A, Duration.ofSeconds(3), now());
+		this.cooldowns.record(tenantA, Duration.ofSeconds(3), now());
+		this.cooldowns.record(B, Duration.ofSeconds(3), now());
+		this.cooldowns.record(C, Duration.ofSeconds(3), now());
 		assertThat(this.cooldowns.endAll(A.origin())).containsExactlyInAnyOrder(A, tenantA);
 		assertThat(this.cooldowns.snapshot(now())).containsOnlyKeys(B, C);
 		assertThat(this.cooldowns.end(B)).isTrue();
@@ -275,94 +294,96 @@ class HostCooldownsTests {
 	@Test
 	void whenMonotonicReadingsWrapThenDifferencesStillHold() {
 		long nearWrap = Long.MAX_VALUE - 1_000_000_000L;
-		this.cooldowns.record(A, nearWrap, Duration.ofSeconds(5));
+		this.cooldowns.record(A, Duration.ofSeconds(5), nearWrap);
 		long twoSecondsLater = nearWrap + 2_000_000_000L;
 		assertThat(twoSecondsLater).isNegative();
 		assertThat(this.cooldowns.remaining(A, twoSecondsLater)).isEqualTo(Duration.ofSeconds(3));
-		this.cooldowns.record(A, twoSecondsLater, Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), twoSecondsLater);
 		assertThat(this.cooldowns.remaining(A, twoSecondsLater)).isEqualTo(Duration.ofSeconds(3));
 	}
 
 	@Test
 	void whenWallClockNotBeforeRecordedThenConvertedToMonotonic() {
-		HostCooldowns uncapped = new HostCooldowns(100, RetryAfter.MAX_DELAY);
+		OriginProtection uncapped = new OriginProtection(100, RetryAfter.MAX_DELAY);
 		Instant wallNow = this.clock.instant();
-		assertThat(uncapped.record(A, now(), Duration.between(wallNow, wallNow.plusSeconds(30)))).isTrue();
+		assertThat(uncapped.record(A, Duration.between(wallNow, wallNow.plusSeconds(30)), now())).isTrue();
 		assertThat(uncapped.remaining(A, now())).isEqualTo(Duration.ofSeconds(30));
-		assertThat(uncapped.record(B, now(), Duration.between(wallNow, wallNow.minusSeconds(1)))).isFalse();
-		assertThat(uncapped.record(B, now(), Duration.between(wallNow, wallNow))).isFalse();
-		assertThat(uncapped.record(C, now(), Duration.between(Instant.MIN, Instant.MAX))).isTrue();
+		assertThat(uncapped.record(B, Duration.between(wallNow, wallNow.minusSeconds(1)), now())).isFalse();
+		assertThat(uncapped.record(B, Duration.between(wallNow, wallNow), now())).isFalse();
+		assertThat(uncapped.record(C, Duration.between(Instant.MIN, Instant.MAX), now())).isTrue();
 		assertThat(uncapped.remaining(C, now())).isEqualTo(RetryAfter.MAX_DELAY);
 		assertThat(uncapped.size()).isEqualTo(2);
 	}
 
 	@Test
-	void whenExpiredThenPurgedByActiveCountAndSnapshot() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
-		this.cooldowns.record(B, now(), Duration.ofSeconds(5));
-		this.cooldowns.record(C, now(), Duration.ofSeconds(3));
+	void whenExpiredThenLeftOutOfTheViewsAndPurgedByPurgeExpired() {
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		this.cooldowns.record(B, Duration.ofSeconds(5), now());
+		this.cooldowns.record(C, Duration.ofSeconds(3), now());
 		this.clock.advance(Duration.ofSeconds(2));
 		assertThat(this.cooldowns.size()).isEqualTo(3);
 		assertThat(this.cooldowns.activeCount(now())).isEqualTo(2);
+		this.cooldowns.purgeExpired(now());
 		assertThat(this.cooldowns.size()).isEqualTo(2);
 		this.clock.advance(Duration.ofSeconds(1));
 		assertThat(this.cooldowns.snapshot(now())).containsExactly(entry(B, Duration.ofSeconds(2)));
+		this.cooldowns.purgeExpired(now());
 		assertThat(this.cooldowns.size()).isEqualTo(1);
 	}
 
 	@Test
 	void whenSnapshotThenOrderedByOriginWithTimeLeft() {
-		this.cooldowns.record(C, now(), Duration.ofSeconds(3));
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
-		this.cooldowns.record(B, now(), Duration.ofMillis(2500));
+		this.cooldowns.record(C, Duration.ofSeconds(3), now());
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		this.cooldowns.record(B, Duration.ofMillis(2500), now());
 		assertThat(this.cooldowns.snapshot(now())).containsExactly(entry(A, Duration.ofSeconds(1)),
 				entry(B, Duration.ofMillis(2500)), entry(C, Duration.ofSeconds(3)));
 	}
 
 	@Test
 	void whenRecordsRepeatThenExpiredEntriesArePurgedWithoutAnyRead() {
-		HostCooldowns small = new HostCooldowns(10_000);
+		OriginProtection small = new OriginProtection(10_000);
 		for (int i = 0; i < 200; i++) {
-			small.record(CooldownKey.of(Origin.of("http", "h" + i, -1)), now(), Duration.ofSeconds(1));
+			small.record(CooldownKey.of(Origin.of("http", "h" + i, -1)), Duration.ofSeconds(1), now());
 		}
 		this.clock.advance(Duration.ofSeconds(1));
 		for (int i = 0; i < 56; i++) {
-			small.record(A, now(), Duration.ofSeconds(1));
+			small.record(A, Duration.ofSeconds(1), now());
 		}
 		assertThat(small.size()).isEqualTo(1);
 	}
 
 	@Test
 	void whenOverBoundThenExpiredEvictedFirst() {
-		HostCooldowns bounded = new HostCooldowns(2);
-		bounded.record(A, now(), Duration.ofSeconds(1));
-		bounded.record(B, now(), Duration.ofSeconds(10));
+		OriginProtection bounded = new OriginProtection(2);
+		bounded.record(A, Duration.ofSeconds(1), now());
+		bounded.record(B, Duration.ofSeconds(10), now());
 		this.clock.advance(Duration.ofSeconds(2));
-		bounded.record(C, now(), Duration.ofSeconds(1));
+		bounded.record(C, Duration.ofSeconds(1), now());
 		assertThat(bounded.snapshot(now())).containsExactly(entry(B, Duration.ofSeconds(8)),
 				entry(C, Duration.ofSeconds(1)));
 	}
 
 	@Test
 	void whenOverBoundThenSoonestEndingEvictedButNeverTheOneJustRecorded() {
-		HostCooldowns bounded = new HostCooldowns(3);
+		OriginProtection bounded = new OriginProtection(3);
 		CooldownKey d = CooldownKey.of(Origin.of("http", "d.example", -1));
-		bounded.record(A, now(), Duration.ofSeconds(30));
-		bounded.record(B, now(), Duration.ofSeconds(10));
-		bounded.record(C, now(), Duration.ofSeconds(20));
-		bounded.record(d, now(), Duration.ofSeconds(1));
+		bounded.record(A, Duration.ofSeconds(30), now());
+		bounded.record(B, Duration.ofSeconds(10), now());
+		bounded.record(C, Duration.ofSeconds(20), now());
+		bounded.record(d, Duration.ofSeconds(1), now());
 		assertThat(bounded.snapshot(now())).containsExactly(entry(A, Duration.ofSeconds(30)),
 				entry(d, Duration.ofSeconds(1)), entry(C, Duration.ofSeconds(20)));
 	}
 
 	@Test
 	void whenManyOriginsThenSizeNeverExceedsBoundForOneWriter() {
-		HostCooldowns bounded = new HostCooldowns(1000);
+		OriginProtection bounded = new OriginProtection(1000);
 		SplittableRandom random = new SplittableRandom(42);
 		int largest = 0;
 		for (int i = 0; i < 20_000; i++) {
-			bounded.record(CooldownKey.of(Origin.of("http", "h" + random.nextInt(5_000), -1)), now(),
-					Duration.ofMillis(1 + random.nextInt(60_000)));
+			bounded.record(CooldownKey.of(Origin.of("http", "h" + random.nextInt(5_000), -1)),
+					Duration.ofMillis(1 + random.nextInt(60_000)), now());
 			largest = Math.max(largest, bounded.size());
 			this.clock.advance(Duration.ofMillis(random.nextInt(3)));
 		}
@@ -371,7 +392,7 @@ class HostCooldownsTests {
 
 	@Test
 	void whenManyThreadsRecordThenLaterWinsAndBoundHolds() throws Exception {
-		HostCooldowns bounded = new HostCooldowns(64);
+		OriginProtection bounded = new OriginProtection(64);
 		int threads = 8;
 		long start = now();
 		CountDownLatch go = new CountDownLatch(1);
@@ -383,9 +404,9 @@ class HostCooldownsTests {
 				futures.add(pool.submit(() -> {
 					go.await();
 					for (int i = 0; i < 2_000; i++) {
-						bounded.record(A, start, Duration.ofMillis(1 + i * threads + thread));
-						bounded.record(CooldownKey.of(Origin.of("http", "t" + thread + "-" + i, -1)), start,
-								Duration.ofSeconds(1));
+						bounded.record(A, Duration.ofMillis(1 + i * threads + thread), start);
+						bounded.record(CooldownKey.of(Origin.of("http", "t" + thread + "-" + i, -1)),
+								Duration.ofSeconds(1), start);
 					}
 					return null;
 				}));
@@ -399,7 +420,7 @@ class HostCooldownsTests {
 			pool.shutdownNow();
 		}
 		assertThat(bounded.size()).isLessThanOrEqualTo(64 + threads);
-		bounded.record(B, start, Duration.ofSeconds(1));
+		bounded.record(B, Duration.ofSeconds(1), start);
 		assertThat(bounded.size()).isLessThanOrEqualTo(64);
 		// A ends last of all, so eviction (soonest ending first) never removed its highest value.
 		assertThat(bounded.remaining(A, start)).isEqualTo(Duration.ofMillis(16_000));
@@ -407,9 +428,9 @@ class HostCooldownsTests {
 
 	@Test
 	void whenArgumentsAreInvalidThenClearErrors() {
-		assertThatIllegalArgumentException().isThrownBy(() -> new HostCooldowns(0))
+		assertThatIllegalArgumentException().isThrownBy(() -> new OriginProtection(0))
 			.withMessage("maxHosts must be at least 1: 0");
-		assertThatIllegalArgumentException().isThrownBy(() -> new HostCooldowns(1, Duration.ZERO))
+		assertThatIllegalArgumentException().isThrownBy(() -> new OriginProtection(1, Duration.ZERO))
 			.withMessage("maxDuration must be positive: PT0S");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.cooldowns.admit(new AdmissionRequest(A, now(), BUDGET, RESERVE, CooldownMode.WAIT,

@@ -1,7 +1,10 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Origin;
 import dev.retryafter.core.header.RateLimitFields;
 import dev.retryafter.core.header.RateLimitReading;
 import org.junit.jupiter.api.Test;
@@ -208,7 +211,7 @@ class QuotaPacingTests {
 
 	@Test
 	void whenAnOperatorEndsAnOriginsCooldownsThenItsQuotaIsForgottenToo() {
-		HostCooldowns cooldowns = new HostCooldowns(10);
+		OriginProtection cooldowns = new OriginProtection(10);
 		cooldowns.quotas().record(KEY, reading(0, 30, 0, 0), T0);
 		assertThat(cooldowns.isEmpty()).isFalse();
 

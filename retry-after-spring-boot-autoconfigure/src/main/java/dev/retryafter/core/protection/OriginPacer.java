@@ -1,8 +1,9 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.random.RandomGenerator;
 
+import dev.retryafter.core.HoldReason;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,9 +1,13 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownScope;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Origin;
 import org.jspecify.annotations.Nullable;
 
 /**

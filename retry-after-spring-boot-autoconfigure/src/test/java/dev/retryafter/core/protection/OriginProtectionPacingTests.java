@@ -1,4 +1,4 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,6 +10,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.FixedRandom;
 import org.junit.jupiter.api.Test;
@@ -21,7 +25,7 @@ import static org.assertj.core.api.Assertions.within;
  * Pacing: the rate a key's origin accepted between two of its rejections spaces the requests
  * held for it afterwards.
  */
-class HostCooldownsPacingTests {
+class OriginProtectionPacingTests {
 
 	private static final CooldownKey A = CooldownKey.of(Origin.of("http", "a.example", -1));
 
@@ -36,11 +40,11 @@ class HostCooldownsPacingTests {
 
 	private final FakeClock clock = new FakeClock();
 
-	private final HostCooldowns cooldowns = new HostCooldowns(100);
+	private final OriginProtection cooldowns = new OriginProtection(100);
 
 	@Test
 	void whenTheOriginRejectsTwiceADelayApartThenTheRateIsWhatItAcceptedBetween() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		assertThat(this.cooldowns.pacedRate(A)).isNaN();
 		learnEighteenPerSecond();
 		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(18.0, within(1e-9));
@@ -49,23 +53,23 @@ class HostCooldownsPacingTests {
 
 	@Test
 	void whenRejectionsComeInABurstThenTheWindowStaysOpenUntilItIsADelayLong() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		accept(A, 10);
 		this.clock.advance(Duration.ofMillis(500));
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		assertThat(this.cooldowns.pacedRate(A)).isNaN();
 		accept(A, 10);
 		this.clock.advance(Duration.ofMillis(500));
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		// 20 accepted in the 1 s since the first rejection.
 		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(18.0, within(1e-9));
 	}
 
 	@Test
 	void whenNothingWasAcceptedBetweenRejectionsThenNoRateIsLearned() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		this.clock.advance(Duration.ofSeconds(3));
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		assertThat(this.cooldowns.pacedRate(A)).isNaN();
 		// Without a rate the cooldown alone decides: its instant plus jitter.
 		assertThat(admit(A, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(1100)));
@@ -73,7 +77,7 @@ class HostCooldownsPacingTests {
 
 	@Test
 	void whenPacedThenHeldRequestsLeaveOneIntervalApartFromTheInstant() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		learnEighteenPerSecond();
 		// Cooling until 1 s from now: the first slot is the instant, then one every 1/18 s.
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L));
@@ -87,7 +91,7 @@ class HostCooldownsPacingTests {
 
 	@Test
 	void whenARetryComesWhileRequestsAreQueuedThenOnlyTheCooldownHoldsIt() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		learnEighteenPerSecond();
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L));
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L + INTERVAL_NANOS));
@@ -106,7 +110,7 @@ class HostCooldownsPacingTests {
 
 	@Test
 	void whenTheCooldownHasEndedAndNoPacedRequestIsStillLeavingThenRequestsGoAtOnce() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		learnEighteenPerSecond();
 		this.clock.advance(Duration.ofSeconds(2));
 		assertThat(this.cooldowns.remaining(A, now())).isEqualTo(Duration.ZERO);
@@ -120,7 +124,7 @@ class HostCooldownsPacingTests {
 
 	@Test
 	void whenPacedRequestsAreStillLeavingAfterTheInstantThenANewOneTakesTheNextSlot() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		learnEighteenPerSecond();
 		for (int i = 0; i < 3; i++) {
 			admit(A, 0.0, 0.5);
@@ -135,7 +139,7 @@ class HostCooldownsPacingTests {
 
 	@Test
 	void whenASlotDoesNotFitTheBudgetThenTheCooldownAloneDecidesAndTheSlotStaysFree() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		learnEighteenPerSecond();
 		for (int i = 0; i < 10; i++) {
 			admit(A, 0.0, 0.5);
@@ -154,7 +158,7 @@ class HostCooldownsPacingTests {
 
 	@Test
 	void whenRequestsQueueThenTheRateGrowsWithEveryAcceptedOne() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		learnEighteenPerSecond();
 		accept(A, 20);
 		// Nothing queued yet: the rate is what the rejections measured.
@@ -166,7 +170,7 @@ class HostCooldownsPacingTests {
 
 	@Test
 	void whenFailFastThenRequestsAreNotPaced() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		learnEighteenPerSecond();
 		this.clock.advance(Duration.ofSeconds(2));
 		assertThat(admit(A, CooldownMode.FAIL_FAST)).isEqualTo(Admission.PROCEED);
@@ -175,7 +179,7 @@ class HostCooldownsPacingTests {
 
 	@Test
 	void whenNothingQueuesForTenSecondsThenThePacerIsForgotten() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		learnEighteenPerSecond();
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L));
 		// The slot ended 1 s from now; ten quiet seconds after it the origin is forgotten.
@@ -190,20 +194,22 @@ class HostCooldownsPacingTests {
 
 	@Test
 	void whenALongDelayWasAskedThenThePacerLastsTwoOfThem() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(8));
+		this.cooldowns.record(A, Duration.ofSeconds(8), now());
 		this.clock.advance(Duration.ofSeconds(12));
 		assertThat(this.cooldowns.activeCount(now())).isZero();
+		this.cooldowns.purgeExpired(now());
 		assertThat(this.cooldowns.isEmpty()).isFalse();
 		this.clock.advance(Duration.ofSeconds(4).plusNanos(1));
 		assertThat(this.cooldowns.activeCount(now())).isZero();
+		this.cooldowns.purgeExpired(now());
 		assertThat(this.cooldowns.isEmpty()).isTrue();
 	}
 
 	@Test
 	void whenCooldownsAreEndedThenWhatWasLearnedIsForgottenToo() {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		learnEighteenPerSecond();
-		this.cooldowns.record(B, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(B, Duration.ofSeconds(1), now());
 		this.cooldowns.endAll(A.origin());
 		assertThat(this.cooldowns.pacedRate(A)).isNaN();
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(Admission.PROCEED);
@@ -220,12 +226,12 @@ class HostCooldownsPacingTests {
 
 	@Test
 	void whenMoreKeysArePacedThanTheBoundThenThoseWithoutACooldownGoFirst() {
-		HostCooldowns two = new HostCooldowns(2);
+		OriginProtection two = new OriginProtection(2);
 		CooldownKey c = CooldownKey.of(Origin.of("http", "c.example", -1));
-		two.record(A, now(), Duration.ofSeconds(1));
+		two.record(A, Duration.ofSeconds(1), now());
 		this.clock.advance(Duration.ofSeconds(2));
-		two.record(B, now(), Duration.ofSeconds(5));
-		two.record(c, now(), Duration.ofSeconds(5));
+		two.record(B, Duration.ofSeconds(5), now());
+		two.record(c, Duration.ofSeconds(5), now());
 		// A's cooldown has ended: its pacer is the one dropped to keep the bound.
 		assertThat(two.pacedKeys()).isEqualTo(2);
 		assertThat(two.size()).isEqualTo(2);
@@ -235,7 +241,7 @@ class HostCooldownsPacingTests {
 
 	@Test
 	void whenManyThreadsAskAtOnceThenEachGetsItsOwnSlot() throws Exception {
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		learnEighteenPerSecond();
 		int threads = 8;
 		int each = 50;
@@ -281,7 +287,7 @@ class HostCooldownsPacingTests {
 			this.clock.advance(Duration.ofMillis(50));
 			this.cooldowns.accepted(A, now());
 		}
-		this.cooldowns.record(A, now(), Duration.ofSeconds(1));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 	}
 
 	private void accept(CooldownKey key, int count) {

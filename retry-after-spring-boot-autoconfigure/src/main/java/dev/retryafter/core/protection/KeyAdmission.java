@@ -1,13 +1,17 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Jitter;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The admission of a {@link HostCooldowns} for one key, once the key is known: its
- * cooldown's hold, its release window and its paced slot, as {@link HostCooldowns#admit}
+ * The admission of a {@link OriginProtection} for one key, once the key is known: its
+ * cooldown's hold, its release window and its paced slot, as {@link OriginProtection#admit}
  * describes them. Carved off the state holder, which it reads and purges the ended entries
  * of.
  */
@@ -23,12 +27,14 @@ final class KeyAdmission {
 		this.pacers = pacers;
 	}
 
+	/**
+	 * Rules 1-3 of {@link OriginProtection} for one key, on one reading of its hold.
+	 */
 	Admission admit(AdmissionRequest request, CooldownKey key) {
-		long nowNanos = request.nowNanos();
 		CooldownHold hold = this.notBefore.get(key);
 		// A retry is not paced: it has waited out the server's delay for its own request.
 		if (request.mode() == CooldownMode.WAIT && request.firstAttempt()) {
-			Admission paced = paced(request, key, hold);
+			Admission paced = pacing(request, key, hold);
 			if (paced != null) {
 				return paced;
 			}
@@ -36,10 +42,18 @@ final class KeyAdmission {
 		if (hold == null) {
 			return Admission.PROCEED;
 		}
+		return (hold.until - request.nowNanos() > 0) ? cooldown(request, hold) : releaseWindow(request, key, hold);
+	}
+
+	/**
+	 * Rule 2, the cooldown: before its instant the request waits for it plus jitter scaled by
+	 * the server's whole delay (so that held requests spread over the same window as the
+	 * origin's own retries), trimmed so that the wait plus the reserve fits the budget; a wait
+	 * that does not fit at all, or mode {@code fail-fast}, refuses.
+	 */
+	private Admission cooldown(AdmissionRequest request, CooldownHold hold) {
+		long nowNanos = request.nowNanos();
 		long left = hold.until - nowNanos;
-		if (left <= 0) {
-			return afterInstant(request, key, hold);
-		}
 		Duration timeLeft = Duration.ofNanos(left);
 		if (request.mode() == CooldownMode.FAIL_FAST) {
 			return new Admission.Refuse(timeLeft);
@@ -58,13 +72,13 @@ final class KeyAdmission {
 	}
 
 	/**
-	 * The release window: past the cooldown's instant, the requests it held leave at their
+	 * Rule 3, the release window: past the cooldown's instant, the requests it held leave at their
 	 * jittered instants. A first attempt arriving while any of them is still to leave queues
 	 * behind the last one (plus its own jitter) instead of cutting in; that is its one hold.
 	 * Only requests the cooldown really held count: a cooldown that held none (every request
 	 * refused, or none came) has ended for everyone at its instant.
 	 */
-	private Admission afterInstant(AdmissionRequest request, CooldownKey key, CooldownHold hold) {
+	private Admission releaseWindow(AdmissionRequest request, CooldownKey key, CooldownHold hold) {
 		long untilLast = hold.releases.untilLast(request.nowNanos());
 		if (untilLast <= 0) {
 			this.notBefore.remove(key, hold);
@@ -93,10 +107,10 @@ final class KeyAdmission {
 	}
 
 	/**
-	 * The slot a learned rate gives the request, or {@code null} when the key has no pacer,
+	 * Rule 1, the learned pace: the slot a learned rate gives the request, or {@code null} when the key has no pacer,
 	 * no rate yet, or a slot that does not fit the budget.
 	 */
-	private @Nullable Admission paced(AdmissionRequest request, CooldownKey key, @Nullable CooldownHold hold) {
+	private @Nullable Admission pacing(AdmissionRequest request, CooldownKey key, @Nullable CooldownHold hold) {
 		OriginPacer pacer = this.pacers.get(key);
 		if (pacer == null) {
 			return null;

@@ -1,4 +1,4 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 /**
  * An origin's not-before instant, the delay that set it (the width of the jitter window for

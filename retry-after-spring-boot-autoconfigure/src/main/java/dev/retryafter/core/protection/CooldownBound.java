@@ -1,4 +1,4 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -8,8 +8,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.retryafter.core.CooldownKey;
+
 /**
- * Keeps the maps of a {@link HostCooldowns} within {@code maxHosts}: ended entries are purged
+ * Keeps the maps of a {@link OriginProtection} within {@code maxHosts}: ended entries are purged
  * from time to time, and when a map is still too large the cooldowns that end soonest are
  * forgotten first (they protect the least), and pacers without a cooldown before any other.
  * The bound is exact for one writer and may be exceeded by the number of threads recording

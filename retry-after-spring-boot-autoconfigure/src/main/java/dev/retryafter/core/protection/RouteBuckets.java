@@ -1,9 +1,11 @@
-package dev.retryafter.core;
+package dev.retryafter.core.protection;
 
 import java.util.Iterator;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownScope;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,0 +1,141 @@
+package dev.retryafter.core.protection;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.Origin;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The map of host cooldowns and the pacers learned beside them: each {@link CooldownKey}'s
+ * "not before" instant on the monotonic clock, and the rate its origin accepted between two
+ * of its rejections. {@link OriginProtection} is the door; this holds its two maps, their
+ * bound and the admission of one key (cooldown, release window, learned pace).
+ * <p>
+ * Thread-safe without a global lock: a read is one lock-free map read, a record updates a
+ * single entry atomically. Views read and purge nothing; expired entries go when a record
+ * passes the bound's maintenance, when an admission finds its key's cooldown over, or through
+ * {@link #purgeExpired}.
+ */
+final class HostCooldowns {
+
+	private final ConcurrentHashMap<CooldownKey, CooldownHold> notBefore = new ConcurrentHashMap<>();
+
+	private final ConcurrentHashMap<CooldownKey, OriginPacer> pacers = new ConcurrentHashMap<>();
+
+	private final CooldownBound bound;
+
+	private final KeyAdmission admission;
+
+	HostCooldowns(int maxHosts) {
+		this.bound = new CooldownBound(maxHosts, this.notBefore, this.pacers);
+		this.admission = new KeyAdmission(this.notBefore, this.pacers);
+	}
+
+	/**
+	 * Keeps the later of {@code candidate} and the hold already kept for {@code key}, and
+	 * tells the key's pacer of the rejection.
+	 * @return the hold kept now: {@code candidate} when it won
+	 */
+	CooldownHold hold(CooldownKey key, CooldownHold candidate, long nowNanos) {
+		CooldownHold held = this.notBefore.merge(key, candidate, CooldownHold::later);
+		OriginPacer pacer = this.pacers.get(key);
+		if (pacer == null) {
+			pacer = this.pacers.putIfAbsent(key, new OriginPacer(nowNanos, candidate.spread));
+		}
+		if (pacer != null) {
+			pacer.rejected(nowNanos, candidate.spread);
+		}
+		this.bound.recorded(key, nowNanos);
+		return held;
+	}
+
+	/** Tells {@code key}'s pacer, if it has one, that the origin accepted a request. */
+	void accepted(CooldownKey key, long nowNanos) {
+		OriginPacer pacer = this.pacers.get(key);
+		if (pacer != null) {
+			pacer.accepted(nowNanos);
+		}
+	}
+
+	/** The cooldown, release window and learned pace of one key. */
+	Admission admit(AdmissionRequest request, CooldownKey key) {
+		return this.admission.admit(request, key);
+	}
+
+	/** Whether {@code key}'s not-before instant is still ahead. */
+	boolean cooling(CooldownKey key, long nowNanos) {
+		CooldownHold whole = this.notBefore.get(key);
+		return whole != null && whole.until - nowNanos > 0;
+	}
+
+	/** Whether {@code key} can hold a request: a cooldown not yet ended, or a learned rate. */
+	boolean canHold(CooldownKey key, long nowNanos) {
+		CooldownHold hold = this.notBefore.get(key);
+		OriginPacer pacer = this.pacers.get(key);
+		return (hold != null && !hold.ended(nowNanos)) || (pacer != null && !Double.isNaN(pacer.rate()));
+	}
+
+	/** The rate learned for {@code key}, or {@code NaN}. */
+	double pacedRate(CooldownKey key) {
+		OriginPacer pacer = this.pacers.get(key);
+		return (pacer != null) ? pacer.rate() : Double.NaN;
+	}
+
+	List<KeyProtection> protection(long nowNanos) {
+		return CooldownViews.protection(this.notBefore, this.pacers, nowNanos);
+	}
+
+	/** The time left until {@code key}'s instant, zero or negative when it has passed. */
+	long remainingNanos(CooldownKey key, long nowNanos) {
+		CooldownHold hold = this.notBefore.get(key);
+		return (hold != null) ? hold.until - nowNanos : 0;
+	}
+
+	int activeCount(long nowNanos) {
+		return CooldownViews.activeCount(this.notBefore, nowNanos);
+	}
+
+	Map<CooldownKey, Duration> snapshot(long nowNanos) {
+		return CooldownViews.snapshot(this.notBefore, nowNanos);
+	}
+
+	void purgeExpired(long nowNanos) {
+		this.bound.purgeExpired(nowNanos);
+	}
+
+	/** Ends the cooldowns and pacers of {@code origin}, or of every origin. */
+	List<CooldownKey> endAll(@Nullable Origin origin) {
+		List<CooldownKey> ended = new ArrayList<>();
+		for (CooldownKey key : this.notBefore.keySet()) {
+			if ((origin == null || key.origin().equals(origin)) && this.notBefore.remove(key) != null) {
+				ended.add(key);
+			}
+		}
+		this.pacers.keySet().removeIf((key) -> origin == null || key.origin().equals(origin));
+		return ended;
+	}
+
+	boolean end(CooldownKey key) {
+		this.pacers.remove(key);
+		return this.notBefore.remove(key) != null;
+	}
+
+	/** Whether a cooldown or a pacer is kept, expired ones included. */
+	boolean holdsAny() {
+		return !this.notBefore.isEmpty() || !this.pacers.isEmpty();
+	}
+
+	int size() {
+		return this.notBefore.size();
+	}
+
+	int pacedKeys() {
+		return this.pacers.size();
+	}
+
+}

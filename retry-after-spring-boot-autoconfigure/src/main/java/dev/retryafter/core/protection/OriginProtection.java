@@ -1,0 +1,442 @@
+package dev.retryafter.core.protection;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.CooldownScope;
+import dev.retryafter.core.DurationMath;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Origin;
+import dev.retryafter.core.header.RateLimitReading;
+import dev.retryafter.core.header.RetryAfter;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The one door of origin protection: whether a request may be sent now, and what each
+ * response tells about its origin. It keeps, per {@link CooldownKey}, the host cooldown a
+ * response's {@code Retry-After} set (the later of old and new wins), the rate the origin
+ * accepted between two of its rejections, the probe state of cooling routes, the buckets the
+ * origin named for its routes, and the quota it announced. No cooldown lasts longer than
+ * {@code maxDuration}, whatever the server asked or another instance reported: a server
+ * asking for hours (or an epoch timestamp sent by mistake) cools the origin down for that
+ * long at most, after which one request goes out and learns the state again.
+ * <p>
+ * {@link #admit} applies its rules in this order; each has one method, named after the
+ * {@link HoldReason} of the wait it gives (rules 1-3 in {@link KeyAdmission}, which reads a
+ * key's cooldown and pacer once for the three):
+ * <ol>
+ * <li>{@code pacing}: once the origin turned requests away twice, a first attempt in mode
+ * {@code wait} takes the next slot at the rate it accepted between them, at or after the
+ * cooldown's instant. It is asked first because its slot replaces the cooldown's hold (it is
+ * never earlier than the instant), so a paced key holds each request once.</li>
+ * <li>{@code cooldown}: before the instant, the request waits for it plus jitter, or is
+ * refused when that does not fit its budget or in mode {@code fail-fast}.</li>
+ * <li>{@code releaseWindow}: past the instant, a first attempt queues behind the requests
+ * the cooldown held that are still leaving.</li>
+ * <li>{@code probe}: a guessed route that nothing holds waits once for another route's
+ * probe.</li>
+ * <li>{@code quota}: a first attempt of a client that reads quotas takes its slot in the
+ * quota its origin announced, when that is later than what the rules above give.</li>
+ * </ol>
+ * A scoped key (see {@link CooldownScope}) is held by its whole origin's (or partition's)
+ * rules 1-3 first, then by its own. Pacing never refuses: a slot that does not fit the budget
+ * is not taken. A retry is neither paced nor queued: it has already waited out the server's
+ * delay.
+ * <p>
+ * Thread-safe without a global lock. Bounded by {@code maxHosts}: expired entries are
+ * purged from time to time as cooldowns are recorded, and when the maps are still too large
+ * the cooldowns that end soonest are forgotten first. The views ({@link #snapshot},
+ * {@link #protection}, {@link #quotas(long)}, {@link #activeCount}, {@link #remaining}) read
+ * only: they change nothing.
+ * <p>
+ * Times are monotonic nanosecond readings passed in by the caller and compared only as
+ * differences, as {@link System#nanoTime()} requires. Delays saturate at
+ * {@link RetryAfter#MAX_DELAY}, so no arithmetic here can overflow.
+ *
+ * @since 0.1.0
+ */
+public final class OriginProtection {
+
+	/**
+	 * How many keys a map remembers unless told otherwise: the default of
+	 * {@code retry-after.cooldown.max-hosts}, with or without Spring.
+	 */
+	public static final int DEFAULT_MAX_HOSTS = 10_000;
+
+	/**
+	 * The longest cooldown unless told otherwise: the default of
+	 * {@code retry-after.cooldown.max-duration}, with or without Spring.
+	 */
+	public static final Duration DEFAULT_MAX_DURATION = Duration.ofSeconds(60);
+
+	private static final long MAX_DELAY_NANOS = RetryAfter.MAX_DELAY.toNanos();
+
+	private final int maxHosts;
+
+	private final long maxDurationNanos;
+
+	private final HostCooldowns cooldowns;
+
+	private final QuotaPacing quotas;
+
+	private final RouteProbes probes;
+
+	private final RouteBuckets buckets;
+
+	/**
+	 * Creates an empty door whose cooldowns last at most {@link #DEFAULT_MAX_DURATION}.
+	 * @param maxHosts how many keys to remember at most, at least 1
+	 * @throws IllegalArgumentException if {@code maxHosts} is below 1
+	 */
+	public OriginProtection(int maxHosts) {
+		this(maxHosts, DEFAULT_MAX_DURATION);
+	}
+
+	/**
+	 * Creates an empty door.
+	 * @param maxHosts how many keys to remember at most, at least 1
+	 * @param maxDuration the longest cooldown, positive; longer delays are cut to it
+	 * @throws IllegalArgumentException if {@code maxHosts} is below 1 or {@code maxDuration}
+	 * is not positive
+	 */
+	public OriginProtection(int maxHosts, Duration maxDuration) {
+		Objects.requireNonNull(maxDuration, "maxDuration");
+		if (maxHosts < 1) {
+			throw new IllegalArgumentException("maxHosts must be at least 1: " + maxHosts);
+		}
+		if (maxDuration.isNegative() || maxDuration.isZero()) {
+			throw new IllegalArgumentException("maxDuration must be positive: " + maxDuration);
+		}
+		this.maxHosts = maxHosts;
+		this.maxDurationNanos = DurationMath.saturatedNanos(maxDuration, MAX_DELAY_NANOS);
+		this.cooldowns = new HostCooldowns(maxHosts);
+		this.quotas = new QuotaPacing(maxHosts);
+		this.probes = new RouteProbes(maxHosts);
+		this.buckets = new RouteBuckets(maxHosts);
+	}
+
+	/**
+	 * Decides whether a request may be sent now, by the rules of the class comment in their
+	 * order.
+	 * @param request the request, its budget and its cooldown settings
+	 * @return the admission; an {@link Admission.Wait} names the rule that held the request
+	 */
+	public Admission admit(AdmissionRequest request) {
+		Admission admission = heldByKey(request);
+		if (admission == Admission.PROCEED) {
+			admission = probe(request);
+		}
+		if (request.firstAttempt() && request.readsQuotas() && request.mode() != CooldownMode.FAIL_FAST
+				&& !(admission instanceof Admission.Refuse)) {
+			admission = quota(request, admission);
+		}
+		return admission;
+	}
+
+	/** Rules 1-3 under the whole origin's key first, for a scoped key, then under its own. */
+	private Admission heldByKey(AdmissionRequest request) {
+		CooldownKey key = request.key();
+		if (key.scope() == null) {
+			return this.cooldowns.admit(request, key);
+		}
+		Admission whole = this.cooldowns.admit(request, key.unscoped());
+		return (whole != Admission.PROCEED) ? whole : this.cooldowns.admit(request, key);
+	}
+
+	/**
+	 * Rule 4, {@link HoldReason#PROBE}: a guessed route waits for another route's probe.
+	 */
+	private Admission probe(AdmissionRequest request) {
+		CooldownKey key = request.key();
+		if (key.scope() == null || !key.scope().guessed()) {
+			return Admission.PROCEED;
+		}
+		Admission.Wait probe = this.probes.admit(request);
+		return (probe != null) ? probe : Admission.PROCEED;
+	}
+
+	/**
+	 * Rule 5, {@link HoldReason#QUOTA}: a first attempt's slot inside the quota its origin
+	 * announced, when that is later than what the cooldown alone gives it: the cooldown's
+	 * instant is the earliest a slot may be. Pacing never refuses, so the cooldown's answer
+	 * stands when the quota has no say.
+	 */
+	private Admission quota(AdmissionRequest request, Admission admission) {
+		Duration cooldownWait = (admission instanceof Admission.Wait wait) ? wait.delay() : Duration.ZERO;
+		// On the same clock reading and budget as the cooldown's answer.
+		Admission.Wait slot = this.quotas.admit(request.key().declared(), request.nowNanos(), cooldownWait,
+				request.remainingBudget(), request.attemptReserve());
+		return (slot != null && slot.delay().compareTo(cooldownWait) > 0) ? slot : admission;
+	}
+
+	/**
+	 * The key to report a hold under: the declared key for a quota slot, the request's own
+	 * for a probe, and for a cooldown its whole origin's (or partition's) while that can hold
+	 * a request (it is checked first), else the request's.
+	 * @param key the request's key
+	 * @param reason what held it
+	 * @param nowNanos the current monotonic reading
+	 * @return the key that held the request
+	 */
+	public CooldownKey holder(CooldownKey key, HoldReason reason, long nowNanos) {
+		return switch (reason) {
+			case PROBE -> key;
+			case QUOTA -> key.declared();
+			default -> (key.scope() != null && this.cooldowns.canHold(key.unscoped(), nowNanos)) ? key.unscoped()
+					: key;
+		};
+	}
+
+	/**
+	 * The key a refusal of a request under {@code key} starts its cooldown under: the whole
+	 * origin's (or partition's) when that is cooling down already, or when the refusal is a
+	 * second guessed route's while the first still cools down ({@link RouteProbes}); else
+	 * {@code key}. What the server or the configuration scoped stays scoped.
+	 * @param key the request's key
+	 * @param nowNanos the current monotonic reading
+	 * @return the key to record under
+	 */
+	public CooldownKey recordKey(CooldownKey key, long nowNanos) {
+		if (key.scope() == null) {
+			return key;
+		}
+		if (this.cooldowns.cooling(key.unscoped(), nowNanos)) {
+			return key.unscoped();
+		}
+		return this.probes.widened(key, nowNanos);
+	}
+
+	/**
+	 * Records that {@code key} asked for {@code delay} (from now) before the next request,
+	 * cut to the longest cooldown. The later of the held and the new not-before instant wins.
+	 * @param key the origin, or partition of an origin
+	 * @param delay the delay; zero or negative records nothing, more than the map's
+	 * {@code maxDuration} counts as {@code maxDuration}
+	 * @param nowNanos the current monotonic reading
+	 * @return whether the key's not-before instant is now the one this call asked for
+	 */
+	public boolean record(CooldownKey key, Duration delay, long nowNanos) {
+		Objects.requireNonNull(key, "key");
+		long delayNanos = DurationMath.saturatedNanos(delay, this.maxDurationNanos);
+		if (delayNanos <= 0) {
+			return false;
+		}
+		// May wrap, as nanoTime readings do; only differences are ever compared.
+		CooldownHold candidate = new CooldownHold(nowNanos + delayNanos, delayNanos);
+		CooldownHold held = this.cooldowns.hold(key, candidate, nowNanos);
+		this.probes.cooled(key, nowNanos, held.until);
+		return held == candidate;
+	}
+
+	/**
+	 * Records that the origin accepted a request under {@code key}: a response whose status
+	 * starts no cooldown. What the origin accepts between two of its rejections is the rate
+	 * its requests are paced at afterwards; a key the origin never turned away keeps no state.
+	 * @param key the origin, or partition of an origin
+	 * @param nowNanos the current monotonic reading
+	 */
+	public void accepted(CooldownKey key, long nowNanos) {
+		this.cooldowns.accepted(Objects.requireNonNull(key, "key"), nowNanos);
+		if (key.scope() != null) {
+			// A scoped acceptance is also one of the whole origin's, whose rate a widened
+			// cooldown learns.
+			this.cooldowns.accepted(key.unscoped(), nowNanos);
+			this.probes.accepted(key);
+		}
+	}
+
+	/**
+	 * Records what a response under {@code key} said about its origin's quota.
+	 * @param key the origin, or partition of an origin (or the bucket it named)
+	 * @param reading the reading
+	 * @param accepted whether the response was a success (see {@link QuotaPacing#record})
+	 * @param nowNanos the current monotonic reading
+	 * @since 0.2.0
+	 */
+	public void recordQuota(CooldownKey key, RateLimitReading reading, boolean accepted, long nowNanos) {
+		this.quotas.record(key, reading, accepted, nowNanos);
+	}
+
+	/**
+	 * Learns that requests under {@code route} fall into {@code bucket}, as the origin named
+	 * it.
+	 * @param route the request's key, scoped to its route
+	 * @param bucket the bucket the response named
+	 * @since 0.2.0
+	 */
+	public void learnBucket(CooldownKey route, CooldownScope bucket) {
+		this.buckets.learn(route, bucket);
+	}
+
+	/**
+	 * The bucket learned for {@code route}.
+	 * @param route a key scoped to its route
+	 * @return the bucket, or {@code null} when none was learned
+	 * @since 0.2.0
+	 */
+	public @Nullable CooldownScope bucketOf(CooldownKey route) {
+		return this.buckets.bucketOf(route);
+	}
+
+	/**
+	 * The quotas the origins announce, paced per key beside the cooldowns and bounded alike.
+	 * @return the quota pacing
+	 */
+	public QuotaPacing quotas() {
+		return this.quotas;
+	}
+
+	/**
+	 * The rate learned for {@code key} in requests per second, or {@code NaN} when its origin
+	 * has not turned requests away twice far enough apart to tell; for tests.
+	 */
+	double pacedRate(CooldownKey key) {
+		return this.cooldowns.pacedRate(key);
+	}
+
+	/**
+	 * What can hold a first attempt under each key now, for every key with a cooldown kept
+	 * (running, or past its instant with held requests still leaving) or a learned rate,
+	 * ordered by key text.
+	 * @param nowNanos the current monotonic reading
+	 * @return one view per key
+	 */
+	public List<KeyProtection> protection(long nowNanos) {
+		return this.cooldowns.protection(nowNanos);
+	}
+
+	/**
+	 * The quotas kept now, ordered by key text.
+	 * @param nowNanos the current monotonic reading
+	 * @return an unmodifiable map from key to the quota's state
+	 * @since 0.2.0
+	 */
+	public Map<CooldownKey, QuotaState> quotas(long nowNanos) {
+		return this.quotas.snapshot(nowNanos);
+	}
+
+	/**
+	 * The time left until {@code key}'s not-before instant.
+	 * @param key the origin, or partition of an origin
+	 * @param nowNanos the current monotonic reading
+	 * @return the time left, or {@link Duration#ZERO} if the key is not cooling down
+	 */
+	public Duration remaining(CooldownKey key, long nowNanos) {
+		return Duration.ofNanos(Math.max(0, this.cooldowns.remainingNanos(key, nowNanos)));
+	}
+
+	/**
+	 * Ends cooldowns at once, as an operator may ask. What was learned about the origin's
+	 * rate, its routes' probes and its quota ends with them: an operator who ends them wants
+	 * requests to go now.
+	 * @param origin the origin whose cooldowns (every partition of it) end, or {@code null}
+	 * to end every cooldown
+	 * @return the keys whose cooldown was ended
+	 */
+	public List<CooldownKey> endAll(@Nullable Origin origin) {
+		List<CooldownKey> ended = this.cooldowns.endAll(origin);
+		this.quotas.forget(origin);
+		this.probes.forget(origin);
+		return ended;
+	}
+
+	/**
+	 * Ends one key's cooldown at once, e.g. when another instance reports that it was ended.
+	 * @param key the key
+	 * @return whether a cooldown was held for it
+	 */
+	public boolean end(CooldownKey key) {
+		return this.cooldowns.end(key);
+	}
+
+	/**
+	 * Forgets the cooldowns whose instant has passed and whose held requests have all left:
+	 * housekeeping, which records do from time to time and which an idle map otherwise needs
+	 * for {@link #isEmpty} to become true again.
+	 * @param nowNanos the current monotonic reading
+	 * @since 0.2.0
+	 */
+	public void purgeExpired(long nowNanos) {
+		this.cooldowns.purgeExpired(nowNanos);
+	}
+
+	/**
+	 * The longest cooldown this map keeps.
+	 * @return the cap on every recorded delay
+	 */
+	public Duration maxDuration() {
+		return Duration.ofNanos(this.maxDurationNanos);
+	}
+
+	/**
+	 * How many origins are cooling down now (the {@code http.client.retry.cooldown.hosts}
+	 * gauge).
+	 * @param nowNanos the current monotonic reading
+	 * @return the number of origins with time left
+	 */
+	public int activeCount(long nowNanos) {
+		return this.cooldowns.activeCount(nowNanos);
+	}
+
+	/**
+	 * The keys cooling down now with their time left, ordered by key text (for the
+	 * actuator endpoint).
+	 * @param nowNanos the current monotonic reading
+	 * @return an unmodifiable map from key to time left, positive
+	 */
+	public Map<CooldownKey, Duration> snapshot(long nowNanos) {
+		return this.cooldowns.snapshot(nowNanos);
+	}
+
+	/**
+	 * Whether no entry is held at all, expired ones included: then no origin is cooling
+	 * down, paced, or pacing inside an announced quota. Cheap and lock-free, for a check
+	 * before every request.
+	 * @return {@code true} if the map is empty
+	 */
+	public boolean isEmpty() {
+		return !this.cooldowns.holdsAny() && this.quotas.isEmpty();
+	}
+
+	/**
+	 * Whether a request to {@code host} may be held: some origin is cooling down or paced,
+	 * or a quota is kept for that host (see {@link QuotaPacing#mayPace}). Cheap and
+	 * lock-free, for a check before every request.
+	 * @param host the request's host, or {@code null} when it has none
+	 * @return {@code false} only if {@link #admit} would let the request go at once
+	 */
+	public boolean mayHold(@Nullable String host) {
+		return this.cooldowns.holdsAny() || this.quotas.mayPace(host);
+	}
+
+	/**
+	 * How many entries are held, expired ones not yet purged included.
+	 * @return the number of entries
+	 */
+	public int size() {
+		return this.cooldowns.size();
+	}
+
+	/** How many origins (or partitions) keep a cooling route's probe state; for tests. */
+	int probeFamilies() {
+		return this.probes.size();
+	}
+
+	/** How many keys keep a pacer (learning or learned); for tests. */
+	int pacedKeys() {
+		return this.cooldowns.pacedKeys();
+	}
+
+	/**
+	 * The bound on remembered origins.
+	 * @return the maximum number of origins
+	 */
+	public int maxHosts() {
+		return this.maxHosts;
+	}
+
+}
