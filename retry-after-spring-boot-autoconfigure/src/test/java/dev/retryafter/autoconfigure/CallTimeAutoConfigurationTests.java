@@ -5,6 +5,7 @@ import java.time.Clock;
 import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.autoconfigure.actuate.RetryAfterEndpointAutoConfiguration;
 import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
+import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.call.CallTime;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.MonotonicClock;

@@ -10,6 +10,7 @@ import java.util.concurrent.Executor;
 
 import dev.retryafter.autoconfigure.frameworkretry.RetryAfterFrameworkRetryAutoConfiguration;
 import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
+import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.frameworkretry.RetryAfterReactorRetry;
 import dev.retryafter.frameworkretry.RetryAfterRetryPolicy;
 import dev.retryafter.frameworkretry.RetryAfterRetryTemplate;

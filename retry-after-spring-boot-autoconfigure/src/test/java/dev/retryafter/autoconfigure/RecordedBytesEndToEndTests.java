@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
+import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.call.RetryInterruptedException;
 import dev.retryafter.testsupport.LoopbackHttpServer;

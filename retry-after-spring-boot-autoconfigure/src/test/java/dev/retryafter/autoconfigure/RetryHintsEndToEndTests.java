@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 
 import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
+import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 import io.micrometer.core.instrument.MeterRegistry;

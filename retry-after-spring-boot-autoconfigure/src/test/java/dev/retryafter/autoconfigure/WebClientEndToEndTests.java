@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
+import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.testsupport.LoopbackHttpServer;
