@@ -12,10 +12,12 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 /**
  * The packages are layers, and every arrow points down: the policy core with its header
  * parsing ({@code core.header}) beneath the rest of it, the cooldown store over the core, the
- * shared call over both, the adapters side by side over the call ({@code client},
- * {@code reactive}, {@code springretry}, {@code frameworkretry}, none of which uses another),
- * the listeners that watch calls ({@code metrics}, {@code actuate}, {@code observation}), and
- * the auto-configuration on top.
+ * shared call over both, the listeners that watch calls over the call ({@code logging},
+ * {@code metrics}, {@code observation} and the {@code actuate} endpoint, beneath the adapters
+ * so that every adapter's calls can report to them), the adapters side by side over the
+ * listeners ({@code client}, {@code reactive}, {@code springretry}, {@code frameworkretry},
+ * none of which uses another), and the auto-configuration, with a sub-package per feature, on
+ * top.
  */
 class LayeringTests {
 
@@ -33,28 +35,30 @@ class LayeringTests {
 				.and(not(resideInAPackage("dev.retryafter.core.header.."))))
 			.layer("store").definedBy("dev.retryafter.store..")
 			.layer("call").definedBy("dev.retryafter.call..")
+			.layer("listeners")
+			.definedBy("dev.retryafter.logging..", "dev.retryafter.metrics..", "dev.retryafter.actuate..",
+					"dev.retryafter.observation..")
 			.layer("client").definedBy("dev.retryafter.client..")
 			.layer("reactive").definedBy("dev.retryafter.reactive..")
 			.layer("springretry").definedBy("dev.retryafter.springretry..")
 			.layer("frameworkretry").definedBy("dev.retryafter.frameworkretry..")
-			.layer("listeners").definedBy("dev.retryafter.metrics..", "dev.retryafter.actuate..",
-					"dev.retryafter.observation..")
 			.layer("autoconfigure").definedBy("dev.retryafter.autoconfigure..")
 			.whereLayer("autoconfigure").mayNotBeAccessedByAnyLayer()
-			.whereLayer("listeners").mayOnlyBeAccessedByLayers("autoconfigure")
-			.whereLayer("client").mayOnlyBeAccessedByLayers("listeners", "autoconfigure")
-			.whereLayer("reactive").mayOnlyBeAccessedByLayers("listeners", "autoconfigure")
-			.whereLayer("springretry").mayOnlyBeAccessedByLayers("listeners", "autoconfigure")
-			.whereLayer("frameworkretry").mayOnlyBeAccessedByLayers("listeners", "autoconfigure")
+			.whereLayer("client").mayOnlyBeAccessedByLayers("autoconfigure")
+			.whereLayer("reactive").mayOnlyBeAccessedByLayers("autoconfigure")
+			.whereLayer("springretry").mayOnlyBeAccessedByLayers("autoconfigure")
+			.whereLayer("frameworkretry").mayOnlyBeAccessedByLayers("autoconfigure")
+			.whereLayer("listeners")
+			.mayOnlyBeAccessedByLayers("client", "reactive", "springretry", "frameworkretry", "autoconfigure")
 			.whereLayer("call")
-			.mayOnlyBeAccessedByLayers("client", "reactive", "springretry", "frameworkretry", "listeners",
+			.mayOnlyBeAccessedByLayers("listeners", "client", "reactive", "springretry", "frameworkretry",
 					"autoconfigure")
 			.whereLayer("store")
-			.mayOnlyBeAccessedByLayers("call", "client", "reactive", "springretry", "frameworkretry", "listeners",
+			.mayOnlyBeAccessedByLayers("call", "listeners", "client", "reactive", "springretry", "frameworkretry",
 					"autoconfigure")
 			.whereLayer("core")
-			.mayOnlyBeAccessedByLayers("store", "call", "client", "reactive", "springretry", "frameworkretry",
-					"listeners", "autoconfigure")
+			.mayOnlyBeAccessedByLayers("store", "call", "listeners", "client", "reactive", "springretry",
+					"frameworkretry", "autoconfigure")
 			.whereLayer("header")
 			.mayNotAccessAnyLayer()
 			.check(MAIN_CLASSES);

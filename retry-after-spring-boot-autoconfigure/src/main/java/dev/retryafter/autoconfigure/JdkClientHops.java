@@ -31,8 +31,13 @@ import org.springframework.http.client.JdkClientHttpRequestFactory;
  * setting, a subclass) it is left as it is, and one WARN says that responses after a redirect
  * are then charged to the request's own origin, as they were before. The fields are read,
  * never written, and {@code RetryAfterRuntimeHints} registers them for a native image.
+ * <p>
+ * Public for the reactive auto-configuration, which reads the JDK connector the same way from
+ * its own package; not for applications.
+ *
+ * @since 0.1.0
  */
-final class JdkClientHops {
+public final class JdkClientHops {
 
 	private static final Log logger = LogFactory.getLog(JdkClientHops.class);
 
@@ -40,7 +45,7 @@ final class JdkClientHops {
 	static final List<String> FACTORY_FIELDS = List.of("httpClient", "executor", "readTimeout", "compression");
 
 	/** The fields of Spring Framework 7's reactive {@code JdkClientHttpConnector}. */
-	static final List<String> CONNECTOR_FIELDS = List.of("httpClient", "bufferFactory", "readTimeout",
+	public static final List<String> CONNECTOR_FIELDS = List.of("httpClient", "bufferFactory", "readTimeout",
 			"cookieParser");
 
 	/** The types warned about once already. */
@@ -84,7 +89,7 @@ final class JdkClientHops {
 	 * @return the values by name, or {@code null} (after a one-time WARN) when the class
 	 * differs or a field cannot be read
 	 */
-	static @Nullable Map<String, @Nullable Object> read(Object target, List<String> names) {
+	public static @Nullable Map<String, @Nullable Object> read(Object target, List<String> names) {
 		Class<?> type = target.getClass();
 		try {
 			Field[] declared = type.getDeclaredFields();

@@ -1,11 +1,8 @@
 package dev.retryafter.autoconfigure;
 
-import java.util.List;
-
 import dev.retryafter.call.CallTime;
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.call.RecordedBytes;
-import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.client.RetryAfterRestClientCustomizer;
 import dev.retryafter.client.RetryAfterRestClientGroupConfigurer;
@@ -19,7 +16,6 @@ import dev.retryafter.springretry.RetryAfterBackOffPolicy;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -126,45 +122,13 @@ public final class RetryAfterAutoConfiguration {
 			CooldownStore cooldownStore, RetryBudgets retryBudgets, ObjectProvider<OuterRetryDetector> detectors,
 			RecordedBytes recordedBytes, ObjectProvider<CallTime> callTime) {
 		RetryListener listener = RetryListener.composite(listeners.orderedStream().toList());
-		OuterRetryDetector outerRetry = anyOf(detectors.orderedStream().toList());
+		OuterRetryDetector outerRetry = OuterRetryDetector.anyOf(detectors.orderedStream().toList());
 		CallTime time = callTime.getIfAvailable();
 		return (time != null)
 				? new RetryAfterInterceptor(retryClients, listener, cooldownStore, retryBudgets, outerRetry,
 						recordedBytes, time)
 				: new RetryAfterInterceptor(retryClients, listener, cooldownStore, retryBudgets, outerRetry,
 						recordedBytes);
-	}
-
-	/**
-	 * Any detector seeing an outer retry layer is enough; without one (no spring-retry), the
-	 * interceptor always retries by itself.
-	 */
-	static OuterRetryDetector anyOf(List<OuterRetryDetector> detectors) {
-		if (detectors.isEmpty()) {
-			return OuterRetryDetector.NEVER;
-		}
-		if (detectors.size() == 1) {
-			return detectors.get(0);
-		}
-		return new OuterRetryDetector() {
-
-			@Override
-			public boolean isOuterRetryActive() {
-				return detectors.stream().anyMatch(OuterRetryDetector::isOuterRetryActive);
-			}
-
-			@Override
-			public @Nullable RetriedInvocation invocation() {
-				for (OuterRetryDetector detector : detectors) {
-					RetriedInvocation invocation = detector.invocation();
-					if (invocation != null) {
-						return invocation;
-					}
-				}
-				return null;
-			}
-
-		};
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -5,6 +5,12 @@
  * every default, and {@code RetryAfterSettingsMapper} adds the named clients' hosts and the
  * settings the whole instance shares. {@code docs/SETTINGS.md} describes the layout and what a
  * new setting touches.
+ * <p>
+ * Here live the main auto-configuration (the blocking clients and the beans every adapter
+ * shares), the Redis store's and the property check's, next to the properties they bind; each
+ * further feature's auto-configuration has a sub-package of its own ({@code reactive},
+ * {@code frameworkretry}, {@code logging}, {@code metrics}, {@code observation},
+ * {@code actuate}), as Spring Boot's HTTP client modules lay theirs out.
  */
 @NullMarked
 package dev.retryafter.autoconfigure;

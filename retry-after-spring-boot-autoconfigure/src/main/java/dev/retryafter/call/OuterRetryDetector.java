@@ -1,5 +1,7 @@
 package dev.retryafter.call;
 
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -35,6 +37,41 @@ public interface OuterRetryDetector {
 	 */
 	default @Nullable RetriedInvocation invocation() {
 		return null;
+	}
+
+	/**
+	 * Any detector seeing an outer retry layer is enough; without one (no spring-retry), the
+	 * interceptor always retries by itself. Shared by the blocking and the reactive
+	 * auto-configurations, which live in packages of their own.
+	 * @param detectors the detectors, in order
+	 * @return one detector over them all
+	 */
+	static OuterRetryDetector anyOf(List<OuterRetryDetector> detectors) {
+		if (detectors.isEmpty()) {
+			return OuterRetryDetector.NEVER;
+		}
+		if (detectors.size() == 1) {
+			return detectors.get(0);
+		}
+		return new OuterRetryDetector() {
+
+			@Override
+			public boolean isOuterRetryActive() {
+				return detectors.stream().anyMatch(OuterRetryDetector::isOuterRetryActive);
+			}
+
+			@Override
+			public @Nullable RetriedInvocation invocation() {
+				for (OuterRetryDetector detector : detectors) {
+					RetriedInvocation invocation = detector.invocation();
+					if (invocation != null) {
+						return invocation;
+					}
+				}
+				return null;
+			}
+
+		};
 	}
 
 }

@@ -3,14 +3,15 @@ package dev.retryafter.autoconfigure;
 import java.time.Clock;
 
 import dev.retryafter.actuate.RetryAfterEndpoint;
-import dev.retryafter.actuate.RetryAfterEndpointAutoConfiguration;
+import dev.retryafter.autoconfigure.actuate.RetryAfterEndpointAutoConfiguration;
+import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
+import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.call.CallTime;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.Sleeper;
 import dev.retryafter.metrics.CooldownStoreMetrics;
-import dev.retryafter.metrics.RetryAfterMetricsAutoConfiguration;
 import dev.retryafter.reactive.RetryAfterExchangeFilter;
 import dev.retryafter.reactive.WaitScheduler;
 import dev.retryafter.testsupport.FakeClock;

@@ -3,6 +3,7 @@ package dev.retryafter.autoconfigure;
 import java.io.IOException;
 import java.time.Duration;
 
+import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 import org.junit.jupiter.api.AfterEach;

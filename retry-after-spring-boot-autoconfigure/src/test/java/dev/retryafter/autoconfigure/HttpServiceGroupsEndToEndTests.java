@@ -3,7 +3,8 @@ package dev.retryafter.autoconfigure;
 import java.io.IOException;
 import java.time.Duration;
 
-import dev.retryafter.metrics.RetryAfterMetricsAutoConfiguration;
+import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
+import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 import io.micrometer.core.instrument.MeterRegistry;

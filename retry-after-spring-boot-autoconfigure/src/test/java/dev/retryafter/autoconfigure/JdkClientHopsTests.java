@@ -11,15 +11,13 @@ import org.junit.jupiter.api.Test;
 import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.http.client.SimpleClientHttpRequestFactory;
-import org.springframework.http.client.reactive.ClientHttpConnector;
-import org.springframework.http.client.reactive.JdkClientHttpConnector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Spring's JDK factory and connector are rebuilt around a client that tells the last hop,
- * with every setting they had; anything else, or a class whose fields are not the ones this
- * was written against, is left as it is.
+ * Spring's JDK factory is rebuilt around a client that tells the last hop, with every setting
+ * it had; anything else, or a class whose fields are not the ones this was written against, is
+ * left as it is. The JDK connector: {@code SentRequestConnectorCustomizerTests}.
  */
 class JdkClientHopsTests {
 
@@ -41,21 +39,6 @@ class JdkClientHopsTests {
 		assertThat(after.get("compression")).isEqualTo(false);
 		// Rebuilding twice wraps once.
 		assertThat(JdkClientHops.reporting(rebuilt)).isSameAs(rebuilt);
-	}
-
-	@Test
-	void whenTheConnectorIsSpringsJdkConnectorThenItIsRebuiltAroundAReportingClientWithItsSettings() {
-		JdkClientHttpConnector connector = new JdkClientHttpConnector(this.jdk);
-		connector.setReadTimeout(Duration.ofSeconds(7));
-		ClientHttpConnector rebuilt = SentRequestConnectorCustomizer.reporting(connector);
-		assertThat(rebuilt).isInstanceOf(JdkClientHttpConnector.class).isNotSameAs(connector);
-		Map<String, Object> before = JdkClientHops.read(connector, JdkClientHops.CONNECTOR_FIELDS);
-		Map<String, Object> after = JdkClientHops.read(rebuilt, JdkClientHops.CONNECTOR_FIELDS);
-		assertThat(after.get("httpClient")).isInstanceOfSatisfying(HopReportingHttpClient.class,
-				(client) -> assertThat(client.delegate()).isSameAs(this.jdk));
-		assertThat(after.get("bufferFactory")).isSameAs(before.get("bufferFactory"));
-		assertThat(after.get("cookieParser")).isSameAs(before.get("cookieParser"));
-		assertThat(after.get("readTimeout")).isEqualTo(Duration.ofSeconds(7));
 	}
 
 	@Test

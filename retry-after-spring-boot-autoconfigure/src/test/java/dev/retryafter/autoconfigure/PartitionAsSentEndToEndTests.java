@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 
+import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.testsupport.RecordingListener;
 import dev.retryafter.testsupport.RecordingListener.Held;

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.retryafter.autoconfigure.logging.RetryAfterLoggingAutoConfiguration;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
@@ -53,7 +54,7 @@ class ReadmeMessagesTests {
 
 	private static final Pattern ANSI = Pattern.compile("\u001B\\[[0-9;]*m");
 
-	private static final String LISTENER = "dev.retryafter.client.LoggingRetryListener";
+	private static final String LISTENER = "dev.retryafter.logging.LoggingRetryListener";
 
 	/** A {@code cooldown held} DEBUG line, up to the end of its line or of its inline quote. */
 	private static final Pattern COOLDOWN_HELD = Pattern.compile("cooldown held: [^`\\n]*");

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.stream.Stream;
 
+import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;

@@ -7,7 +7,7 @@ import java.util.Set;
 import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.actuate.RetryAfterEndpoint.BudgetDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
-import dev.retryafter.actuate.RetryAfterEndpointAutoConfiguration;
+import dev.retryafter.autoconfigure.actuate.RetryAfterEndpointAutoConfiguration;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudget;

@@ -2,6 +2,7 @@ package dev.retryafter.autoconfigure;
 
 import java.io.IOException;
 
+import dev.retryafter.autoconfigure.frameworkretry.RetryAfterFrameworkRetryAutoConfiguration;
 import dev.retryafter.frameworkretry.RetryAfterRetryPolicy;
 import dev.retryafter.frameworkretry.RetryAfterRetryTemplate;
 import dev.retryafter.testsupport.LoopbackHttpServer;

@@ -2,6 +2,7 @@ package dev.retryafter.metrics;
 
 import java.time.Duration;
 
+import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.protection.OriginProtection;

@@ -3,9 +3,10 @@ package dev.retryafter.metrics;
 import java.io.IOException;
 
 import dev.retryafter.actuate.RetryAfterEndpoint;
-import dev.retryafter.actuate.RetryAfterEndpointAutoConfiguration;
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
-import dev.retryafter.autoconfigure.RetryAfterLoggingAutoConfiguration;
+import dev.retryafter.autoconfigure.actuate.RetryAfterEndpointAutoConfiguration;
+import dev.retryafter.autoconfigure.logging.RetryAfterLoggingAutoConfiguration;
+import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 import io.micrometer.core.instrument.MeterRegistry;

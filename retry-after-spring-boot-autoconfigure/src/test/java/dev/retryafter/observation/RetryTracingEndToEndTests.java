@@ -10,8 +10,9 @@ import java.util.concurrent.TimeUnit;
 
 import brave.handler.SpanHandler;
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
-import dev.retryafter.autoconfigure.RetryAfterWebClientAutoConfiguration;
-import dev.retryafter.metrics.RetryAfterMetricsAutoConfiguration;
+import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
+import dev.retryafter.autoconfigure.observation.RetryAfterObservationAutoConfiguration;
+import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.testsupport.InMemorySpans;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;

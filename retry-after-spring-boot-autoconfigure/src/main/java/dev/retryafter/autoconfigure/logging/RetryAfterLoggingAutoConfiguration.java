@@ -1,6 +1,7 @@
-package dev.retryafter.autoconfigure;
+package dev.retryafter.autoconfigure.logging;
 
-import dev.retryafter.client.LoggingRetryListener;
+
+import dev.retryafter.logging.LoggingRetryListener;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -8,7 +9,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Logs every retry decision at DEBUG on {@code dev.retryafter.client.LoggingRetryListener}
+ * Logs every retry decision at DEBUG on {@code dev.retryafter.logging.LoggingRetryListener}
  * (so {@code logging.level.dev.retryafter=debug} shows them). The listener checks the level on
  * each call, so it costs next to nothing while DEBUG is off.
  *

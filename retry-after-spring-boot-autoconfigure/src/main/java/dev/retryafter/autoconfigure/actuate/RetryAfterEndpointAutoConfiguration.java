@@ -1,5 +1,6 @@
-package dev.retryafter.actuate;
+package dev.retryafter.autoconfigure.actuate;
 
+import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.call.CallTime;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;

@@ -1,4 +1,4 @@
-package dev.retryafter.observation;
+package dev.retryafter.autoconfigure.observation;
 
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
 import dev.retryafter.client.RetryAfterInterceptor;
@@ -7,6 +7,10 @@ import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.core.header.RetryAfter;
+import dev.retryafter.observation.DefaultRetryAttemptObservationConvention;
+import dev.retryafter.observation.RetryAfterObservations;
+import dev.retryafter.observation.RetryAttemptContext;
+import dev.retryafter.observation.RetryAttemptObservationConvention;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;

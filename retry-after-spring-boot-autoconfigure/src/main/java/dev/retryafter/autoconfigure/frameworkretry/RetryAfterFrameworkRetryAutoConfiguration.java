@@ -1,8 +1,10 @@
-package dev.retryafter.autoconfigure;
+package dev.retryafter.autoconfigure.frameworkretry;
 
 import java.time.Clock;
 import java.util.concurrent.ThreadLocalRandom;
 
+import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
+import dev.retryafter.autoconfigure.RetryAfterRedisAutoConfiguration;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryClients;

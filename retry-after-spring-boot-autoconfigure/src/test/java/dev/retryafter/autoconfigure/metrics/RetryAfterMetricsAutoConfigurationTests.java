@@ -1,4 +1,4 @@
-package dev.retryafter.metrics;
+package dev.retryafter.autoconfigure.metrics;
 
 import java.time.Duration;
 
@@ -6,6 +6,7 @@ import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.core.header.RetryAfter;
+import dev.retryafter.metrics.RetryAfterMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;

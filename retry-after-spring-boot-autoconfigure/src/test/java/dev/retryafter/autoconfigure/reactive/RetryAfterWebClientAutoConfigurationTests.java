@@ -1,8 +1,9 @@
-package dev.retryafter.autoconfigure;
+package dev.retryafter.autoconfigure.reactive;
 
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.RetryBudgets;

@@ -1,4 +1,4 @@
-package dev.retryafter.client;
+package dev.retryafter.logging;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -150,7 +150,7 @@ class LoggingRetryListenerTests {
 		finally {
 			logger.setLevel(previous);
 		}
-		assertThat(output).contains("dev.retryafter.client.LoggingRetryListener")
+		assertThat(output).contains("dev.retryafter.logging.LoggingRetryListener")
 			.contains("retry decision: client=default method=GET no attempt sent -> stop reason=interrupted");
 	}
 

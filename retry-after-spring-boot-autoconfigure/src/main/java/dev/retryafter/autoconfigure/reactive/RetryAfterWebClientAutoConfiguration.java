@@ -1,5 +1,7 @@
-package dev.retryafter.autoconfigure;
+package dev.retryafter.autoconfigure.reactive;
 
+import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
+import dev.retryafter.autoconfigure.RetryAfterRedisAutoConfiguration;
 import dev.retryafter.call.CallTime;
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.call.RecordedBytes;
@@ -58,7 +60,7 @@ public final class RetryAfterWebClientAutoConfiguration {
 			ObjectProvider<OuterRetryDetector> detectors, RecordedBytes recordedBytes,
 			ObjectProvider<CallTime> callTime, ObjectProvider<WaitScheduler> waitScheduler) {
 		RetryListener listener = RetryListener.composite(listeners.orderedStream().toList());
-		OuterRetryDetector outerRetry = RetryAfterAutoConfiguration.anyOf(detectors.orderedStream().toList());
+		OuterRetryDetector outerRetry = OuterRetryDetector.anyOf(detectors.orderedStream().toList());
 		CallTime time = callTime.getIfAvailable();
 		if (time == null) {
 			return new RetryAfterExchangeFilter(retryClients, listener, cooldownStore, retryBudgets, outerRetry,

@@ -1,4 +1,4 @@
-package dev.retryafter.autoconfigure;
+package dev.retryafter.autoconfigure.frameworkretry;
 
 import java.io.File;
 import java.lang.reflect.Method;
@@ -13,6 +13,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.frameworkretry.FrameworkRetryDetector;
 import dev.retryafter.frameworkretry.OuterRetries;

@@ -1,8 +1,9 @@
-package dev.retryafter.actuate;
+package dev.retryafter.autoconfigure.actuate;
 
 import java.time.Duration;
 
 import dev.retryafter.actuate.RetryAfterEndpoint.CooldownDescriptor;
+import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;

@@ -1,5 +1,6 @@
-package dev.retryafter.autoconfigure;
+package dev.retryafter.autoconfigure.frameworkretry;
 
+import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
 import dev.retryafter.frameworkretry.RetryAfterRetryPolicy;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

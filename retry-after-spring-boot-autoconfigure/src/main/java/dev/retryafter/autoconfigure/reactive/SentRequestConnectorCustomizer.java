@@ -1,9 +1,10 @@
-package dev.retryafter.autoconfigure;
+package dev.retryafter.autoconfigure.reactive;
 
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Map;
 
+import dev.retryafter.autoconfigure.JdkClientHops;
 import dev.retryafter.call.HopReportingHttpClient;
 import dev.retryafter.core.RetryClients;
 import dev.retryafter.reactive.SentRequestConnector;
@@ -43,7 +44,7 @@ final class SentRequestConnectorCustomizer implements WebClientCustomizer, Order
 
 	@Override
 	public void customize(WebClient.Builder webClientBuilder) {
-		if (!SentRequestFactoryCustomizer.cooling(this.clients)) {
+		if (!cooling(this.clients)) {
 			return;
 		}
 		ClientHttpConnector connector = this.connector.getIfAvailable();
@@ -83,6 +84,14 @@ final class SentRequestConnectorCustomizer implements WebClientCustomizer, Order
 	@Override
 	public int getOrder() {
 		return Ordered.LOWEST_PRECEDENCE;
+	}
+
+	/**
+	 * Whether any client keeps cooldowns, whose keys the request as sent decides: the same
+	 * test as the blocking factory customizer's, which lives in the parent package.
+	 */
+	private static boolean cooling(RetryClients clients) {
+		return clients.all().stream().anyMatch((client) -> client.settings().cooldown().enabled());
 	}
 
 }

@@ -1,7 +1,7 @@
-package dev.retryafter.autoconfigure;
+package dev.retryafter.autoconfigure.logging;
 
-import dev.retryafter.client.LoggingRetryListener;
 import dev.retryafter.core.RetryListener;
+import dev.retryafter.logging.LoggingRetryListener;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

@@ -1,4 +1,4 @@
-package dev.retryafter.client;
+package dev.retryafter.logging;
 
 import java.time.Duration;
 
@@ -41,7 +41,7 @@ public class LoggingRetryListener implements RetryListener {
 	private final Log logger;
 
 	/**
-	 * Creates a listener logging to {@code dev.retryafter.client.LoggingRetryListener}.
+	 * Creates a listener logging to {@code dev.retryafter.logging.LoggingRetryListener}.
 	 */
 	public LoggingRetryListener() {
 		this(LogFactory.getLog(LoggingRetryListener.class));

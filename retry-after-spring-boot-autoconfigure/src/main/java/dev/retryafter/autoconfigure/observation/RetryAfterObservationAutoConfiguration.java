@@ -1,5 +1,8 @@
-package dev.retryafter.observation;
+package dev.retryafter.autoconfigure.observation;
 
+import dev.retryafter.observation.RetryAfterObservations;
+import dev.retryafter.observation.RetryAttemptObservationConvention;
+import dev.retryafter.observation.RetryWaitObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;

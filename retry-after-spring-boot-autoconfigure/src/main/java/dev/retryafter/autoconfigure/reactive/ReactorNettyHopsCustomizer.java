@@ -1,4 +1,4 @@
-package dev.retryafter.autoconfigure;
+package dev.retryafter.autoconfigure.reactive;
 
 import dev.retryafter.reactive.ReactorNettyHops;
 
