@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.time.Duration;
 
 import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
+import dev.retryafter.store.CooldownStore;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
@@ -35,7 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * connection show that none was leaked or left half-read: on the three transports Boot builds
  * for a {@code RestClient}, and on Reactor Netty for a {@code WebClient}. (The JDK connector's
  * pool cannot be bounded, so there a retry may open a second connection while the first is
- * on its way back, and the count proves nothing.)
+ * on its way back, and the count proves nothing.) A success that announces its origin's quota
+ * takes the whole call path, and gives its connection back as a pass-through would.
  */
 class ConnectionReuseEndToEndTests {
 
@@ -72,6 +75,40 @@ class ConnectionReuseEndToEndTests {
 			assertThat(body).isEqualTo("ready");
 			assertThat(this.origin.requestLines()).hasSize(3);
 			assertThat(this.origin.acceptedConnections()).as("connections accepted for 3 attempts").isOne();
+		});
+	}
+
+	/**
+	 * Once a quota is kept, every call takes the whole call path (admission, the quota's
+	 * slot, the reading of every response): its responses reach the caller as received, so
+	 * the caller's read of the body returns the connection, and sequential calls share one.
+	 */
+	@ParameterizedTest
+	@CsvSource({ "http-components,ietf", "http-components,x-ratelimit", "simple,ietf", "simple,x-ratelimit" })
+	void sequentialSuccessesThatAnnounceAQuotaShareOneConnection(String factory, String fields) {
+		Reply success = Reply.status(200).body("{\"status\":\"ok\"}");
+		if ("ietf".equals(fields)) {
+			success.header("RateLimit-Policy", "\"default\";q=1000000000;w=60")
+				.header("RateLimit", "\"default\";r=1000000000;t=60");
+		}
+		else {
+			long reset = System.currentTimeMillis() / 1000 + 60;
+			success.header("X-RateLimit-Limit", "1000000000")
+				.header("X-RateLimit-Remaining", "1000000000")
+				.header("X-RateLimit-Reset", Long.toString(reset));
+		}
+		this.origin.on("/items/42", success);
+		this.contextRunner.withPropertyValues("spring.http.clients.imperative.factory=" + factory).run((context) -> {
+			RestClient client = context.getBean(RestClient.Builder.class).build();
+
+			for (int i = 0; i < 20; i++) {
+				assertThat(client.get().uri(this.origin.uri("/items/42")).retrieve().body(String.class))
+					.isEqualTo("{\"status\":\"ok\"}");
+			}
+
+			assertThat(context.getBean(CooldownStore.class).protection().quotas().isEmpty()).as("quota kept").isFalse();
+			assertThat(this.origin.requestLines()).hasSize(20);
+			assertThat(this.origin.acceptedConnections()).as("connections accepted for 20 calls").isOne();
 		});
 	}
 
