@@ -13,8 +13,8 @@ import dev.retryafter.core.protection.Admission;
 import dev.retryafter.core.protection.AdmissionRequest;
 import dev.retryafter.core.protection.KeyProtection;
 import dev.retryafter.core.protection.OriginProtection;
-import dev.retryafter.core.protection.QuotaPacing;
-import dev.retryafter.core.protection.QuotaState;
+import dev.retryafter.core.protection.RateLimitPacing;
+import dev.retryafter.core.protection.RateLimitState;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -36,7 +36,7 @@ class ProtectionDoorArchitectureTests {
 	/** The types of {@code core.protection} that the rest of the code may name. */
 	private static final Set<String> VOCABULARY = Set.of(Admission.class.getName(),
 			Admission.Proceed.class.getName(), Admission.Wait.class.getName(), Admission.Refuse.class.getName(),
-			AdmissionRequest.class.getName(), KeyProtection.class.getName(), QuotaState.class.getName(),
+			AdmissionRequest.class.getName(), KeyProtection.class.getName(), RateLimitState.class.getName(),
 			OriginProtection.class.getName());
 
 	private static final JavaClasses MAIN = new ClassFileImporter()
@@ -89,7 +89,7 @@ class ProtectionDoorArchitectureTests {
 		List<String> calls = NOTHING_OUTSIDE_THE_STORE_CALLS_THE_DOOR.evaluate(offender)
 			.getFailureReport()
 			.getDetails();
-		assertThat(internals).isNotEmpty().anyMatch((detail) -> detail.contains(QuotaPacing.class.getName()));
+		assertThat(internals).isNotEmpty().anyMatch((detail) -> detail.contains(RateLimitPacing.class.getName()));
 		assertThat(calls).isNotEmpty().anyMatch((detail) -> detail.contains(OriginProtection.class.getName()));
 	}
 
@@ -97,7 +97,7 @@ class ProtectionDoorArchitectureTests {
 	static final class PastTheStore {
 
 		boolean paced(OriginProtection protection) {
-			QuotaPacing quotas = protection.quotas();
+			RateLimitPacing quotas = protection.quotas();
 			return quotas.isEmpty();
 		}
 

@@ -4,7 +4,7 @@ import java.net.URI;
 import java.util.List;
 
 import dev.retryafter.client.BenchmarkInterceptors;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.metrics.RetryAfterMetrics;
@@ -31,7 +31,7 @@ record HappyPathClients(RestClient a, RestClient b, RestClient c, RestClient d) 
 
 	static HappyPathClients create() {
 		InMemoryRequestFactory transport = new InMemoryRequestFactory();
-		RetryClients clients = RetryClients.of(RetrySettings.defaults());
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(RetrySettings.defaults());
 		return new HappyPathClients(RestClient.builder().requestFactory(transport).build(),
 				RestClient.builder().requestFactory(transport).requestInterceptor(new NoOpInterceptor()).build(),
 				RestClient.builder()

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.function.Function;
 
 import dev.retryafter.client.BenchmarkInterceptors;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
@@ -58,7 +58,7 @@ public final class HappyPathLoopback {
 		})) {
 			URI uri = origin.uri("/items/42");
 			Function<RestClient, String> call = (client) -> client.get().uri(uri).retrieve().body(String.class);
-			RetryClients defaults = RetryClients.of(RetrySettings.defaults());
+			ClientSettingsCatalog defaults = ClientSettingsCatalog.of(RetrySettings.defaults());
 			ClientHttpRequestFactory httpComponents = new HttpComponentsClientHttpRequestFactory(
 					HttpClients.custom().disableAutomaticRetries().build());
 			HappyPathInterleaved.run(args, clients(httpComponents, defaults), names("hc5"),
@@ -70,7 +70,7 @@ public final class HappyPathLoopback {
 		}
 	}
 
-	private static List<RestClient> clients(ClientHttpRequestFactory transport, RetryClients defaults) {
+	private static List<RestClient> clients(ClientHttpRequestFactory transport, ClientSettingsCatalog defaults) {
 		return List.of(RestClient.builder().requestFactory(transport).build(),
 				RestClient.builder().requestFactory(transport).requestInterceptor(new NoOpInterceptor()).build(),
 				RestClient.builder()

@@ -7,7 +7,7 @@ import java.util.Set;
 
 import dev.retryafter.client.BenchmarkInterceptors;
 import dev.retryafter.client.RetryAfterInterceptor;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 
@@ -36,9 +36,9 @@ public final class HappyPathQuotaFields {
 	 */
 	public static void main(String[] args) {
 		InMemoryRequestFactory transport = new InMemoryRequestFactory();
-		RetryClients off = RetryClients
+		ClientSettingsCatalog off = ClientSettingsCatalog
 			.of(RetrySettings.defaults().withRateLimit(new RetrySettings.RateLimit(false, Set.of())));
-		RetryClients defaults = RetryClients.of(RetrySettings.defaults());
+		ClientSettingsCatalog defaults = ClientSettingsCatalog.of(RetrySettings.defaults());
 		List<RestClient> clients = List.of(
 				RestClient.builder().requestFactory(transport).requestInterceptor(new NoOpInterceptor()).build(),
 				RestClient.builder()
@@ -58,7 +58,7 @@ public final class HappyPathQuotaFields {
 	 * An interceptor that has read one response of another origin announcing a large quota for
 	 * a day: that origin's quota is kept.
 	 */
-	private static RetryAfterInterceptor seenFields(RetryClients clients) {
+	private static RetryAfterInterceptor seenFields(ClientSettingsCatalog clients) {
 		RetryAfterInterceptor interceptor = BenchmarkInterceptors.standalone(clients, RetryListener.NONE);
 		InMemoryRequestFactory announcing = new InMemoryRequestFactory(Map.of("RateLimit-Policy",
 				"\"day\";q=100000000;w=86400", "RateLimit", "\"day\";r=100000000;t=86400"));

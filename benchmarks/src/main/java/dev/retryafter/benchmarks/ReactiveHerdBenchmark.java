@@ -25,7 +25,7 @@ import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
@@ -256,7 +256,7 @@ public final class ReactiveHerdBenchmark {
 		private final Abandonments abandonments = new Abandonments();
 
 		WebClientHerd(int callers) {
-			RetryClients clients = RetryClients.of(RetrySettings.defaults());
+			ClientSettingsCatalog clients = ClientSettingsCatalog.of(RetrySettings.defaults());
 			RetryAfterExchangeFilter filter = new RetryAfterExchangeFilter(clients, this.abandonments,
 					new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS)),
 					new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);

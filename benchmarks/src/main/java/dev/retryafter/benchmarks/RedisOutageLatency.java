@@ -13,7 +13,7 @@ import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.MonotonicClock;
@@ -81,7 +81,7 @@ public final class RedisOutageLatency {
 			b.start();
 			try {
 				awaitTrue("both stores connected", () -> a.state().connected() && b.state().connected());
-				RetryClients clients = RetryClients.of(RetrySettings.defaults());
+				ClientSettingsCatalog clients = ClientSettingsCatalog.of(RetrySettings.defaults());
 				RestClient client = RestClient.builder()
 					.requestFactory(new HttpComponentsClientHttpRequestFactory(
 							HttpClients.custom().disableAutomaticRetries().build()))

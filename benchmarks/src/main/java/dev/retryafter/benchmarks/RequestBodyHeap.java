@@ -22,7 +22,7 @@ import dev.retryafter.client.BenchmarkInterceptors;
 import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.reactive.RetryAfterExchangeFilter;
@@ -108,7 +108,7 @@ public final class RequestBodyHeap {
 			WebClient.Builder builder = WebClient.builder()
 				.clientConnector(new ReactorClientHttpConnector(HttpClient.create(connections)));
 			if (variant.equals("filter") || variant.equals("filter-key")) {
-				RetryClients clients = RetryClients.of(RetrySettings.defaults());
+				ClientSettingsCatalog clients = ClientSettingsCatalog.of(RetrySettings.defaults());
 				builder.filter(new RetryAfterExchangeFilter(clients, RetryListener.NONE,
 						new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS)),
 						new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER));
@@ -165,7 +165,7 @@ public final class RequestBodyHeap {
 			RestClient.Builder builder = RestClient.builder().requestFactory(factory);
 			if (variant.equals("interceptor")) {
 				builder.requestInterceptor(
-						BenchmarkInterceptors.standalone(RetryClients.of(RetrySettings.defaults()), RetryListener.NONE));
+						BenchmarkInterceptors.standalone(ClientSettingsCatalog.of(RetrySettings.defaults()), RetryListener.NONE));
 			}
 			else if (!variant.equals("none")) {
 				throw new IllegalArgumentException("Unknown restclient variant " + variant);

@@ -3,7 +3,7 @@ package dev.retryafter.benchmarks;
 import java.util.concurrent.TimeUnit;
 
 import dev.retryafter.client.BenchmarkInterceptors;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.Sleeper;
@@ -52,14 +52,14 @@ public class RetriedCallBenchmark {
 	 */
 	@Setup
 	public void setUp() {
-		RetryClients clients = RetryClients.of(RetrySettings.defaults());
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(RetrySettings.defaults());
 		this.defaults = client(clients, RetryListener.NONE);
 		this.withMeters = client(clients, new RetryAfterMetrics(new SimpleMeterRegistry()));
 		RetrySettings.Cooldown cooldown = RetrySettings.defaults().cooldown();
 		RetrySettings off = RetrySettings.defaults()
 			.withCooldown(new RetrySettings.Cooldown(false, cooldown.mode(), cooldown.statuses(),
 					cooldown.partitionHeaders()));
-		this.cooldownOff = client(RetryClients.of(off), RetryListener.NONE);
+		this.cooldownOff = client(ClientSettingsCatalog.of(off), RetryListener.NONE);
 		for (RestClient client : new RestClient[] { this.defaults, this.withMeters, this.cooldownOff }) {
 			String body = HappyPathClients.get(client);
 			if (!body.contains("ok")) {
@@ -68,7 +68,7 @@ public class RetriedCallBenchmark {
 		}
 	}
 
-	private static RestClient client(RetryClients clients, RetryListener listener) {
+	private static RestClient client(ClientSettingsCatalog clients, RetryListener listener) {
 		return RestClient.builder()
 			.requestFactory(new ThrottlingRequestFactory())
 			.requestInterceptor(BenchmarkInterceptors.sleepingThrough(clients, listener, NO_WAIT))

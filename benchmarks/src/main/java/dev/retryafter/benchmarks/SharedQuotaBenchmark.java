@@ -11,7 +11,7 @@ import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.metrics.RetryAfterMetrics;
 import dev.retryafter.store.CooldownStore;
@@ -130,7 +130,7 @@ public final class SharedQuotaBenchmark {
 	private static Result run(String name, int requests, int threads, int contexts, int rate, int burst,
 			TokenBucketOrigin.Fields fields, Supplier<CooldownStore> stores, Runnable cleanup)
 			throws InterruptedException {
-		RetryClients clients = RetryClients.of(RetrySettings.defaults());
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(RetrySettings.defaults());
 		List<Caller> callers = new ArrayList<>();
 		List<SimpleMeterRegistry> registries = new ArrayList<>();
 		try (TokenBucketOrigin origin = new TokenBucketOrigin(rate, burst, fields)) {

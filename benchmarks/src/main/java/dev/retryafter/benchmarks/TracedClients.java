@@ -9,7 +9,7 @@ import brave.handler.SpanHandler;
 import brave.propagation.TraceContext;
 import brave.sampler.Sampler;
 import dev.retryafter.client.BenchmarkInterceptors;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.Sleeper;
@@ -79,9 +79,9 @@ record TracedClients(RestClient happy, RestClient happyWithAttempts, RestClient 
 			.observationHandler(new ObservationHandler.FirstMatchingCompositeObservationHandler(
 					new PropagatingSenderTracingObservationHandler<>(tracer, new BravePropagator(tracing)),
 					new DefaultTracingObservationHandler(tracer)));
-		RetryClients defaults = RetryClients.of(RetrySettings.defaults());
+		ClientSettingsCatalog defaults = ClientSettingsCatalog.of(RetrySettings.defaults());
 		RetrySettings.Cooldown cooldown = RetrySettings.defaults().cooldown();
-		RetryClients cooldownOff = RetryClients.of(RetrySettings.defaults()
+		ClientSettingsCatalog cooldownOff = ClientSettingsCatalog.of(RetrySettings.defaults()
 			.withCooldown(new RetrySettings.Cooldown(false, cooldown.mode(), cooldown.statuses(),
 					cooldown.partitionHeaders())));
 		RetryAfterObservations observations = new RetryAfterObservations(registry);
@@ -114,7 +114,7 @@ record TracedClients(RestClient happy, RestClient happyWithAttempts, RestClient 
 	}
 
 	private static RestClient client(ObservationRegistry registry, ClientHttpRequestFactory transport,
-			RetryClients clients, RetryListener listener) {
+			ClientSettingsCatalog clients, RetryListener listener) {
 		return RestClient.builder()
 			.observationRegistry(registry)
 			.requestFactory(transport)

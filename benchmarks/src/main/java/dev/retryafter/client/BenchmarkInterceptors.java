@@ -8,7 +8,7 @@ import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.Sleeper;
 import dev.retryafter.store.LocalCooldownStore;
@@ -32,7 +32,7 @@ public final class BenchmarkInterceptors {
 	 * @param listener notified at each decision point
 	 * @return the interceptor
 	 */
-	public static RetryAfterInterceptor standalone(RetryClients clients, RetryListener listener) {
+	public static RetryAfterInterceptor standalone(ClientSettingsCatalog clients, RetryListener listener) {
 		return new RetryAfterInterceptor(clients, listener, localCooldowns(),
 				new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);
 	}
@@ -45,7 +45,7 @@ public final class BenchmarkInterceptors {
 	 * @param sleeper waits between attempts and for cooldowns
 	 * @return the interceptor
 	 */
-	public static RetryAfterInterceptor sleepingThrough(RetryClients clients, RetryListener listener,
+	public static RetryAfterInterceptor sleepingThrough(ClientSettingsCatalog clients, RetryListener listener,
 			Sleeper sleeper) {
 		return new RetryAfterInterceptor(new CallContext(clients, listener, localCooldowns(),
 				new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER, MonotonicClock.SYSTEM,

@@ -21,9 +21,9 @@ import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.protection.KeyProtection;
-import dev.retryafter.core.protection.QuotaState;
+import dev.retryafter.core.protection.RateLimitState;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.StoreState;
 import org.jspecify.annotations.Nullable;
@@ -35,7 +35,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class OriginProtectionState {
 
-	private final RetryClients clients;
+	private final ClientSettingsCatalog clients;
 
 	private final CooldownStore cooldowns;
 
@@ -45,7 +45,7 @@ final class OriginProtectionState {
 
 	private final Clock wallClock;
 
-	OriginProtectionState(RetryClients clients, CooldownStore cooldowns, RetryBudgets budgets,
+	OriginProtectionState(ClientSettingsCatalog clients, CooldownStore cooldowns, RetryBudgets budgets,
 			MonotonicClock clock) {
 		this(clients, cooldowns, budgets, clock, Clock.systemUTC());
 	}
@@ -55,7 +55,7 @@ final class OriginProtectionState {
 	 * @param wallClock the clock that turns monotonic instants into the wall-clock instants
 	 * shown, read together with {@code clock}
 	 */
-	OriginProtectionState(RetryClients clients, CooldownStore cooldowns, RetryBudgets budgets, MonotonicClock clock,
+	OriginProtectionState(ClientSettingsCatalog clients, CooldownStore cooldowns, RetryBudgets budgets, MonotonicClock clock,
 			Clock wallClock) {
 		this.clients = Objects.requireNonNull(clients, "clients");
 		this.cooldowns = Objects.requireNonNull(cooldowns, "cooldowns");
@@ -115,7 +115,7 @@ final class OriginProtectionState {
 	 * The last quota each paced key's origin announced, ordered by key.
 	 */
 	List<QuotaDescriptor> quotas() {
-		Map<CooldownKey, QuotaState> quotas = this.cooldowns.quotas(this.clock.nanoTime());
+		Map<CooldownKey, RateLimitState> quotas = this.cooldowns.quotas(this.clock.nanoTime());
 		List<QuotaDescriptor> descriptors = new ArrayList<>(quotas.size());
 		quotas.forEach((key, quota) -> {
 			Origin origin = key.origin();

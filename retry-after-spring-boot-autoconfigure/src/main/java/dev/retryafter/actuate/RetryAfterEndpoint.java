@@ -15,7 +15,7 @@ import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
@@ -47,7 +47,7 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 @Endpoint(id = "retryafter", defaultAccess = Access.READ_ONLY)
 public class RetryAfterEndpoint {
 
-	private final RetryClients clients;
+	private final ClientSettingsCatalog clients;
 
 	private final OriginProtectionState state;
 
@@ -57,7 +57,7 @@ public class RetryAfterEndpoint {
 	 * @param cooldowns the host cooldowns
 	 * @param budgets the retry budgets
 	 */
-	public RetryAfterEndpoint(RetryClients clients, CooldownStore cooldowns, RetryBudgets budgets) {
+	public RetryAfterEndpoint(ClientSettingsCatalog clients, CooldownStore cooldowns, RetryBudgets budgets) {
 		this(clients, new OriginProtectionState(clients, cooldowns, budgets, MonotonicClock.SYSTEM));
 	}
 
@@ -70,11 +70,11 @@ public class RetryAfterEndpoint {
 	 * @param time the clocks the calls read
 	 * @since 0.2.0
 	 */
-	public RetryAfterEndpoint(RetryClients clients, CooldownStore cooldowns, RetryBudgets budgets, CallTime time) {
+	public RetryAfterEndpoint(ClientSettingsCatalog clients, CooldownStore cooldowns, RetryBudgets budgets, CallTime time) {
 		this(clients, new OriginProtectionState(clients, cooldowns, budgets, time.monotonicClock(), time.wallClock()));
 	}
 
-	RetryAfterEndpoint(RetryClients clients, OriginProtectionState state) {
+	RetryAfterEndpoint(ClientSettingsCatalog clients, OriginProtectionState state) {
 		this.clients = clients;
 		this.state = state;
 	}

@@ -5,7 +5,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import dev.retryafter.core.ClientSettings;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -21,11 +21,11 @@ import org.springframework.web.service.registry.HttpServiceProxyRegistry;
  */
 final class HttpServiceGroupCheck implements SmartInitializingSingleton {
 
-	private final RetryClients clients;
+	private final ClientSettingsCatalog clients;
 
 	private final ObjectProvider<HttpServiceProxyRegistry> registry;
 
-	HttpServiceGroupCheck(RetryClients clients, ObjectProvider<HttpServiceProxyRegistry> registry) {
+	HttpServiceGroupCheck(ClientSettingsCatalog clients, ObjectProvider<HttpServiceProxyRegistry> registry) {
 		this.clients = clients;
 		this.registry = registry;
 	}

@@ -1,7 +1,7 @@
 package dev.retryafter.autoconfigure;
 
 import dev.retryafter.core.ClientSettings;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.store.PartitionSecret;
 import org.jspecify.annotations.Nullable;
 
@@ -28,7 +28,7 @@ final class PartitionSecrets {
 	 * share, so it is required as soon as a client partitions its cooldowns; {@code null} (no
 	 * partitions, unsigned messages) otherwise.
 	 */
-	static @Nullable PartitionSecret forSharedStore(RetryAfterProperties properties, RetryClients clients) {
+	static @Nullable PartitionSecret forSharedStore(RetryAfterProperties properties, ClientSettingsCatalog clients) {
 		PartitionSecret configured = configured(properties);
 		if (configured == null) {
 			for (ClientSettings client : clients.all()) {

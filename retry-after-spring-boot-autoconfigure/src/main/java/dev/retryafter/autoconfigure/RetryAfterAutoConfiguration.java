@@ -9,7 +9,7 @@ import dev.retryafter.client.RetryAfterRestClientGroupConfigurer;
 import dev.retryafter.client.RetryAfterRestTemplateCustomizer;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.springretry.BackOffPolicyRetryDetector;
 import dev.retryafter.springretry.RetryAfterBackOffPolicy;
@@ -63,7 +63,7 @@ public final class RetryAfterAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RetryClients retryClients(RetryAfterProperties properties) {
+	ClientSettingsCatalog retryClients(RetryAfterProperties properties) {
 		return new RetryAfterSettingsMapper(properties).map();
 	}
 
@@ -73,7 +73,7 @@ public final class RetryAfterAutoConfiguration {
 	 */
 	@Bean
 	@ConditionalOnMissingBean
-	RetryBudgets retryBudgets(RetryClients retryClients, ObjectProvider<CallTime> callTime) {
+	RetryBudgets retryBudgets(ClientSettingsCatalog retryClients, ObjectProvider<CallTime> callTime) {
 		CallTime time = callTime.getIfAvailable();
 		return new RetryBudgets(retryClients, (time != null) ? time.monotonicClock() : MonotonicClock.SYSTEM);
 	}
@@ -84,7 +84,7 @@ public final class RetryAfterAutoConfiguration {
 	 */
 	@Bean
 	@ConditionalOnMissingBean(CooldownStore.class)
-	LocalCooldownStore localCooldownStore(RetryAfterProperties properties, RetryClients retryClients) {
+	LocalCooldownStore localCooldownStore(RetryAfterProperties properties, ClientSettingsCatalog retryClients) {
 		if (properties.getStore() == RetryAfterProperties.Store.REDIS) {
 			// Starting with local cooldowns would leave every instance believing it shares them.
 			throw new InvalidConfigurationPropertyValueException(RetryAfterSettingsMapper.PREFIX + ".store", "redis",
@@ -101,7 +101,7 @@ public final class RetryAfterAutoConfiguration {
 	 * exist, whichever client types they use.
 	 */
 	@Bean
-	HttpServiceGroupCheck retryAfterHttpServiceGroupCheck(RetryClients retryClients,
+	HttpServiceGroupCheck retryAfterHttpServiceGroupCheck(ClientSettingsCatalog retryClients,
 			ObjectProvider<HttpServiceProxyRegistry> registry) {
 		return new HttpServiceGroupCheck(retryClients, registry);
 	}
@@ -118,7 +118,7 @@ public final class RetryAfterAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RetryAfterInterceptor retryAfterInterceptor(RetryClients retryClients, ObjectProvider<RetryListener> listeners,
+	RetryAfterInterceptor retryAfterInterceptor(ClientSettingsCatalog retryClients, ObjectProvider<RetryListener> listeners,
 			CooldownStore cooldownStore, RetryBudgets retryBudgets, ObjectProvider<OuterRetryDetector> detectors,
 			RecordedBytes recordedBytes, ObjectProvider<CallTime> callTime) {
 		RetryListener listener = RetryListener.composite(listeners.orderedStream().toList());
@@ -143,7 +143,7 @@ public final class RetryAfterAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		RetryAfterRestClientGroupConfigurer retryAfterRestClientGroupConfigurer(RetryClients retryClients) {
+		RetryAfterRestClientGroupConfigurer retryAfterRestClientGroupConfigurer(ClientSettingsCatalog retryClients) {
 			return new RetryAfterRestClientGroupConfigurer(retryClients);
 		}
 
@@ -196,7 +196,7 @@ public final class RetryAfterAutoConfiguration {
 	static class SentRequestConfiguration {
 
 		@Bean
-		SentRequestFactoryCustomizer sentRequestFactoryCustomizer(RetryClients retryClients) {
+		SentRequestFactoryCustomizer sentRequestFactoryCustomizer(ClientSettingsCatalog retryClients) {
 			return new SentRequestFactoryCustomizer(retryClients);
 		}
 
@@ -212,7 +212,7 @@ public final class RetryAfterAutoConfiguration {
 		 */
 		@Bean
 		@ConditionalOnMissingBean(type = "org.springframework.retry.backoff.BackOffPolicy")
-		RetryAfterBackOffPolicy retryAfterBackOffPolicy(RetryClients retryClients) {
+		RetryAfterBackOffPolicy retryAfterBackOffPolicy(ClientSettingsCatalog retryClients) {
 			return new RetryAfterBackOffPolicy(retryClients.defaults().settings());
 		}
 

@@ -2,7 +2,7 @@ package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
 
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.RedisCooldownStore;
 import io.lettuce.core.ClientOptions;
@@ -50,7 +50,7 @@ public final class RetryAfterRedisAutoConfiguration {
 	@ConditionalOnBean(RedisConnectionFactory.class)
 	@ConditionalOnMissingBean(CooldownStore.class)
 	RedisCooldownStore redisCooldownStore(RedisConnectionFactory redisConnectionFactory,
-			RetryAfterProperties properties, RetryClients retryClients, Environment environment) {
+			RetryAfterProperties properties, ClientSettingsCatalog retryClients, Environment environment) {
 		String keyPrefix = properties.getRedis().getKeyPrefix();
 		if (keyPrefix == null) {
 			keyPrefix = RedisCooldownStore.defaultKeyPrefix(environment.getProperty("spring.application.name"));

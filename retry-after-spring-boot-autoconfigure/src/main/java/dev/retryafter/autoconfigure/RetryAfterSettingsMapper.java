@@ -10,8 +10,8 @@ import java.util.Set;
 
 import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.core.protection.OriginProtection;
-import dev.retryafter.core.RetryClients;
-import dev.retryafter.core.RetryClients.NamedClient;
+import dev.retryafter.core.ClientSettingsCatalog;
+import dev.retryafter.core.ClientSettingsCatalog.NamedClient;
 import dev.retryafter.core.RetrySettings;
 import org.jspecify.annotations.Nullable;
 
@@ -19,7 +19,7 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 import org.springframework.util.unit.DataSize;
 
 /**
- * Validates {@link RetryAfterProperties} and maps them to the immutable {@link RetryClients}
+ * Validates {@link RetryAfterProperties} and maps them to the immutable {@link ClientSettingsCatalog}
  * the policy core runs on. Every invalid value fails with an
  * {@link InvalidConfigurationPropertyValueException} naming the full property (for a named
  * client, {@code retry-after.clients.<name>.<key>}), so start-up stops with a message that says
@@ -49,7 +49,7 @@ final class RetryAfterSettingsMapper {
 	 * @return the clients
 	 * @throws InvalidConfigurationPropertyValueException if a value is invalid
 	 */
-	RetryClients map() {
+	ClientSettingsCatalog map() {
 		validateSharedSettings();
 		RetrySettings defaults = settings(PREFIX, this.properties);
 		Map<String, NamedClient> named = new LinkedHashMap<>();
@@ -60,7 +60,7 @@ final class RetryAfterSettingsMapper {
 			Set<String> hosts = hosts(prefix + ".hosts", name, client.getHosts(), hostOwners);
 			named.put(name, new NamedClient(hosts, settings(prefix, client)));
 		});
-		return new RetryClients(defaults, named);
+		return new ClientSettingsCatalog(defaults, named);
 	}
 
 	/**

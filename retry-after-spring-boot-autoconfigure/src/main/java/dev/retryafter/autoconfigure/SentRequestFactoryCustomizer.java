@@ -1,7 +1,7 @@
 package dev.retryafter.autoconfigure;
 
 import dev.retryafter.client.SentRequestFactory;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 
 import org.springframework.boot.http.client.ClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
@@ -22,9 +22,9 @@ import org.springframework.core.Ordered;
 final class SentRequestFactoryCustomizer
 		implements ClientHttpRequestFactoryBuilderCustomizer<ClientHttpRequestFactoryBuilder<?>>, Ordered {
 
-	private final RetryClients clients;
+	private final ClientSettingsCatalog clients;
 
-	SentRequestFactoryCustomizer(RetryClients clients) {
+	SentRequestFactoryCustomizer(ClientSettingsCatalog clients) {
 		this.clients = clients;
 	}
 
@@ -41,7 +41,7 @@ final class SentRequestFactoryCustomizer
 	 * @param clients the settings per named client
 	 * @return whether some client's cooldowns are on
 	 */
-	static boolean cooling(RetryClients clients) {
+	static boolean cooling(ClientSettingsCatalog clients) {
 		return clients.all().stream().anyMatch((client) -> client.settings().cooldown().enabled());
 	}
 

@@ -14,7 +14,7 @@ import dev.retryafter.core.Origin;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.store.CooldownStore;
@@ -36,7 +36,7 @@ import org.springframework.http.HttpRequest;
  */
 public final class CallContext {
 
-	private final RetryClients clients;
+	private final ClientSettingsCatalog clients;
 
 	private final RetryListener listener;
 
@@ -59,7 +59,7 @@ public final class CallContext {
 
 	private final RequestFactsResolver factsResolver = new RequestFactsResolver();
 
-	private final QuotaFields quotaFields;
+	private final RateLimitFieldReader quotaFields;
 
 	private final PartitionWarnings partitionWarnings = new PartitionWarnings();
 
@@ -80,7 +80,7 @@ public final class CallContext {
 	 * @param wallClock only stamps the instant a response was received, for HTTP-dates
 	 * @param random the jitter source
 	 */
-	public CallContext(RetryClients clients, RetryListener listener, CooldownStore cooldowns, RetryBudgets budgets,
+	public CallContext(ClientSettingsCatalog clients, RetryListener listener, CooldownStore cooldowns, RetryBudgets budgets,
 			OuterRetryDetector outerRetry, MonotonicClock monotonicClock, Clock wallClock, RandomGenerator random) {
 		this(clients, listener, cooldowns, budgets, outerRetry, monotonicClock, wallClock, random,
 				new RecordedBytes(RecordedBytes.DEFAULT_MAX));
@@ -99,7 +99,7 @@ public final class CallContext {
 	 * @param random the jitter source
 	 * @param recordedBytes the total of bytes kept for retries, across the application
 	 */
-	public CallContext(RetryClients clients, RetryListener listener, CooldownStore cooldowns, RetryBudgets budgets,
+	public CallContext(ClientSettingsCatalog clients, RetryListener listener, CooldownStore cooldowns, RetryBudgets budgets,
 			OuterRetryDetector outerRetry, MonotonicClock monotonicClock, Clock wallClock, RandomGenerator random,
 			RecordedBytes recordedBytes) {
 		this.recordedBytes = Objects.requireNonNull(recordedBytes, "recordedBytes");
@@ -112,7 +112,7 @@ public final class CallContext {
 		this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
 		this.random = Objects.requireNonNull(random, "random");
 		this.watched = listener.watchesCalls();
-		this.quotaFields = new QuotaFields(cooldowns, monotonicClock, wallClock);
+		this.quotaFields = new RateLimitFieldReader(cooldowns, monotonicClock, wallClock);
 		this.defaultRules = rules(clients.defaults());
 		Map<String, FirstAttemptRules> named = new HashMap<>();
 		for (ClientSettings client : clients.all()) {
@@ -337,7 +337,7 @@ public final class CallContext {
 	 * Where this adapter's calls look for and read responses' quota fields.
 	 * @return the adapter's quota field reader
 	 */
-	public QuotaFields quotaFields() {
+	public RateLimitFieldReader quotaFields() {
 		return this.quotaFields;
 	}
 

@@ -98,7 +98,7 @@ final class CallCooldown {
 	@Nullable Admission admitAsSent(URI uri, HttpHeaders headers) {
 		sentAs(uri, headers);
 		// Nothing cooling on the host: the key (a keyed digest) is left to be read if needed.
-		if (this.heldThisAttempt || !this.call.calls().mayHold(this.settings, uri)
+		if (this.heldThisAttempt || !this.call.context().mayHold(this.settings, uri)
 				|| Objects.equals(key(), this.admittedKey)) {
 			return null;
 		}
@@ -129,7 +129,7 @@ final class CallCooldown {
 		HttpHeaders sent = this.sentHeaders;
 		this.sentUri = responder;
 		this.key = RequestOrigins.cooldownKey(this.settings, responder,
-				(sent != null) ? sent : this.call.requestHeaders(), this.call.calls().cooldowns());
+				(sent != null) ? sent : this.call.requestHeaders(), this.call.context().cooldowns());
 		this.resolved = true;
 	}
 
@@ -139,8 +139,8 @@ final class CallCooldown {
 		// its origin and asking the store. A cooldown another thread records while this
 		// check runs may be missed by this one request, exactly as if the request had been
 		// admitted a moment earlier; every request that checks after the record sees it.
-		CallContext calls = this.call.calls();
-		if (!calls.mayHold(this.settings, uri())) {
+		CallContext context = this.call.context();
+		if (!context.mayHold(this.settings, uri())) {
 			return null;
 		}
 		CooldownKey key = key();
@@ -150,10 +150,10 @@ final class CallCooldown {
 		this.admittedKey = key;
 		// A retry already waited out the server's delay: only a first attempt queues behind
 		// requests still leaving in a cooldown's release window.
-		AdmissionRequest request = AdmissionRequest.of(key, calls.monotonicClock().nanoTime(), this.call.timeLeft(),
-				this.settings, calls.random(), firstAttempt);
+		AdmissionRequest request = AdmissionRequest.of(key, context.monotonicClock().nanoTime(), this.call.timeLeft(),
+				this.settings, context.random(), firstAttempt);
 		// The door takes a quota slot too, for a first attempt of a client that reads quotas.
-		Admission admission = calls.cooldowns().admit(request);
+		Admission admission = context.cooldowns().admit(request);
 		if (admission instanceof Admission.Wait wait) {
 			if (wait.reason() == HoldReason.PROBE) {
 				if (this.probeAwaited) {
@@ -162,7 +162,7 @@ final class CallCooldown {
 				this.probeAwaited = true;
 			}
 			this.holdReason = wait.reason();
-			this.holder = calls.cooldowns().holder(key, wait.reason(), request.nowNanos());
+			this.holder = context.cooldowns().holder(key, wait.reason(), request.nowNanos());
 			this.heldThisAttempt = true;
 			return admission;
 		}
@@ -190,7 +190,7 @@ final class CallCooldown {
 	 * @param headers the response headers
 	 */
 	void quota(int status, HttpHeaders headers) {
-		QuotaFields quotaFields = this.call.calls().quotaFields();
+		RateLimitFieldReader quotaFields = this.call.context().quotaFields();
 		if (quotaFields.present(this.settings, status, headers)) {
 			CooldownKey key = key();
 			CooldownKey bucket = (key != null) ? bucketKey(key, headers) : null;
@@ -208,17 +208,17 @@ final class CallCooldown {
 		if (key == null) {
 			return;
 		}
-		CallContext calls = this.call.calls();
-		long nowNanos = calls.monotonicClock().nanoTime();
+		CallContext context = this.call.context();
+		long nowNanos = context.monotonicClock().nanoTime();
 		CooldownKey bucket = bucketKey(key, headers);
 		// A bucket the server named is its word on the scope; otherwise a second route's
 		// refusal may widen the cooldown to the whole origin.
-		CooldownKey target = (bucket != null) ? bucket : calls.cooldowns().recordKey(key, nowNanos);
+		CooldownKey target = (bucket != null) ? bucket : context.cooldowns().recordKey(key, nowNanos);
 		if (bucket != null) {
 			// The retry honours the bucket's cooldown, not its route's.
 			this.key = bucket;
 		}
-		calls.cooldowns().record(target, delay, nowNanos);
+		context.cooldowns().record(target, delay, nowNanos);
 	}
 
 	/**
@@ -240,7 +240,7 @@ final class CallCooldown {
 		}
 		CooldownScope route = CooldownScope.route(uri().getRawPath());
 		if (route != null) {
-			this.call.calls().cooldowns().learnBucket(key.withScope(route), bucket);
+			this.call.context().cooldowns().learnBucket(key.withScope(route), bucket);
 		}
 		return key.withScope(bucket);
 	}
@@ -251,11 +251,11 @@ final class CallCooldown {
 	 * down or paced.
 	 */
 	void accepted() {
-		CallContext calls = this.call.calls();
-		if (calls.mayHold(this.settings, uri())) {
+		CallContext context = this.call.context();
+		if (context.mayHold(this.settings, uri())) {
 			CooldownKey key = key();
 			if (key != null) {
-				calls.cooldowns().accepted(key, calls.monotonicClock().nanoTime());
+				context.cooldowns().accepted(key, context.monotonicClock().nanoTime());
 			}
 		}
 	}
@@ -276,10 +276,10 @@ final class CallCooldown {
 		if (!this.resolved) {
 			HttpHeaders sent = this.sentHeaders;
 			this.key = RequestOrigins.cooldownKey(this.settings, uri(),
-					(sent != null) ? sent : this.call.requestHeaders(), this.call.calls().cooldowns());
+					(sent != null) ? sent : this.call.requestHeaders(), this.call.context().cooldowns());
 			this.resolved = true;
 			if (sent != null && this.key != null) {
-				this.call.calls().partitionWarnings().noPartitionAsSent(this.client, this.settings, this.key);
+				this.call.context().partitionWarnings().noPartitionAsSent(this.client, this.settings, this.key);
 			}
 		}
 		return this.key;

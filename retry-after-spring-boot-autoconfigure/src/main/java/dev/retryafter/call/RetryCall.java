@@ -58,7 +58,7 @@ import org.springframework.http.HttpHeaders;
  * <p>
  * A call is used by one caller at a time (its attempts are sequential), never shared. It
  * holds only its own state: the subclass gives the collaborators, the URI and the headers
- * ({@link #calls()}, {@link #uri()}, {@link #requestHeaders()}) from what it holds anyway.
+ * ({@link #context()}, {@link #uri()}, {@link #requestHeaders()}) from what it holds anyway.
  * The blocking adapter builds one only once a first attempt's outcome may be retried (or a
  * cooldown may hold the request): a call that succeeds at once never needs one.
  *
@@ -104,13 +104,13 @@ public abstract class RetryCall {
 
 	/**
 	 * Starts a call: its time budget runs from now.
-	 * @param calls the collaborators shared by the adapter's calls, as {@link #calls()} gives
+	 * @param context the collaborators shared by the adapter's calls, as {@link #context()} gives
 	 * them
 	 * @param client the named client the request belongs to
 	 * @param facts the facts the planner needs about the request
 	 */
-	protected RetryCall(CallContext calls, ClientSettings client, RequestFacts facts) {
-		this(client, facts, calls.budgets().budget(client.name()), calls.monotonicClock().nanoTime(), false);
+	protected RetryCall(CallContext context, ClientSettings client, RequestFacts facts) {
+		this(client, facts, context.budgets().budget(client.name()), context.monotonicClock().nanoTime(), false);
 	}
 
 	/**
@@ -143,7 +143,7 @@ public abstract class RetryCall {
 	 * The collaborators shared by the adapter's calls: the same as given to the constructor.
 	 * @return the adapter's calls
 	 */
-	protected abstract CallContext calls();
+	protected abstract CallContext context();
 
 	/**
 	 * The request URI: its origin is the cooldown key's, and names the origin in exceptions.
@@ -166,10 +166,10 @@ public abstract class RetryCall {
 	 * @since 0.2.0
 	 */
 	protected final void watch(@Nullable Object parent) {
-		if (!calls().watched()) {
+		if (!context().watched()) {
 			return;
 		}
-		this.watch = calls().listener().callStarted(this.client.name(), this.facts.method(), parent);
+		this.watch = context().listener().callStarted(this.client.name(), this.facts.method(), parent);
 	}
 
 	/** Follows {@code call}, which the adapter asked {@link RetryListener#callStarted} for itself. */
@@ -260,10 +260,10 @@ public abstract class RetryCall {
 	 */
 	protected final void held(long sinceNanos) {
 		CooldownKey key = this.cooldown.holder();
-		Duration heldFor = Duration.ofNanos(calls().monotonicClock().nanoTime() - sinceNanos);
+		Duration heldFor = Duration.ofNanos(context().monotonicClock().nanoTime() - sinceNanos);
 		this.watch.waitEnded(heldFor);
 		if (key != null) {
-			calls().listener().held(this.client.name(), this.facts.method(), key, heldFor, this.cooldown.holdReason());
+			context().listener().held(this.client.name(), this.facts.method(), key, heldFor, this.cooldown.holdReason());
 		}
 	}
 
@@ -314,14 +314,14 @@ public abstract class RetryCall {
 	 * @return the outcome
 	 */
 	protected final AttemptOutcome.Response outcome(int status, HttpHeaders headers) {
-		ServerHints hints = (status >= 400) ? ResponseOutcomes.hints(headers, this.settings, calls().wallClock()::instant)
+		ServerHints hints = (status >= 400) ? ResponseOutcomes.hints(headers, this.settings, context().wallClock()::instant)
 				: ServerHints.NONE;
 		this.cooldown.quota(status, headers);
 		List<String> fieldLines = headers.get(ResponseOutcomes.RETRY_AFTER);
 		// Without the field (most responses) nothing is parsed: the wall clock is read only
 		// when an HTTP-date may need it.
 		RetryAfter retryAfter = (fieldLines == null || fieldLines.isEmpty()) ? RetryAfter.ABSENT
-				: RetryAfterParser.parse(fieldLines, calls().wallClock().instant(), headers.getFirst(DATE),
+				: RetryAfterParser.parse(fieldLines, context().wallClock().instant(), headers.getFirst(DATE),
 						this.settings.header().dateReference());
 		retryAfter = ServerHints.combine(retryAfter, hints);
 		AttemptOutcome.Response outcome = ResponseOutcomes.outcome(status, retryAfter, hints);
@@ -344,20 +344,20 @@ public abstract class RetryCall {
 	 * @return the decision
 	 */
 	protected final RetryDecision decide(AttemptOutcome outcome, int attempt) {
-		CallContext calls = calls();
+		CallContext context = context();
 		RetryDecision decision = RetryPlanner.decide(this.settings, this.facts, outcome, attempt, elapsed(),
-				this.permits, calls.random());
+				this.permits, context.random());
 		if (attempt == 1 && wouldContinue(decision)) {
 			RetriedInvocation invocation = retriedInvocation();
 			if (invocation != null && takes(invocation, outcome)) {
-				invocation.handedBack(this.client.name(), this.facts.method(), outcome, calls.monotonicClock().nanoTime());
+				invocation.handedBack(this.client.name(), this.facts.method(), outcome, context.monotonicClock().nanoTime());
 				decision = handBack(decision);
 			}
-			else if (invocation == null && calls.outerRetry().isOuterRetryActive()) {
+			else if (invocation == null && context.outerRetry().isOuterRetryActive()) {
 				decision = handBack(decision);
 			}
 		}
-		calls.listener().attemptCompleted(this.client.name(), this.facts.method(), attempt, outcome, decision);
+		context.listener().attemptCompleted(this.client.name(), this.facts.method(), attempt, outcome, decision);
 		this.watch.attemptEnded(attempt, outcome, decision);
 		return decision;
 	}
@@ -369,7 +369,7 @@ public abstract class RetryCall {
 	 * @return the invocation, or {@code null} when none drives this call
 	 */
 	protected @Nullable RetriedInvocation retriedInvocation() {
-		return calls().outerRetry().invocation();
+		return context().outerRetry().invocation();
 	}
 
 	/** Whether an outer layer takes this failure: it is the blocking client's (the reactive adapter's own). */
@@ -410,7 +410,7 @@ public abstract class RetryCall {
 
 	/** Reports that retrying stopped outside an attempt's decision, for {@code reason}. */
 	protected final void stopped(StopReason reason) {
-		calls().listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(), reason);
+		context().listener().stoppedWithoutAttempt(this.client.name(), this.facts.method(), reason);
 		this.watch.stopped(reason);
 	}
 
@@ -420,14 +420,14 @@ public abstract class RetryCall {
 	 * @param sinceNanos when the wait began, from {@link #nanoTime()}
 	 */
 	protected final void waited(Duration planned, long sinceNanos) {
-		Duration actual = Duration.ofNanos(calls().monotonicClock().nanoTime() - sinceNanos);
-		calls().listener().waited(this.client.name(), planned, actual);
+		Duration actual = Duration.ofNanos(context().monotonicClock().nanoTime() - sinceNanos);
+		context().listener().waited(this.client.name(), planned, actual);
 		this.watch.waitEnded(actual);
 	}
 
 	/** The monotonic clock this call is timed on, read now, in nanoseconds. */
 	protected final long nanoTime() {
-		return calls().monotonicClock().nanoTime();
+		return context().monotonicClock().nanoTime();
 	}
 
 	/** What is left of the call's total time budget, never negative. */
@@ -442,7 +442,7 @@ public abstract class RetryCall {
 	}
 
 	private Duration elapsed() {
-		return Duration.ofNanos(calls().monotonicClock().nanoTime() - this.startNanos);
+		return Duration.ofNanos(context().monotonicClock().nanoTime() - this.startNanos);
 	}
 
 }

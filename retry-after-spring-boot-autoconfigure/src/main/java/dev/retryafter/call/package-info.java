@@ -3,7 +3,7 @@
  * {@link dev.retryafter.call.RetryCall} per request over the collaborators all calls of an
  * adapter share ({@link dev.retryafter.call.CallContext}), with its cooldown side (admission,
  * holds, quota slots) in a class of its own, the first-attempt shortcut, the facts about a
- * request, the look for quota fields ({@link dev.retryafter.call.QuotaFields}), the detection
+ * request, the look for quota fields ({@link dev.retryafter.call.RateLimitFieldReader}), the detection
  * of an outer retry layer, the placement every customizer shares
  * ({@link dev.retryafter.call.OutermostPlacement}), and the vocabulary a caller
  * uses to mark requests ({@link dev.retryafter.call.RetryAfterAttributes}) and to tell

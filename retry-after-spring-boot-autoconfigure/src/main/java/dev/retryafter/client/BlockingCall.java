@@ -41,7 +41,7 @@ import org.springframework.http.client.ClientHttpResponse;
  */
 final class BlockingCall extends RetryCall {
 
-	private final CallContext calls;
+	private final CallContext context;
 
 	private final Sleeper sleeper;
 
@@ -65,16 +65,16 @@ final class BlockingCall extends RetryCall {
 	/** The copy of the last response, kept while a retry is sent in case it is refused as sent. */
 	private @Nullable BlockingAttempt kept;
 
-	BlockingCall(CallContext calls, Sleeper sleeper, ClientSettings client, RequestFacts facts, HttpRequest request,
+	BlockingCall(CallContext context, Sleeper sleeper, ClientSettings client, RequestFacts facts, HttpRequest request,
 			byte[] body, ClientHttpRequestExecution execution) {
-		super(calls, client, facts);
-		this.calls = calls;
+		super(context, client, facts);
+		this.context = context;
 		this.sleeper = sleeper;
 		this.request = request;
 		this.body = body;
 		this.execution = execution;
 		this.client = client;
-		this.partitioned = calls.partitioned(client.settings());
+		this.partitioned = context.partitioned(client.settings());
 	}
 
 	/**
@@ -82,11 +82,11 @@ final class BlockingCall extends RetryCall {
 	 * @param sent what the innermost element saw of that attempt, {@code null} when the
 	 * client does not split cooldowns by request headers
 	 */
-	BlockingCall(CallContext calls, Sleeper sleeper, ClientSettings client, RequestFacts facts, HttpRequest request,
+	BlockingCall(CallContext context, Sleeper sleeper, ClientSettings client, RequestFacts facts, HttpRequest request,
 			byte[] body, ClientHttpRequestExecution execution, @Nullable RetryBudget budget, long startNanos,
 			@Nullable SentRequest sent) {
 		super(client, facts, budget, startNanos);
-		this.calls = calls;
+		this.context = context;
 		this.sleeper = sleeper;
 		this.request = request;
 		this.body = body;
@@ -106,7 +106,7 @@ final class BlockingCall extends RetryCall {
 			sentAs(uri, headers);
 		}
 		else {
-			this.calls.notSeenAsSent(this.client, this.request.getURI());
+			this.context.notSeenAsSent(this.client, this.request.getURI());
 		}
 	}
 
@@ -138,8 +138,8 @@ final class BlockingCall extends RetryCall {
 	}
 
 	@Override
-	protected CallContext calls() {
-		return this.calls;
+	protected CallContext context() {
+		return this.context;
 	}
 
 	@Override
@@ -246,7 +246,7 @@ final class BlockingCall extends RetryCall {
 		boolean sending = false;
 		BlockingAttempt kept = null;
 		try {
-			kept = result.keepForRetry(this.calls.recordedBytes());
+			kept = result.keepForRetry(this.context.recordedBytes());
 			// Kept for a retry refused as sent too; its bytes are given back below all the same,
 			// since a refusal there is rare and the copy is dropped with the call.
 			this.kept = kept;
@@ -311,7 +311,7 @@ final class BlockingCall extends RetryCall {
 			return BlockingAttempt.failed((IOException) ex);
 		}
 		if (sent != null && !sent.seen()) {
-			this.calls.notSeenAsSent(this.client, this.request.getURI());
+			this.context.notSeenAsSent(this.client, this.request.getURI());
 		}
 		int status;
 		try {

@@ -20,7 +20,7 @@ import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetryPlanner;
@@ -82,7 +82,7 @@ import org.springframework.http.client.ClientHttpResponse;
  */
 public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Ordered {
 
-	private final CallContext calls;
+	private final CallContext context;
 
 	private final Sleeper sleeper;
 
@@ -97,13 +97,13 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 * @param outerRetry tells whether a retry layer around the client is retrying the call
 	 * ({@link OuterRetryDetector#NEVER} when there is none)
 	 */
-	public RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+	public RetryAfterInterceptor(ClientSettingsCatalog clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, OuterRetryDetector outerRetry) {
 		this(clients, listener, cooldowns, budgets, outerRetry, new RecordedBytes(RecordedBytes.DEFAULT_MAX));
 	}
 
 	/**
-	 * Creates an interceptor as {@link #RetryAfterInterceptor(RetryClients, RetryListener,
+	 * Creates an interceptor as {@link #RetryAfterInterceptor(ClientSettingsCatalog, RetryListener,
 	 * CooldownStore, RetryBudgets, OuterRetryDetector)} does, keeping the response copies of
 	 * its waiting calls within a total of bytes other adapters may share.
 	 * @param clients the settings per named client
@@ -113,7 +113,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 * @param outerRetry tells whether a retry layer around the client is retrying the call
 	 * @param recordedBytes the total of bytes kept for retries, across the application
 	 */
-	public RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+	public RetryAfterInterceptor(ClientSettingsCatalog clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, OuterRetryDetector outerRetry, RecordedBytes recordedBytes) {
 		// ThreadLocalRandom.current() is looked up per call: the interceptor is shared by
 		// every calling thread, and the per-thread generator avoids contention.
@@ -135,7 +135,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 * @param time the clocks the calls read and the sleeper they wait with
 	 * @since 0.2.0
 	 */
-	public RetryAfterInterceptor(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+	public RetryAfterInterceptor(ClientSettingsCatalog clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, OuterRetryDetector outerRetry, RecordedBytes recordedBytes, CallTime time) {
 		this(new CallContext(clients, listener, cooldowns, budgets, outerRetry, time.monotonicClock(),
 				time.wallClock(), () -> ThreadLocalRandom.current().nextLong(), recordedBytes), time.sleeper());
@@ -144,11 +144,11 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	/**
 	 * Creates an interceptor on the given seams: the time and randomness its calls share, and
 	 * how it waits.
-	 * @param calls the collaborators shared by every call, with their clocks and jitter source
+	 * @param context the collaborators shared by every call, with their clocks and jitter source
 	 * @param sleeper waits between attempts and for cooldowns
 	 */
-	RetryAfterInterceptor(CallContext calls, Sleeper sleeper) {
-		this.calls = Objects.requireNonNull(calls, "calls");
+	RetryAfterInterceptor(CallContext context, Sleeper sleeper) {
+		this.context = Objects.requireNonNull(context, "context");
 		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
 	}
 
@@ -157,9 +157,9 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			throws IOException {
 		// The note is about the call that ended last on this thread, never an older one.
 		AttemptsSpent.clear();
-		FirstAttemptRules rules = this.calls.rules(request.getURI(), request.getAttributes());
-		boolean mayHold = this.calls.mayHold(rules.settings(), request.getURI());
-		if (mayHold || this.calls.watched()) {
+		FirstAttemptRules rules = this.context.rules(request.getURI(), request.getAttributes());
+		boolean mayHold = this.context.mayHold(rules.settings(), request.getURI());
+		if (mayHold || this.context.watched()) {
 			return whole(rules, mayHold, request, body, execution);
 		}
 		return sendFirst(rules, request, body, execution);
@@ -173,13 +173,13 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 */
 	private ClientHttpResponse whole(FirstAttemptRules rules, boolean mayHold, HttpRequest request, byte[] body,
 			ClientHttpRequestExecution execution) throws IOException {
-		RetryListener.Call watch = this.calls.watched() ? this.calls.listener().callStarted(rules.client().name(),
+		RetryListener.Call watch = this.context.watched() ? this.context.listener().callStarted(rules.client().name(),
 				FirstAttemptRules.methodName(request.getMethod()), null) : RetryListener.Call.NONE;
 		if (watch == RetryListener.Call.NONE && !mayHold) {
 			return sendFirst(rules, request, body, execution);
 		}
-		RequestFacts facts = this.calls.facts(request, rules.settings());
-		return new BlockingCall(this.calls, this.sleeper, rules.client(), facts, request, body, execution).run(watch);
+		RequestFacts facts = this.context.facts(request, rules.settings());
+		return new BlockingCall(this.context, this.sleeper, rules.client(), facts, request, body, execution).run(watch);
 	}
 
 	/**
@@ -191,25 +191,25 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 */
 	private ClientHttpResponse sendFirst(FirstAttemptRules rules, HttpRequest request, byte[] body,
 			ClientHttpRequestExecution execution) throws IOException {
-		CallContext calls = this.calls;
+		CallContext context = this.context;
 		// What rule 2 reads is read before the first send, as the whole call does: an
 		// interceptor further down may change the headers or attributes. The key header
 		// decides only for an unmarked request of a method not repeatable by itself.
 		HttpMethod httpMethod = request.getMethod();
 		String method = FirstAttemptRules.methodName(httpMethod);
-		IdempotencyMark mark = calls.mark(request.getAttributes());
+		IdempotencyMark mark = context.mark(request.getAttributes());
 		boolean keyDecides = rules.keyDecides(httpMethod, method, mark);
-		boolean hasKey = keyDecides && calls.hasIdempotencyKey(request.getHeaders(), rules.settings());
-		long startNanos = calls.firstAttemptStarts(rules);
+		boolean hasKey = keyDecides && context.hasIdempotencyKey(request.getHeaders(), rules.settings());
+		long startNanos = context.firstAttemptStarts(rules);
 		// The key is read from the request as sent, after the application's interceptors:
 		// they may add the partition headers (an OAuth2 token) only then.
-		SentRequest sent = calls.partitioned(rules.settings()) ? SentRequest.expect(request, null) : null;
+		SentRequest sent = context.partitioned(rules.settings()) ? SentRequest.expect(request, null) : null;
 		ClientHttpResponse response;
 		try {
 			response = execution.execute(request, body);
 		}
 		catch (IOException ex) {
-			return exchange(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos, sent), request, body, execution)
+			return takeOver(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos, sent), request, body, execution)
 				.continueWith(BlockingAttempt.failed(ex));
 		}
 		int status;
@@ -226,13 +226,13 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 					|| (status == 403 && rules.settings().header().rateLimitedForbidden()))) {
 				stop = null;
 			}
-			if (stop != null && calls.quotaFields().present(rules.settings(), status, response.getHeaders())) {
+			if (stop != null && context.quotaFields().present(rules.settings(), status, response.getHeaders())) {
 				stop = null;
 			}
 		}
 		catch (IOException ex) {
 			response.close();
-			return exchange(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos, sent), request, body, execution)
+			return takeOver(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos, sent), request, body, execution)
 				.continueWith(BlockingAttempt.failed(ex));
 		}
 		catch (RuntimeException | Error ex) {
@@ -241,7 +241,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		}
 		if (stop != null) {
 			try {
-				calls.listener().attemptCompleted(rules.client().name(), method, 1,
+				context.listener().attemptCompleted(rules.client().name(), method, 1,
 						ResponseOutcomes.outcome(status, RetryAfter.ABSENT), stop);
 			}
 			catch (RuntimeException | Error ex) {
@@ -250,19 +250,19 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			}
 			return response;
 		}
-		BlockingCall exchange = exchange(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos, sent), request, body, execution);
-		return exchange.continueWith(exchange.received(response, status));
+		BlockingCall call = takeOver(new FirstAttempt(rules, method, mark, keyDecides, hasKey, startNanos, sent), request, body, execution);
+		return call.continueWith(call.received(response, status));
 	}
 
 	/**
 	 * Takes over a request whose first attempt {@link #sendFirst} sent, when a retry may
 	 * follow.
 	 */
-	private BlockingCall exchange(FirstAttempt first, HttpRequest request, byte[] body,
+	private BlockingCall takeOver(FirstAttempt first, HttpRequest request, byte[] body,
 			ClientHttpRequestExecution execution) {
 		FirstAttemptRules rules = first.rules();
 		RequestFacts facts = facts(request, rules.settings(), first);
-		return new BlockingCall(this.calls, this.sleeper, rules.client(), facts, request, body, execution,
+		return new BlockingCall(this.context, this.sleeper, rules.client(), facts, request, body, execution,
 				rules.budget(), first.startNanos(), first.sent());
 	}
 
@@ -272,7 +272,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 */
 	private RequestFacts facts(HttpRequest request, RetrySettings settings, FirstAttempt first) {
 		boolean key = first.keyDecides() ? first.hasKey()
-				: this.calls.hasIdempotencyKey(request.getHeaders(), settings);
+				: this.context.hasIdempotencyKey(request.getHeaders(), settings);
 		// A ClientHttpRequestInterceptor always receives the whole body, so it can be sent again.
 		return new RequestFacts(first.method(), first.mark(), key, true);
 	}

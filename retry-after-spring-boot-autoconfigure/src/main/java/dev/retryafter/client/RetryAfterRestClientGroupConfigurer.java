@@ -3,7 +3,7 @@ package dev.retryafter.client;
 import java.util.Objects;
 
 import dev.retryafter.call.RetryAfterAttributes;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer;
@@ -23,13 +23,13 @@ import org.springframework.web.service.registry.HttpServiceGroup;
  */
 public class RetryAfterRestClientGroupConfigurer implements RestClientHttpServiceGroupConfigurer {
 
-	private final RetryClients clients;
+	private final ClientSettingsCatalog clients;
 
 	/**
 	 * Creates a configurer naming the groups after the named clients among {@code clients}.
 	 * @param clients the named clients
 	 */
-	public RetryAfterRestClientGroupConfigurer(RetryClients clients) {
+	public RetryAfterRestClientGroupConfigurer(ClientSettingsCatalog clients) {
 		this.clients = Objects.requireNonNull(clients, "clients");
 	}
 

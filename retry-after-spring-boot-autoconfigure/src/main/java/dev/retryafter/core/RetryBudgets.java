@@ -23,7 +23,7 @@ public final class RetryBudgets {
 	 * @param clients the clients and their settings
 	 * @param clock the monotonic clock the windows slide on
 	 */
-	public RetryBudgets(RetryClients clients, MonotonicClock clock) {
+	public RetryBudgets(ClientSettingsCatalog clients, MonotonicClock clock) {
 		Objects.requireNonNull(clock, "clock");
 		Map<String, RetryBudget> budgets = new LinkedHashMap<>();
 		for (ClientSettings client : clients.all()) {

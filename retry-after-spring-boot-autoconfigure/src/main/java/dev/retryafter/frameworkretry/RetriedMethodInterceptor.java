@@ -60,7 +60,7 @@ public class RetriedMethodInterceptor implements MethodInterceptor {
 	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
 			RetriedMethodInterceptor.class.getClassLoader());
 
-	private final Supplier<OuterRetries> retries;
+	private final Supplier<FrameworkRetryContext> retries;
 
 	private final Sleeper sleeper;
 
@@ -72,7 +72,7 @@ public class RetriedMethodInterceptor implements MethodInterceptor {
 	 * @param retries supplies the shared collaborators on first use (the advice is built with
 	 * the post-processors, before the beans it needs)
 	 */
-	public RetriedMethodInterceptor(Supplier<OuterRetries> retries) {
+	public RetriedMethodInterceptor(Supplier<FrameworkRetryContext> retries) {
 		// A hold is bounded by header.max-wait and total-budget, so its nanoseconds fit a long.
 		this(retries, (duration) -> TimeUnit.NANOSECONDS.sleep(duration.toNanos()));
 	}
@@ -83,14 +83,14 @@ public class RetriedMethodInterceptor implements MethodInterceptor {
 	 * the post-processors, before the beans it needs)
 	 * @param sleeper waits out a hold
 	 */
-	RetriedMethodInterceptor(Supplier<OuterRetries> retries, Sleeper sleeper) {
+	RetriedMethodInterceptor(Supplier<FrameworkRetryContext> retries, Sleeper sleeper) {
 		this.retries = Objects.requireNonNull(retries, "retries");
 		this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
 	}
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-		OuterRetries retries = this.retries.get();
+		FrameworkRetryContext retries = this.retries.get();
 		Method method = invocation.getMethod();
 		if (REACTOR_PRESENT && !Future.class.isAssignableFrom(method.getReturnType())) {
 			ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(method.getReturnType());
@@ -111,7 +111,7 @@ public class RetriedMethodInterceptor implements MethodInterceptor {
 		}
 	}
 
-	private void holdBeforeAttempt(MethodInvocation invocation, RetriedInvocation retried, OuterRetries retries)
+	private void holdBeforeAttempt(MethodInvocation invocation, RetriedInvocation retried, FrameworkRetryContext retries)
 			throws Throwable {
 		RetryDecision before = retries.beforeNextAttempt(retried);
 		if (before == null) {
@@ -140,7 +140,7 @@ public class RetriedMethodInterceptor implements MethodInterceptor {
 						+ ": the server's Retry-After does not fit header.max-wait or total-budget");
 	}
 
-	private RetriedInvocation invocationOf(MethodInvocation invocation, OuterRetries retries) {
+	private RetriedInvocation invocationOf(MethodInvocation invocation, FrameworkRetryContext retries) {
 		if (invocation instanceof ProxyMethodInvocation proxied) {
 			Object existing = proxied.getUserAttribute(INVOCATION_ATTRIBUTE);
 			if (existing instanceof RetriedInvocation retried) {
@@ -158,7 +158,7 @@ public class RetriedMethodInterceptor implements MethodInterceptor {
 	 * a failure its {@code includes}, {@code excludes} or {@code predicate} leave out keeps
 	 * the client adapter's own retries.
 	 */
-	private RetriedInvocation newInvocation(MethodInvocation invocation, OuterRetries retries) {
+	private RetriedInvocation newInvocation(MethodInvocation invocation, FrameworkRetryContext retries) {
 		Object target = invocation.getThis();
 		Method method = (target != null)
 				? AopUtils.getMostSpecificMethod(invocation.getMethod(), AopUtils.getTargetClass(target))

@@ -44,7 +44,7 @@ import org.springframework.web.reactive.function.client.WebClientResponseExcepti
  */
 public class RetryAfterReactorRetry extends Retry {
 
-	private final OuterRetries retries;
+	private final FrameworkRetryContext retries;
 
 	private final Scheduler scheduler;
 
@@ -52,11 +52,11 @@ public class RetryAfterReactorRetry extends Retry {
 	 * Creates a spec timing its waits on Reactor's parallel scheduler.
 	 * @param retries the settings, budgets, listener and clocks it decides with
 	 */
-	public RetryAfterReactorRetry(OuterRetries retries) {
+	public RetryAfterReactorRetry(FrameworkRetryContext retries) {
 		this(retries, Schedulers.parallel());
 	}
 
-	RetryAfterReactorRetry(OuterRetries retries, Scheduler scheduler) {
+	RetryAfterReactorRetry(FrameworkRetryContext retries, Scheduler scheduler) {
 		this.retries = Objects.requireNonNull(retries, "retries");
 		this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
 	}
@@ -139,7 +139,7 @@ public class RetryAfterReactorRetry extends Retry {
 		if (failure instanceof WebClientRequestException request) {
 			return request.getMethod().name();
 		}
-		return OuterRetries.UNKNOWN_METHOD;
+		return FrameworkRetryContext.UNKNOWN_METHOD;
 	}
 
 }

@@ -65,17 +65,17 @@ public class RetryAfterRetryPolicy implements RetryPolicy {
 
 	private static final ThreadLocal<@Nullable Failure> LAST_FAILURE = new ThreadLocal<>();
 
-	private final OuterRetries retries;
+	private final FrameworkRetryContext retries;
 
 	/**
 	 * Creates a policy.
 	 * @param retries the settings, budgets, listener and clocks it decides with
 	 */
-	public RetryAfterRetryPolicy(OuterRetries retries) {
+	public RetryAfterRetryPolicy(FrameworkRetryContext retries) {
 		this.retries = Objects.requireNonNull(retries, "retries");
 	}
 
-	OuterRetries retries() {
+	FrameworkRetryContext retries() {
 		return this.retries;
 	}
 
@@ -101,7 +101,7 @@ public class RetryAfterRetryPolicy implements RetryPolicy {
 		if (outcome == null || RetryPlanner.stopIfFinal(client.settings(), outcome) != null) {
 			return false;
 		}
-		String method = (handback != null) ? handback.method() : OuterRetries.UNKNOWN_METHOD;
+		String method = (handback != null) ? handback.method() : FrameworkRetryContext.UNKNOWN_METHOD;
 		Long notBefore = (handback != null) ? handback.notBeforeNanos() : null;
 		RetryRefusedException refused = HttpFailures.refusal(throwable);
 		if (refused != null) {
@@ -178,7 +178,7 @@ public class RetryAfterRetryPolicy implements RetryPolicy {
 		 * reported and the refusal is not retried.
 		 */
 		private boolean fits(Failure failure, Duration delay) {
-			OuterRetries retries = RetryAfterRetryPolicy.this.retries;
+			FrameworkRetryContext retries = RetryAfterRetryPolicy.this.retries;
 			RetrySettings settings = failure.client().settings();
 			Duration elapsed = Duration.ofNanos(retries.monotonicClock().nanoTime() - this.startNanos);
 			StopReason reason = null;

@@ -35,7 +35,7 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
  */
 final class ExchangeCall extends RetryCall implements SentGate {
 
-	private final CallContext calls;
+	private final CallContext context;
 
 	private final Scheduler scheduler;
 
@@ -68,13 +68,13 @@ final class ExchangeCall extends RetryCall implements SentGate {
 	/** The refusal of the current attempt as it was being sent, if any. */
 	private volatile @Nullable RetryRefusedException refusedAsSent;
 
-	ExchangeCall(CallContext calls, Scheduler scheduler, ClientSettings client, RequestFacts facts,
+	ExchangeCall(CallContext context, Scheduler scheduler, ClientSettings client, RequestFacts facts,
 			ClientRequest request, ExchangeFunction next, @Nullable RetriedInvocation invocation) {
-		super(calls, client, facts);
-		this.calls = calls;
+		super(context, client, facts);
+		this.context = context;
 		this.scheduler = scheduler;
 		this.request = request;
-		this.partitioned = calls().partitioned(client.settings());
+		this.partitioned = context().partitioned(client.settings());
 		// The application's filters run after this one and may add the partition headers
 		// (an OAuth2 token), and the transport may follow a redirect to another origin: the
 		// connector hands the call the request as sent, and where its response came from.
@@ -83,7 +83,7 @@ final class ExchangeCall extends RetryCall implements SentGate {
 		// A body is kept only when a response could make the call send it again.
 		this.body = ReplayableBody.of(sendable,
 				client.settings().maxAttempts() > 1 && RetryPlanner.isRepeatable(client.settings(), facts),
-				calls.recordedBytes());
+				context.recordedBytes());
 		this.next = next;
 		this.invocation = invocation;
 		this.client = client;
@@ -100,8 +100,8 @@ final class ExchangeCall extends RetryCall implements SentGate {
 	}
 
 	@Override
-	protected CallContext calls() {
-		return this.calls;
+	protected CallContext context() {
+		return this.context;
 	}
 
 	@Override
@@ -181,7 +181,7 @@ final class ExchangeCall extends RetryCall implements SentGate {
 	/** Reads the key from the request as sent when the connector did not see it, and warns. */
 	private void notSeen(ClientResponse response) {
 		if (this.partitioned && !this.seen) {
-			calls().notSeenAsSent(this.client, uri());
+			context().notSeenAsSent(this.client, uri());
 			HttpRequest sent = response.request();
 			if (sent != null && sent.getURI() != null) {
 				sentAs(sent.getURI(), sent.getHeaders());
@@ -226,7 +226,7 @@ final class ExchangeCall extends RetryCall implements SentGate {
 			return result.discard().then(Mono.empty());
 		}
 		// The copy is the call's own only for the wait; a cancellation during it releases it too.
-		return result.keepForRetry(calls().recordedBytes())
+		return result.keepForRetry(context().recordedBytes())
 			.flatMap((kept) -> pause(retry.delay(), false).doFinally((signal) -> kept.release())
 				.then(Mono.defer(() -> afterWait(kept, retry, attempt))));
 	}

@@ -16,7 +16,7 @@ import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.store.CooldownStore;
 import reactor.core.publisher.Mono;
@@ -71,7 +71,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	 */
 	private static final String OBSERVATION_KEY = "micrometer.observation";
 
-	private final CallContext calls;
+	private final CallContext context;
 
 	private final Scheduler scheduler;
 
@@ -92,13 +92,13 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	 * @param outerRetry tells, on the subscribing thread, which invocation of an outer retry
 	 * layer the call is an attempt of ({@link OuterRetryDetector#NEVER} when there is none)
 	 */
-	public RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+	public RetryAfterExchangeFilter(ClientSettingsCatalog clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, OuterRetryDetector outerRetry) {
 		this(clients, listener, cooldowns, budgets, outerRetry, new RecordedBytes(RecordedBytes.DEFAULT_MAX));
 	}
 
 	/**
-	 * Creates a filter as {@link #RetryAfterExchangeFilter(RetryClients, RetryListener,
+	 * Creates a filter as {@link #RetryAfterExchangeFilter(ClientSettingsCatalog, RetryListener,
 	 * CooldownStore, RetryBudgets, OuterRetryDetector)} does, keeping the recorded request
 	 * bodies and response copies of its calls within a total of bytes other adapters may share.
 	 * @param clients the settings per named client
@@ -109,7 +109,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	 * layer the call is an attempt of
 	 * @param recordedBytes the total of bytes kept for retries, across the application
 	 */
-	public RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+	public RetryAfterExchangeFilter(ClientSettingsCatalog clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, OuterRetryDetector outerRetry, RecordedBytes recordedBytes) {
 		// The calls never ask the detector themselves: a decision runs on whatever thread the
 		// response arrives on, where a thread-bound outer layer is not to be found.
@@ -121,7 +121,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	}
 
 	/**
-	 * Creates a filter on the given time, as {@link #RetryAfterExchangeFilter(RetryClients,
+	 * Creates a filter on the given time, as {@link #RetryAfterExchangeFilter(ClientSettingsCatalog,
 	 * RetryListener, CooldownStore, RetryBudgets, OuterRetryDetector)} does on the system's:
 	 * a test's virtual time ({@link CallTime} and a scheduler that moves its clock) makes its
 	 * waits instant.
@@ -137,7 +137,7 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	 * does
 	 * @since 0.2.0
 	 */
-	public RetryAfterExchangeFilter(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+	public RetryAfterExchangeFilter(ClientSettingsCatalog clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, OuterRetryDetector outerRetry, RecordedBytes recordedBytes, CallTime time,
 			Scheduler scheduler) {
 		this(new CallContext(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, time.monotonicClock(),
@@ -147,18 +147,18 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 	/**
 	 * Creates a filter on the given seams: the time and randomness its calls share, and the
 	 * scheduler that times its waits.
-	 * @param calls the collaborators shared by every call; their own outer-retry detector
+	 * @param context the collaborators shared by every call; their own outer-retry detector
 	 * must be {@link OuterRetryDetector#NEVER}, as a call's decision runs on whatever thread
 	 * the response arrives on
 	 * @param scheduler times the waits and holds; must agree with the calls' monotonic clock
 	 * @param outerRetry asked on the subscribing thread for the invocation of an outer retry
 	 * layer
 	 */
-	RetryAfterExchangeFilter(CallContext calls, Scheduler scheduler, OuterRetryDetector outerRetry) {
-		this.calls = Objects.requireNonNull(calls, "calls");
-		if (calls.outerRetry() != OuterRetryDetector.NEVER) {
+	RetryAfterExchangeFilter(CallContext context, Scheduler scheduler, OuterRetryDetector outerRetry) {
+		this.context = Objects.requireNonNull(context, "context");
+		if (context.outerRetry() != OuterRetryDetector.NEVER) {
 			throw new IllegalArgumentException(
-					"calls.outerRetry() must be NEVER: the filter asks its own detector on the subscribing thread");
+					"context.outerRetry() must be NEVER: the filter asks its own detector on the subscribing thread");
 		}
 		this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
 		this.outerRetry = Objects.requireNonNull(outerRetry, "outerRetry");
@@ -169,13 +169,13 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		// Per subscription: a caller that subscribes again (its own retry operator) starts a
 		// new call with its own time budget.
 		return Mono.deferContextual((context) -> {
-			ClientSettings client = this.calls.client(request.url(), request.attributes());
-			RequestFacts facts = this.calls.facts(request.method(), request.attributes(), request.headers(),
+			ClientSettings client = this.context.client(request.url(), request.attributes());
+			RequestFacts facts = this.context.facts(request.method(), request.attributes(), request.headers(),
 					client.settings(), true);
 			RetriedInvocation invocation = context.getOrDefault(RetriedInvocation.class, null);
-			ExchangeCall call = new ExchangeCall(this.calls, this.scheduler, client, facts, request, next,
+			ExchangeCall call = new ExchangeCall(this.context, this.scheduler, client, facts, request, next,
 					(invocation != null) ? invocation : this.outerRetry.invocation());
-			if (!this.calls.watched()) {
+			if (!this.context.watched()) {
 				return call.start(null).doOnCancel(call::cancelled).doFinally(call::ended);
 			}
 			// WebClient runs its filters under its http.client.requests observation, put in the

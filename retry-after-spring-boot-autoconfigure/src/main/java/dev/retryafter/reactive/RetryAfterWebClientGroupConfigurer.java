@@ -3,7 +3,7 @@ package dev.retryafter.reactive;
 import java.util.Objects;
 
 import dev.retryafter.call.RetryAfterAttributes;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 
 import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.reactive.function.client.support.WebClientHttpServiceGroupConfigurer;
@@ -23,13 +23,13 @@ import org.springframework.web.service.registry.HttpServiceGroup;
  */
 public class RetryAfterWebClientGroupConfigurer implements WebClientHttpServiceGroupConfigurer {
 
-	private final RetryClients clients;
+	private final ClientSettingsCatalog clients;
 
 	/**
 	 * Creates a configurer naming the groups after the named clients among {@code clients}.
 	 * @param clients the named clients
 	 */
-	public RetryAfterWebClientGroupConfigurer(RetryClients clients) {
+	public RetryAfterWebClientGroupConfigurer(ClientSettingsCatalog clients) {
 		this.clients = Objects.requireNonNull(clients, "clients");
 	}
 

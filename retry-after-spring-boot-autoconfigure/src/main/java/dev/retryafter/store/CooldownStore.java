@@ -13,7 +13,7 @@ import dev.retryafter.core.protection.Admission;
 import dev.retryafter.core.protection.AdmissionRequest;
 import dev.retryafter.core.protection.KeyProtection;
 import dev.retryafter.core.protection.OriginProtection;
-import dev.retryafter.core.protection.QuotaState;
+import dev.retryafter.core.protection.RateLimitState;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -199,7 +199,7 @@ public interface CooldownStore {
 	 * @return an unmodifiable map from key to the quota's state
 	 * @since 0.2.0
 	 */
-	default Map<CooldownKey, QuotaState> quotas(long nowNanos) {
+	default Map<CooldownKey, RateLimitState> quotas(long nowNanos) {
 		return protection().quotas(nowNanos);
 	}
 

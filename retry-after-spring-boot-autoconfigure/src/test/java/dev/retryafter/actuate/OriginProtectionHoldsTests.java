@@ -11,7 +11,7 @@ import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
@@ -32,8 +32,8 @@ class OriginProtectionHoldsTests {
 	// Starts at 2026-09-08T12:00:00Z.
 	private final FakeClock clock = new FakeClock();
 
-	private final RetryClients clients = new RetryClients(RetrySettings.defaults(),
-			Map.of("billing", new RetryClients.NamedClient(Set.of("billing.example"), RetrySettings.defaults())));
+	private final ClientSettingsCatalog clients = new ClientSettingsCatalog(RetrySettings.defaults(),
+			Map.of("billing", new ClientSettingsCatalog.NamedClient(Set.of("billing.example"), RetrySettings.defaults())));
 
 	private final CooldownStore store = new LocalCooldownStore(new OriginProtection(10));
 

@@ -13,7 +13,7 @@ import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.store.CooldownStore;
@@ -29,8 +29,8 @@ class OriginProtectionStateTests {
 
 	private final FakeClock clock = new FakeClock();
 
-	private final RetryClients clients = new RetryClients(RetrySettings.defaults(),
-			Map.of("billing", new RetryClients.NamedClient(Set.of("billing.example"), RetrySettings.defaults())));
+	private final ClientSettingsCatalog clients = new ClientSettingsCatalog(RetrySettings.defaults(),
+			Map.of("billing", new ClientSettingsCatalog.NamedClient(Set.of("billing.example"), RetrySettings.defaults())));
 
 	private final CooldownStore store = new LocalCooldownStore(new OriginProtection(10));
 
@@ -113,8 +113,8 @@ class OriginProtectionStateTests {
 
 	@Test
 	void whenAClientListsAHostWithTheDefaultPortThenAnOriginWithoutPortIsLabelledWithIt() {
-		RetryClients clients = new RetryClients(RetrySettings.defaults(),
-				Map.of("x", new RetryClients.NamedClient(Set.of("api.example.com:443"), RetrySettings.defaults())));
+		ClientSettingsCatalog clients = new ClientSettingsCatalog(RetrySettings.defaults(),
+				Map.of("x", new ClientSettingsCatalog.NamedClient(Set.of("api.example.com:443"), RetrySettings.defaults())));
 		OriginProtectionState state = new OriginProtectionState(clients, this.store, this.budgets, this.clock);
 		record(CooldownKey.of(Origin.of("https", "api.example.com", -1)), Duration.ofSeconds(5));
 

@@ -20,7 +20,7 @@ import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.OnInvalidRetryAfter;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.header.DateReference;
 import dev.retryafter.core.header.RateLimitFields;
@@ -51,7 +51,7 @@ class RetryAfterEndpointTests {
 
 	@Test
 	void shouldDescribeDefaultSettingsReadably() {
-		RetryAfterDescriptor descriptor = endpoint(RetryClients.of(RetrySettings.defaults())).retryAfter();
+		RetryAfterDescriptor descriptor = endpoint(ClientSettingsCatalog.of(RetrySettings.defaults())).retryAfter();
 		assertThat(descriptor.clients()).containsOnlyKeys("default");
 		ClientDescriptor client = descriptor.clients().get("default");
 		assertThat(client.hosts()).isEmpty();
@@ -77,8 +77,8 @@ class RetryAfterEndpointTests {
 					DateReference.LOCAL_CLOCK))
 			.withCooldown(new RetrySettings.Cooldown(false, CooldownMode.FAIL_FAST, Set.of(503, 429),
 					List.of("X-Tenant", "Authorization")));
-		RetryClients clients = new RetryClients(RetrySettings.defaults(),
-				Map.of("payments", new RetryClients.NamedClient(Set.of("pay.example.com", "api.pay.example.com:8443"),
+		ClientSettingsCatalog clients = new ClientSettingsCatalog(RetrySettings.defaults(),
+				Map.of("payments", new ClientSettingsCatalog.NamedClient(Set.of("pay.example.com", "api.pay.example.com:8443"),
 						payments)));
 		RetryAfterDescriptor descriptor = endpoint(clients).retryAfter();
 		assertThat(descriptor.clients()).containsOnlyKeys("default", "payments");
@@ -95,7 +95,7 @@ class RetryAfterEndpointTests {
 
 	@Test
 	void shouldShowTheCooldownsAndBudgetsOfTheStoreAndBudgets() {
-		RetryClients clients = RetryClients.of(RetrySettings.defaults());
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(RetrySettings.defaults());
 		RetryBudgets budgets = new RetryBudgets(clients, this.clock);
 		for (int i = 0; i < 40; i++) {
 			budgets.recordRequest("default");
@@ -116,14 +116,14 @@ class RetryAfterEndpointTests {
 	void shouldShowATimeLeftInMillisecondsRoundedUpNeverInNanoseconds() {
 		record(CooldownKey.of(Origin.of("https", "api.example.com", -1)), Duration.ofNanos(1_705_296_074L));
 		record(CooldownKey.of(Origin.of("https", "b.example", -1)), Duration.ofSeconds(4));
-		assertThat(endpoint(RetryClients.of(RetrySettings.defaults())).retryAfter().cooldowns())
+		assertThat(endpoint(ClientSettingsCatalog.of(RetrySettings.defaults())).retryAfter().cooldowns())
 			.extracting(CooldownDescriptor::remaining)
 			.containsExactly("1706ms", "4s");
 	}
 
 	@Test
 	void shouldShowTheLastQuotaEachOriginAnnouncedWithoutItsPartitionKey() {
-		RetryClients clients = RetryClients.of(RetrySettings.defaults());
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(RetrySettings.defaults());
 		this.store.protection()
 			.quotas()
 			.record(CooldownKey.of(Origin.of("https", "api.example.com", -1)), new RateLimitReading("burst", 7,
@@ -145,7 +145,7 @@ class RetryAfterEndpointTests {
 
 	@Test
 	void shouldShowTheDialectEachQuotaWasReadIn() {
-		RetryClients clients = RetryClients.of(RetrySettings.defaults());
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(RetrySettings.defaults());
 		this.store.protection()
 			.quotas()
 			.record(CooldownKey.of(Origin.of("https", "api.openai.com", -1)),
@@ -162,11 +162,11 @@ class RetryAfterEndpointTests {
 
 	@Test
 	void shouldKeepTheBudgetsInConfigurationOrder() {
-		Map<String, RetryClients.NamedClient> named = new LinkedHashMap<>();
+		Map<String, ClientSettingsCatalog.NamedClient> named = new LinkedHashMap<>();
 		for (String client : List.of("payments", "search", "billing", "audit", "maps", "mail")) {
-			named.put(client, new RetryClients.NamedClient(Set.of(client + ".example"), RetrySettings.defaults()));
+			named.put(client, new ClientSettingsCatalog.NamedClient(Set.of(client + ".example"), RetrySettings.defaults()));
 		}
-		RetryAfterDescriptor descriptor = endpoint(new RetryClients(RetrySettings.defaults(), named)).retryAfter();
+		RetryAfterDescriptor descriptor = endpoint(new ClientSettingsCatalog(RetrySettings.defaults(), named)).retryAfter();
 		assertThat(descriptor.budgets().keySet()).containsExactly("default", "payments", "search", "billing", "audit",
 				"maps", "mail");
 	}
@@ -176,7 +176,7 @@ class RetryAfterEndpointTests {
 		record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofSeconds(1));
 		record(new CooldownKey(Origin.of("https", "a.example", -1), "0123abcd0123abcd0123abcd0123abcd"),
 				Duration.ofSeconds(2));
-		EndedDescriptor ended = endpoint(RetryClients.of(RetrySettings.defaults())).end(null);
+		EndedDescriptor ended = endpoint(ClientSettingsCatalog.of(RetrySettings.defaults())).end(null);
 		assertThat(ended.ended()).containsExactly("http://127.0.0.1:8080", "https://a.example:443#0123abcd");
 		assertThat(this.store.origins).containsExactly((Origin) null);
 	}
@@ -185,14 +185,14 @@ class RetryAfterEndpointTests {
 	void deleteWithOriginShouldEndThatOrigin() {
 		record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8080)), Duration.ofSeconds(1));
 		record(CooldownKey.of(Origin.of("http", "127.0.0.1", 8081)), Duration.ofSeconds(1));
-		EndedDescriptor ended = endpoint(RetryClients.of(RetrySettings.defaults())).end("http://127.0.0.1:8080");
+		EndedDescriptor ended = endpoint(ClientSettingsCatalog.of(RetrySettings.defaults())).end("http://127.0.0.1:8080");
 		assertThat(ended.ended()).containsExactly("http://127.0.0.1:8080");
 		assertThat(this.store.origins).containsExactly(Origin.of("http", "127.0.0.1", 8080));
 	}
 
 	@Test
 	void deleteWithOriginWithoutPortShouldUseTheSchemesDefaultPort() {
-		RetryAfterEndpoint endpoint = endpoint(RetryClients.of(RetrySettings.defaults()));
+		RetryAfterEndpoint endpoint = endpoint(ClientSettingsCatalog.of(RetrySettings.defaults()));
 		assertThat(endpoint.end("https://API.example.com").ended()).isEmpty();
 		assertThat(endpoint.end("http://[::1]").ended()).isEmpty();
 		assertThat(this.store.origins).containsExactly(Origin.of("https", "api.example.com", 443),
@@ -204,7 +204,7 @@ class RetryAfterEndpointTests {
 			"https://api.example.com:44x", "ftp://files.example.com", "https://api.example.com/path",
 			"https://a b.example.com:443" })
 	void deleteWithInvalidOriginShouldBeAnInvalidRequestNamingIt(String origin) {
-		RetryAfterEndpoint endpoint = endpoint(RetryClients.of(RetrySettings.defaults()));
+		RetryAfterEndpoint endpoint = endpoint(ClientSettingsCatalog.of(RetrySettings.defaults()));
 		assertThatExceptionOfType(InvalidEndpointRequestException.class).isThrownBy(() -> endpoint.end(origin))
 			.withMessage("Invalid origin '" + origin
 					+ "': expected scheme://host:port, e.g. https://api.example.com:443")
@@ -212,7 +212,7 @@ class RetryAfterEndpointTests {
 		assertThat(this.store.origins).isEmpty();
 	}
 
-	private RetryAfterEndpoint endpoint(RetryClients clients) {
+	private RetryAfterEndpoint endpoint(ClientSettingsCatalog clients) {
 		return new RetryAfterEndpoint(clients,
 				new OriginProtectionState(clients, this.store, new RetryBudgets(clients, this.clock), this.clock));
 	}

@@ -100,8 +100,10 @@ class PartitionAsSentEndToEndTests {
 		on(client).withBean(RecordingListener.class, RecordingListener::new).run((context) -> {
 			Tenants tenants = tenants(client, context);
 			assertThat(tenants.call("a")).isEqualTo(429);
-			assertThat(tenants.call("b")).isEqualTo(200);
+			// A's cooldown runs from its 429, not from after B's call, which a busy machine may
+			// make take a tenth of a second.
 			long start = System.nanoTime();
+			assertThat(tenants.call("b")).isEqualTo(200);
 			assertThat(tenants.call("a")).isEqualTo(429);
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(900));
 			assertThat(this.origin.received()).containsExactly(bearer(TenantOrigin.TOKEN_A),

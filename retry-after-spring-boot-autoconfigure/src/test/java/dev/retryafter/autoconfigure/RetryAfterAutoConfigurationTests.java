@@ -12,7 +12,7 @@ import dev.retryafter.client.RetryAfterRestTemplateCustomizer;
 import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.springretry.BackOffPolicyRetryDetector;
@@ -62,7 +62,7 @@ class RetryAfterAutoConfigurationTests {
 	void shouldProvideBeansWithDefaultSettings() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(RetryAfterProperties.class)
-				.hasSingleBean(RetryClients.class)
+				.hasSingleBean(ClientSettingsCatalog.class)
 				.hasSingleBean(RetryAfterInterceptor.class)
 				.hasSingleBean(RetryAfterRestClientCustomizer.class)
 				.hasSingleBean(RetryAfterRestTemplateCustomizer.class)
@@ -71,7 +71,7 @@ class RetryAfterAutoConfigurationTests {
 				.hasSingleBean(BackOffPolicyRetryDetector.class);
 			assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("calls.outerRetry")
 				.isSameAs(context.getBean(BackOffPolicyRetryDetector.class));
-			RetryClients clients = context.getBean(RetryClients.class);
+			ClientSettingsCatalog clients = context.getBean(ClientSettingsCatalog.class);
 			assertThat(clients.defaults().settings()).isEqualTo(RetrySettings.defaults());
 			assertThat(clients.all()).containsExactly(clients.defaults());
 		});
@@ -81,7 +81,7 @@ class RetryAfterAutoConfigurationTests {
 	void whenDisabledShouldProvideNoBeans() {
 		this.contextRunner.withPropertyValues("retry-after.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(RetryAfterProperties.class)
-				.doesNotHaveBean(RetryClients.class)
+				.doesNotHaveBean(ClientSettingsCatalog.class)
 				.doesNotHaveBean(RetryAfterInterceptor.class)
 				.doesNotHaveBean(RetryAfterRestClientCustomizer.class)
 				.doesNotHaveBean(RetryAfterRestTemplateCustomizer.class)
@@ -99,8 +99,8 @@ class RetryAfterAutoConfigurationTests {
 	@Test
 	void shouldBackOffIfUserDefinesRetryClients() {
 		this.contextRunner.withUserConfiguration(UserRetryClientsConfiguration.class)
-			.run((context) -> assertThat(context).hasSingleBean(RetryClients.class)
-				.getBean(RetryClients.class)
+			.run((context) -> assertThat(context).hasSingleBean(ClientSettingsCatalog.class)
+				.getBean(ClientSettingsCatalog.class)
 				.isSameAs(context.getBean("userRetryClients")));
 	}
 
@@ -246,15 +246,15 @@ class RetryAfterAutoConfigurationTests {
 	static class UserRetryClientsConfiguration {
 
 		@Bean
-		RetryClients userRetryClients() {
-			return RetryClients.of(RetrySettings.defaults().withMaxAttempts(7));
+		ClientSettingsCatalog userRetryClients() {
+			return ClientSettingsCatalog.of(RetrySettings.defaults().withMaxAttempts(7));
 		}
 
 	}
 
 	/** An interceptor built by hand, as an application that declares its own would. */
 	private static RetryAfterInterceptor handBuiltInterceptor() {
-		RetryClients clients = RetryClients.of(RetrySettings.defaults());
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(RetrySettings.defaults());
 		return new RetryAfterInterceptor(clients, RetryListener.NONE,
 				new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS)),
 				new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);

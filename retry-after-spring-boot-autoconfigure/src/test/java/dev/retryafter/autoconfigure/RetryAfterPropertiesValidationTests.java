@@ -6,7 +6,7 @@ import java.util.stream.Stream;
 
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.OnInvalidRetryAfter;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.header.DateReference;
 import dev.retryafter.core.header.RateLimitFields;
@@ -278,7 +278,7 @@ class RetryAfterPropertiesValidationTests {
 	@Test
 	void whenTheReserveIsJustBelowTheBudgetThenItStarts() {
 		this.contextRunner.withPropertyValues("retry-after.total-budget=501ms", "retry-after.max-attempts=10")
-			.run((context) -> assertThat(context.getBean(RetryClients.class).defaults().settings().totalBudget())
+			.run((context) -> assertThat(context.getBean(ClientSettingsCatalog.class).defaults().settings().totalBudget())
 				.isEqualTo(Duration.ofMillis(501)));
 	}
 
@@ -292,7 +292,7 @@ class RetryAfterPropertiesValidationTests {
 					"retry-after.clients.payments.attempt-reserve=2", "retry-after.clients.payments.backoff.initial=1",
 					"retry-after.clients.payments.header.max-wait=5", "retry-after.clients.payments.budget.window=7")
 			.run((context) -> {
-				RetryClients clients = context.getBean(RetryClients.class);
+				ClientSettingsCatalog clients = context.getBean(ClientSettingsCatalog.class);
 				RetrySettings top = clients.defaults().settings();
 				assertThat(top.totalBudget()).isEqualTo(Duration.ofSeconds(10));
 				assertThat(top.attemptReserve()).isEqualTo(Duration.ofSeconds(1));
@@ -410,7 +410,7 @@ class RetryAfterPropertiesValidationTests {
 					"retry-after.clients.llm.hosts=api.openai.com",
 					"retry-after.clients.llm.rate-limit.fields=openai,anthropic,github,gitlab,discord")
 			.run((context) -> {
-				RetryClients clients = context.getBean(RetryClients.class);
+				ClientSettingsCatalog clients = context.getBean(ClientSettingsCatalog.class);
 				assertThat(clients.defaults().settings().rateLimit())
 					.isEqualTo(new RetrySettings.RateLimit(true, Set.of(RateLimitFields.X_RATELIMIT)));
 				assertThat(clients.resolve("pay.example.com", 443).settings().rateLimit())

@@ -12,7 +12,7 @@ import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.OnInvalidRetryAfter;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.header.DateReference;
 import org.junit.jupiter.api.Test;
@@ -83,7 +83,7 @@ class RetryAfterSettingsMapperTests {
 					"retry-after.cooldown.partition-headers=Authorization,X-Tenant",
 					"retry-after.budget.enabled=false", "retry-after.budget.ratio=0.5",
 					"retry-after.budget.min-per-second=2", "retry-after.budget.window=1m")
-			.run((context) -> assertThat(context.getBean(RetryClients.class).defaults().settings())
+			.run((context) -> assertThat(context.getBean(ClientSettingsCatalog.class).defaults().settings())
 				.isEqualTo(RetrySettings.defaults()
 					.withMaxAttempts(5)
 					.withTotalBudget(Duration.ofSeconds(30))
@@ -105,14 +105,14 @@ class RetryAfterSettingsMapperTests {
 	void whenIdempotencyKeyHeaderIsEmptyShouldDisableIt() {
 		this.contextRunner.withPropertyValues("retry-after.idempotency-key-header=")
 			.run((context) -> assertThat(
-					context.getBean(RetryClients.class).defaults().settings().idempotencyKeyHeader())
+					context.getBean(ClientSettingsCatalog.class).defaults().settings().idempotencyKeyHeader())
 				.isEmpty());
 	}
 
 	@Test
 	void whenRetryableStatusesAreEmptyShouldRetryNoStatus() {
 		this.contextRunner.withPropertyValues("retry-after.retryable-statuses=")
-			.run((context) -> assertThat(context.getBean(RetryClients.class).defaults().settings().retryableStatuses())
+			.run((context) -> assertThat(context.getBean(ClientSettingsCatalog.class).defaults().settings().retryableStatuses())
 				.isEmpty());
 	}
 
@@ -123,7 +123,7 @@ class RetryAfterSettingsMapperTests {
 					"retry-after.clients.payments.backoff.initial=2s")
 			.run((context) -> {
 				RetrySettings defaults = RetrySettings.defaults().withMaxAttempts(4);
-				assertThat(context.getBean(RetryClients.class).resolve("pay.example.com", 443))
+				assertThat(context.getBean(ClientSettingsCatalog.class).resolve("pay.example.com", 443))
 					.isEqualTo(new ClientSettings("payments", defaults.withBackoff(
 							new RetrySettings.Backoff(Duration.ofSeconds(2), 2.0, Duration.ofSeconds(8)))));
 			});
@@ -137,7 +137,7 @@ class RetryAfterSettingsMapperTests {
 					"retry-after.clients.payments.header.millisecond-hints=false",
 					"retry-after.clients.payments.header.rate-limited-forbidden=false")
 			.run((context) -> {
-				RetryClients clients = context.getBean(RetryClients.class);
+				ClientSettingsCatalog clients = context.getBean(ClientSettingsCatalog.class);
 				RetrySettings.Header top = clients.resolve("other.example.com", 443).settings().header();
 				RetrySettings.Header payments = clients.resolve("pay.example.com", 443).settings().header();
 				assertThat(top.millisecondHints()).isTrue();
@@ -173,7 +173,7 @@ class RetryAfterSettingsMapperTests {
 				"retry-after.clients.payments.budget.min-per-second=0",
 				"retry-after.clients.payments.budget.window=30s")
 			.run((context) -> {
-				RetryClients clients = context.getBean(RetryClients.class);
+				ClientSettingsCatalog clients = context.getBean(ClientSettingsCatalog.class);
 				assertThat(clients.defaults().settings()).isEqualTo(RetrySettings.defaults());
 				assertThat(clients.resolve("pay.example.com", 443).settings())
 					.isEqualTo(RetrySettings.defaults()
@@ -197,7 +197,7 @@ class RetryAfterSettingsMapperTests {
 	@Test
 	void cooldownShouldDefaultTo429OnTheWholeOrigin() {
 		this.contextRunner
-			.run((context) -> assertThat(context.getBean(RetryClients.class).defaults().settings().cooldown())
+			.run((context) -> assertThat(context.getBean(ClientSettingsCatalog.class).defaults().settings().cooldown())
 				.isEqualTo(new RetrySettings.Cooldown(true, CooldownMode.WAIT, Set.of(429), List.of())));
 	}
 
@@ -211,7 +211,7 @@ class RetryAfterSettingsMapperTests {
 					"retry-after.clients.overrides.cooldown.statuses=",
 					"retry-after.clients.overrides.cooldown.partition-headers=X-Tenant,X-User")
 			.run((context) -> {
-				RetryClients clients = context.getBean(RetryClients.class);
+				ClientSettingsCatalog clients = context.getBean(ClientSettingsCatalog.class);
 				assertThat(clients.resolve("a.example.com", 443).settings().cooldown())
 					.isEqualTo(new RetrySettings.Cooldown(true, CooldownMode.WAIT, Set.of(429, 503),
 							List.of("Authorization")));
@@ -229,7 +229,7 @@ class RetryAfterSettingsMapperTests {
 					"retry-after.clients.overrides.hosts=b.example.com",
 					"retry-after.clients.overrides.cooldown.scopes=/")
 			.run((context) -> {
-				RetryClients clients = context.getBean(RetryClients.class);
+				ClientSettingsCatalog clients = context.getBean(ClientSettingsCatalog.class);
 				assertThat(clients.defaults().settings().cooldown().scopes()).containsExactly("/api/search", "/api/v1");
 				assertThat(clients.resolve("a.example.com", 443).settings().cooldown().scopes())
 					.containsExactly("/api/search", "/api/v1");
@@ -244,7 +244,7 @@ class RetryAfterSettingsMapperTests {
 					"retry-after.budget.ratio=0.3", "retry-after.clients.search.hosts=search.example.com",
 					"retry-after.clients.search.budget.window=20s")
 			.run((context) -> {
-				RetrySettings settings = context.getBean(RetryClients.class).resolve("search.example.com", 80).settings();
+				RetrySettings settings = context.getBean(ClientSettingsCatalog.class).resolve("search.example.com", 80).settings();
 				assertThat(settings).isEqualTo(RetrySettings.defaults()
 					.withJitter(0.1)
 					.withHeader(new RetrySettings.Header(Duration.ofSeconds(90), OnInvalidRetryAfter.BACKOFF,
@@ -258,7 +258,7 @@ class RetryAfterSettingsMapperTests {
 		this.contextRunner
 			.withPropertyValues("retry-after.max-attempts=6", "retry-after.clients.payments.hosts=pay.example.com",
 					"retry-after.clients.payments.max-attempts=2")
-			.run((context) -> assertThat(context.getBean(RetryClients.class).resolve("other.example.com", 443))
+			.run((context) -> assertThat(context.getBean(ClientSettingsCatalog.class).resolve("other.example.com", 443))
 				.isEqualTo(new ClientSettings("default", RetrySettings.defaults().withMaxAttempts(6))));
 	}
 
@@ -268,7 +268,7 @@ class RetryAfterSettingsMapperTests {
 			.withPropertyValues("retry-after.clients.admin.hosts=api.example.com:8443",
 					"retry-after.clients.admin.max-attempts=1")
 			.run((context) -> {
-				RetryClients clients = context.getBean(RetryClients.class);
+				ClientSettingsCatalog clients = context.getBean(ClientSettingsCatalog.class);
 				assertThat(clients.resolve("api.example.com", 8443).name()).isEqualTo("admin");
 				assertThat(clients.resolve("api.example.com", 443).name()).isEqualTo("default");
 			});
@@ -277,7 +277,7 @@ class RetryAfterSettingsMapperTests {
 	@Test
 	void hostListedTwiceByOneClientInDifferentCaseShouldBeAccepted() {
 		this.contextRunner.withPropertyValues("retry-after.clients.payments.hosts=pay.example.com,PAY.example.com")
-			.run((context) -> assertThat(context.getBean(RetryClients.class).resolve("Pay.Example.com", 443).name())
+			.run((context) -> assertThat(context.getBean(ClientSettingsCatalog.class).resolve("Pay.Example.com", 443).name())
 				.isEqualTo("payments"));
 	}
 
@@ -286,7 +286,7 @@ class RetryAfterSettingsMapperTests {
 		this.contextRunner
 			.withPropertyValues("retry-after.clients.zeta.hosts=z.example.com",
 					"retry-after.clients.alpha.hosts=a.example.com")
-			.run((context) -> assertThat(context.getBean(RetryClients.class).all()).extracting(ClientSettings::name)
+			.run((context) -> assertThat(context.getBean(ClientSettingsCatalog.class).all()).extracting(ClientSettings::name)
 				.containsExactly("default", "zeta", "alpha"));
 	}
 

@@ -14,7 +14,7 @@ import dev.retryafter.client.HttpCaller.Result;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.IoFailureKind;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
@@ -416,7 +416,7 @@ class HostileOriginTests {
 	}
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings) {
-		return Interceptors.create(RetryClients.of(settings), this.listener, this.sleeper, this.clock, this.clock,
+		return Interceptors.create(ClientSettingsCatalog.of(settings), this.listener, this.sleeper, this.clock, this.clock,
 				() -> 0L);
 	}
 

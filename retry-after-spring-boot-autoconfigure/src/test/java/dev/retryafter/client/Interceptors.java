@@ -8,7 +8,7 @@ import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.Sleeper;
 import dev.retryafter.store.CooldownStore;
@@ -27,14 +27,14 @@ final class Interceptors {
 	 * An interceptor with local cooldowns (at their default size) and retry budgets on the
 	 * monotonic clock, with no outer retry layer.
 	 */
-	static RetryAfterInterceptor create(RetryClients clients, RetryListener listener, Sleeper sleeper,
+	static RetryAfterInterceptor create(ClientSettingsCatalog clients, RetryListener listener, Sleeper sleeper,
 			MonotonicClock monotonicClock, Clock wallClock, RandomGenerator random) {
 		return create(clients, listener, new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS)),
 				new RetryBudgets(clients, monotonicClock), sleeper, monotonicClock, wallClock, random);
 	}
 
 	/** An interceptor on the given origin protection, with no outer retry layer. */
-	static RetryAfterInterceptor create(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+	static RetryAfterInterceptor create(ClientSettingsCatalog clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, Sleeper sleeper, MonotonicClock monotonicClock, Clock wallClock,
 			RandomGenerator random) {
 		return create(clients, listener, cooldowns, budgets, OuterRetryDetector.NEVER, sleeper, monotonicClock,
@@ -42,7 +42,7 @@ final class Interceptors {
 	}
 
 	/** An interceptor on the given origin protection, inside the outer retry layer {@code outerRetry} sees. */
-	static RetryAfterInterceptor create(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+	static RetryAfterInterceptor create(ClientSettingsCatalog clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, OuterRetryDetector outerRetry, Sleeper sleeper, MonotonicClock monotonicClock,
 			Clock wallClock, RandomGenerator random) {
 		return new RetryAfterInterceptor(
@@ -51,7 +51,7 @@ final class Interceptors {
 	}
 
 	/** An interceptor on the system clocks, sleeping for real, with local cooldowns: for tests that never wait. */
-	static RetryAfterInterceptor system(RetryClients clients, RetryListener listener) {
+	static RetryAfterInterceptor system(ClientSettingsCatalog clients, RetryListener listener) {
 		return new RetryAfterInterceptor(clients, listener,
 				new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS)),
 				new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);

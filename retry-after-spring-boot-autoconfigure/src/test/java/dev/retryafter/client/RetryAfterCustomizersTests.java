@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 import org.junit.jupiter.api.Test;
@@ -126,7 +126,7 @@ class RetryAfterCustomizersTests {
 	}
 
 	private static RetryAfterInterceptor newInterceptor() {
-		return Interceptors.system(RetryClients.of(RetrySettings.defaults()), RetryListener.NONE);
+		return Interceptors.system(ClientSettingsCatalog.of(RetrySettings.defaults()), RetryListener.NONE);
 	}
 
 	private record OrderedInterceptor(int order) implements ClientHttpRequestInterceptor, Ordered {

@@ -17,7 +17,7 @@ import java.util.Set;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.IoFailureKind;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
@@ -182,11 +182,11 @@ class RetryAfterInterceptorExecutionTests {
 
 	@Test
 	void whenANamedClientListsAHostWithItsDefaultPortThenARequestWithoutAPortUsesThatClient() throws IOException {
-		RetryClients clients = new RetryClients(NO_JITTER,
+		ClientSettingsCatalog clients = new ClientSettingsCatalog(NO_JITTER,
 				Map.of("billing",
-						new RetryClients.NamedClient(Set.of("api.example.com:443"), NO_JITTER.withMaxAttempts(2)),
+						new ClientSettingsCatalog.NamedClient(Set.of("api.example.com:443"), NO_JITTER.withMaxAttempts(2)),
 						"plain",
-						new RetryClients.NamedClient(Set.of("plain.example.com:80"), NO_JITTER.withMaxAttempts(2))));
+						new ClientSettingsCatalog.NamedClient(Set.of("plain.example.com:80"), NO_JITTER.withMaxAttempts(2))));
 		RetryAfterInterceptor interceptor = Interceptors.create(clients, this.listener, this.sleeper, this.clock,
 				this.clock, new FixedRandom(0.5));
 
@@ -200,7 +200,7 @@ class RetryAfterInterceptorExecutionTests {
 	}
 
 	private RetryAfterInterceptor interceptor(RetryListener listener) {
-		return Interceptors.create(RetryClients.of(NO_JITTER), listener, this.sleeper, this.clock, this.clock,
+		return Interceptors.create(ClientSettingsCatalog.of(NO_JITTER), listener, this.sleeper, this.clock, this.clock,
 				() -> 0L);
 	}
 

@@ -16,7 +16,7 @@ import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
@@ -79,7 +79,7 @@ class RetryAfterInterceptorFirstAttemptTests {
 	void whenACallSucceedsAtOnceThenTheMonotonicClockIsReadOnceAndTheSuccessIsReported(Kind kind) {
 		this.server.on("/report", Reply.status(200).body("ready"));
 		CountingMonotonicClock counting = new CountingMonotonicClock(this.clock);
-		RetryAfterInterceptor interceptor = Interceptors.create(RetryClients.of(NO_JITTER), this.listener,
+		RetryAfterInterceptor interceptor = Interceptors.create(ClientSettingsCatalog.of(NO_JITTER), this.listener,
 				this.sleeper, counting, this.clock, MIDDLE);
 		// The retry budget reads the clock as it is built, before any call.
 		int beforeCall = counting.reads();
@@ -97,7 +97,7 @@ class RetryAfterInterceptorFirstAttemptTests {
 	void whenOnlyAnotherOriginsQuotaIsKeptThenACallThatSucceedsAtOnceStillReadsTheClockOnce(Kind kind) {
 		this.server.on("/report", Reply.status(200).body("ready"));
 		CountingMonotonicClock counting = new CountingMonotonicClock(this.clock);
-		RetryClients clients = RetryClients.of(NO_JITTER);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(NO_JITTER);
 		CooldownStore cooldowns = new LocalCooldownStore(new OriginProtection(100));
 		cooldowns.protection()
 			.quotas()
@@ -216,7 +216,7 @@ class RetryAfterInterceptorFirstAttemptTests {
 	}
 
 	private RetryAfterInterceptor interceptor() {
-		return Interceptors.create(RetryClients.of(NO_JITTER), this.listener, this.sleeper, this.clock,
+		return Interceptors.create(ClientSettingsCatalog.of(NO_JITTER), this.listener, this.sleeper, this.clock,
 				this.clock, MIDDLE);
 	}
 

@@ -9,7 +9,7 @@ import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.Sleeper;
@@ -72,7 +72,7 @@ class RetryAfterInterceptorObservationTests {
 	}
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings, RetryListener listener, Sleeper sleeper) {
-		RetryClients clients = RetryClients.of(settings);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(settings);
 		return Interceptors.create(clients, listener, new LocalCooldownStore(new OriginProtection(100)),
 				new RetryBudgets(clients, this.clock), sleeper, this.clock, this.clock, MIDDLE);
 	}
@@ -223,7 +223,7 @@ class RetryAfterInterceptorObservationTests {
 
 	@Test
 	void whenNoListenerWatchesCallsThenTheFirstAttemptShortcutStays() {
-		RetryClients clients = RetryClients.of(SINGLE_ATTEMPT);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(SINGLE_ATTEMPT);
 		assertThat(new CallContext(clients, RetryListener.NONE, new LocalCooldownStore(new OriginProtection(100)),
 				new RetryBudgets(clients, this.clock), OuterRetryDetector.NEVER, this.clock, this.clock, MIDDLE).watched())
 			.isFalse();

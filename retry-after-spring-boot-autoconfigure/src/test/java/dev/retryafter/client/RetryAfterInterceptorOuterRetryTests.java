@@ -17,7 +17,7 @@ import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
@@ -117,7 +117,7 @@ class RetryAfterInterceptorOuterRetryTests {
 	void whenAnOuterRetryDrivesTheCallThenEachRequestCountsTowardsTheBudgetButNoRetryIsSpent() {
 		this.server.on("/report", Reply.status(503), Reply.status(503));
 		RetrySettings settings = NO_JITTER.withBudget(new RetrySettings.Budget(true, 0.5, 0, Duration.ofSeconds(10)));
-		RetryClients clients = RetryClients.of(settings);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(settings);
 		RetryBudgets budgets = new RetryBudgets(clients, this.clock);
 		HttpCaller caller = Kind.REST_CLIENT_JDK.create(Interceptors.create(clients, this.listener,
 				this.cooldowns, budgets, outerRetry(true), this.sleeper, this.clock, this.clock, MIDDLE));
@@ -190,7 +190,7 @@ class RetryAfterInterceptorOuterRetryTests {
 	}
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings, OuterRetryDetector outerRetry) {
-		RetryClients clients = RetryClients.of(settings);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(settings);
 		return Interceptors.create(clients, this.listener, this.cooldowns, new RetryBudgets(clients, this.clock),
 				outerRetry, this.sleeper, this.clock, this.clock, MIDDLE);
 	}

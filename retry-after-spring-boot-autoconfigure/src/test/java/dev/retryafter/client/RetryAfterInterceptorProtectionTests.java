@@ -22,7 +22,7 @@ import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.Sleeper;
@@ -407,8 +407,8 @@ class RetryAfterInterceptorProtectionTests {
 		// ratio 0.5 and no reserve: the first request alone does not pay for a retry, two do
 		this.server.on("/report", Reply.status(200), Reply.status(503), Reply.status(200));
 		RetrySettings billing = NO_JITTER.withBudget(new RetrySettings.Budget(true, 0.5, 0, Duration.ofSeconds(10)));
-		RetryClients clients = new RetryClients(NO_JITTER,
-				Map.of("billing", new RetryClients.NamedClient(Set.of("127.0.0.1"), billing)));
+		ClientSettingsCatalog clients = new ClientSettingsCatalog(NO_JITTER,
+				Map.of("billing", new ClientSettingsCatalog.NamedClient(Set.of("127.0.0.1"), billing)));
 		RetryBudgets budgets = new RetryBudgets(clients, this.clock);
 		HttpCaller caller = Kind.REST_CLIENT_JDK.create(Interceptors.create(clients, this.listener,
 				this.cooldowns, budgets, this.sleeper, this.clock, this.clock, MIDDLE));
@@ -430,7 +430,7 @@ class RetryAfterInterceptorProtectionTests {
 		// The wait overruns the whole budget, so the deadline re-check calls the retry off.
 		this.server.on("/report", Reply.status(503).body("busy"), Reply.status(200));
 		RetrySettings settings = NO_JITTER.withBudget(new RetrySettings.Budget(true, 0.0, 1, Duration.ofSeconds(60)));
-		RetryClients clients = RetryClients.of(settings);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(settings);
 		RetryBudgets budgets = new RetryBudgets(clients, this.clock);
 		Sleeper overrunning = (duration) -> this.sleeper.sleep(duration.plus(Duration.ofSeconds(10)));
 		HttpCaller caller = Kind.REST_CLIENT_JDK.create(Interceptors.create(clients, this.listener,
@@ -450,7 +450,7 @@ class RetryAfterInterceptorProtectionTests {
 	@Test
 	void whenACooldownRefusesARequestThenItDoesNotCountTowardsTheRetryBudget() {
 		this.server.on("/report", Reply.status(429).header("Retry-After", "30"));
-		RetryClients clients = RetryClients.of(SINGLE_ATTEMPT);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(SINGLE_ATTEMPT);
 		RetryBudgets budgets = new RetryBudgets(clients, this.clock);
 		HttpCaller caller = Kind.REST_CLIENT_JDK.create(Interceptors.create(clients, this.listener,
 				this.cooldowns, budgets, this.sleeper, this.clock, this.clock, MIDDLE));
@@ -518,7 +518,7 @@ class RetryAfterInterceptorProtectionTests {
 			}
 
 		};
-		RetryClients clients = RetryClients.of(SINGLE_ATTEMPT);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(SINGLE_ATTEMPT);
 		HttpCaller caller = Kind.REST_CLIENT_JDK.create(Interceptors.create(clients, this.listener, counting,
 				new RetryBudgets(clients, this.clock), this.sleeper, this.clock, this.clock, MIDDLE));
 
@@ -617,7 +617,7 @@ class RetryAfterInterceptorProtectionTests {
 	void whenTheServerPacesTheRetriesThenAnExhaustedBudgetStillLetsThemThrough() {
 		this.server.on("/report", Reply.status(429).header("Retry-After", "1"), Reply.status(200).body("ready"));
 		RetrySettings stingy = NO_JITTER.withBudget(new RetrySettings.Budget(true, 0, 0, Duration.ofSeconds(10)));
-		RetryClients clients = RetryClients.of(stingy);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(stingy);
 		RetryBudgets budgets = new RetryBudgets(clients, this.clock);
 		HttpCaller caller = Kind.REST_CLIENT_JDK.create(Interceptors.create(clients, this.listener,
 				this.cooldowns, budgets, this.sleeper, this.clock, this.clock, MIDDLE));
@@ -642,7 +642,7 @@ class RetryAfterInterceptorProtectionTests {
 	}
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings, Sleeper sleeper) {
-		RetryClients clients = RetryClients.of(settings);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(settings);
 		return Interceptors.create(clients, this.listener, this.cooldowns, new RetryBudgets(clients, this.clock),
 				sleeper, this.clock, this.clock, MIDDLE);
 	}

@@ -9,7 +9,7 @@ import java.util.random.RandomGenerator;
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.store.CooldownStore;
@@ -182,7 +182,7 @@ class RetryAfterInterceptorQuotaNeedTests {
 	}
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings) {
-		RetryClients clients = RetryClients.of(settings);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(settings);
 		return Interceptors.create(clients, this.listener, this.cooldowns, new RetryBudgets(clients, this.clock),
 				this.sleeper, this.clock, this.clock, MIDDLE);
 	}

@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.header.RateLimitFields;
 import dev.retryafter.core.protection.OriginProtection;
@@ -252,7 +252,7 @@ class RetryAfterInterceptorQuotaTests {
 	}
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings, RandomGenerator random) {
-		RetryClients clients = RetryClients.of(settings);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(settings);
 		return Interceptors.create(clients, this.listener, this.cooldowns, new RetryBudgets(clients, this.clock),
 				this.sleeper, this.clock, this.clock, random);
 	}

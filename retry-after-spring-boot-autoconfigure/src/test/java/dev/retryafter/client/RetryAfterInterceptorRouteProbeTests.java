@@ -14,7 +14,7 @@ import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.Sleeper;
 import dev.retryafter.store.CooldownStore;
@@ -120,7 +120,7 @@ class RetryAfterInterceptorRouteProbeTests {
 	}
 
 	private RetryAfterInterceptor interceptor(Sleeper sleeper) {
-		RetryClients clients = RetryClients.of(SINGLE_ATTEMPT);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(SINGLE_ATTEMPT);
 		return Interceptors.create(clients, this.listener, this.cooldowns, new RetryBudgets(clients, this.clock),
 				sleeper, this.clock, this.clock, MIDDLE);
 	}

@@ -38,7 +38,7 @@ import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.DelaySource;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.OnInvalidRetryAfter;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.Sleeper;
@@ -134,7 +134,7 @@ class RetryAfterInterceptorTests {
 	@Test
 	void whenJitterIsOnThenWaitIsServerDelayPlusJitterFromTheRandomSource() {
 		this.server.on("/report", Reply.status(429).header("Retry-After", "3"), Reply.status(200));
-		RetryAfterInterceptor interceptor = Interceptors.create(RetryClients.of(RetrySettings.defaults()),
+		RetryAfterInterceptor interceptor = Interceptors.create(ClientSettingsCatalog.of(RetrySettings.defaults()),
 				this.listener, this.sleeper, this.clock, this.clock, MIDDLE);
 
 		Result result = Kind.REST_CLIENT_JDK.create(interceptor).get(this.server.uri("/report"));
@@ -412,7 +412,7 @@ class RetryAfterInterceptorTests {
 			events.add("sleep " + duration);
 			this.sleeper.sleep(duration);
 		};
-		RetryAfterInterceptor interceptor = Interceptors.create(RetryClients.of(NO_JITTER), this.listener,
+		RetryAfterInterceptor interceptor = Interceptors.create(ClientSettingsCatalog.of(NO_JITTER), this.listener,
 				logging, this.clock, this.clock, MIDDLE);
 
 		Result result = kind.create(interceptor, (factory) -> new TrackingRequestFactory(factory, events))
@@ -433,7 +433,7 @@ class RetryAfterInterceptorTests {
 			waiting.countDown();
 			new CountDownLatch(1).await();
 		};
-		RetryAfterInterceptor interceptor = Interceptors.create(RetryClients.of(NO_JITTER), this.listener,
+		RetryAfterInterceptor interceptor = Interceptors.create(ClientSettingsCatalog.of(NO_JITTER), this.listener,
 				blocking, this.clock, this.clock, MIDDLE);
 		HttpCaller caller = restClient(transport, interceptor);
 		AtomicReference<Throwable> thrown = new AtomicReference<>();
@@ -542,8 +542,8 @@ class RetryAfterInterceptorTests {
 	void whenHostBelongsToANamedClientThenItsNameAndSettingsApply() {
 		this.server.on("/report", Reply.status(503), Reply.status(200));
 		RetrySettings orders = NO_JITTER.withMaxAttempts(1);
-		RetryClients clients = new RetryClients(NO_JITTER,
-				Map.of("orders", new RetryClients.NamedClient(Set.of("127.0.0.1"), orders)));
+		ClientSettingsCatalog clients = new ClientSettingsCatalog(NO_JITTER,
+				Map.of("orders", new ClientSettingsCatalog.NamedClient(Set.of("127.0.0.1"), orders)));
 		RetryAfterInterceptor interceptor = Interceptors.create(clients, this.listener, this.sleeper,
 				this.clock, this.clock, MIDDLE);
 
@@ -560,7 +560,7 @@ class RetryAfterInterceptorTests {
 		this.server.on("/report", Reply.status(503).header("Date", "Tue, 08 Sep 2026 11:00:00 GMT"),
 				Reply.status(200).body("ready"));
 		CountingClock wallClock = new CountingClock(this.clock);
-		RetryAfterInterceptor interceptor = Interceptors.create(RetryClients.of(NO_JITTER), this.listener,
+		RetryAfterInterceptor interceptor = Interceptors.create(ClientSettingsCatalog.of(NO_JITTER), this.listener,
 				this.sleeper, this.clock, wallClock, MIDDLE);
 
 		Result result = kind.create(interceptor).get(this.server.uri("/report"));
@@ -576,7 +576,7 @@ class RetryAfterInterceptorTests {
 	void whenAResponseCarriesRetryAfterThenTheWallClockIsReadOnceForIt(Kind kind) {
 		this.server.on("/report", Reply.status(429).header("retry-after", "2"), Reply.status(200).body("ready"));
 		CountingClock wallClock = new CountingClock(this.clock);
-		RetryAfterInterceptor interceptor = Interceptors.create(RetryClients.of(NO_JITTER), this.listener,
+		RetryAfterInterceptor interceptor = Interceptors.create(ClientSettingsCatalog.of(NO_JITTER), this.listener,
 				this.sleeper, this.clock, wallClock, MIDDLE);
 
 		Result result = kind.create(interceptor).get(this.server.uri("/report"));
@@ -591,7 +591,7 @@ class RetryAfterInterceptorTests {
 	}
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings, Sleeper sleeper) {
-		return Interceptors.create(RetryClients.of(settings), this.listener, sleeper, this.clock, this.clock,
+		return Interceptors.create(ClientSettingsCatalog.of(settings), this.listener, sleeper, this.clock, this.clock,
 				MIDDLE);
 	}
 

@@ -15,14 +15,14 @@ class RetryBudgetsTests {
 
 	private final RetrySettings defaults = RetrySettings.defaults();
 
-	private final RetryBudgets budgets = new RetryBudgets(new RetryClients(this.defaults,
+	private final RetryBudgets budgets = new RetryBudgets(new ClientSettingsCatalog(this.defaults,
 			Map.of("billing", client("billing.example", new RetrySettings.Budget(true, 0.5, 0, Duration.ofSeconds(10))),
 					"unguarded",
 					client("free.example", new RetrySettings.Budget(false, 0.2, 10, Duration.ofSeconds(10))))),
 			this.clock);
 
-	private static RetryClients.NamedClient client(String host, RetrySettings.Budget budget) {
-		return new RetryClients.NamedClient(Set.of(host), RetrySettings.defaults().withBudget(budget));
+	private static ClientSettingsCatalog.NamedClient client(String host, RetrySettings.Budget budget) {
+		return new ClientSettingsCatalog.NamedClient(Set.of(host), RetrySettings.defaults().withBudget(budget));
 	}
 
 	@Test

@@ -8,7 +8,7 @@ import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.core.header.RetryAfter;
@@ -90,9 +90,9 @@ class RetriedMethodInterceptorTests {
 	}
 
 	private Reports proxy(Reports target, RetrySettings settings) {
-		RetryClients clients = RetryClients.of(settings);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(settings);
 		MonotonicClock monotonic = this.clock;
-		OuterRetries retries = new OuterRetries(clients, new RetryBudgets(clients, monotonic), this.listener,
+		FrameworkRetryContext retries = new FrameworkRetryContext(clients, new RetryBudgets(clients, monotonic), this.listener,
 				monotonic, this.clock, new FixedRandom(0.5));
 		ProxyFactory factory = new ProxyFactory(target);
 		factory.addInterface(Reports.class);

@@ -12,7 +12,7 @@ import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.DurationMath;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.core.header.RetryAfter;
@@ -219,9 +219,9 @@ class RetryAfterRetryPolicyTests {
 	}
 
 	private RetryAfterRetryPolicy policy(RetrySettings settings) {
-		RetryClients clients = RetryClients.of(settings.withJitter(0));
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(settings.withJitter(0));
 		MonotonicClock monotonic = this.clock;
-		return new RetryAfterRetryPolicy(new OuterRetries(clients, new RetryBudgets(clients, monotonic),
+		return new RetryAfterRetryPolicy(new FrameworkRetryContext(clients, new RetryBudgets(clients, monotonic),
 				this.listener, monotonic, this.clock, new FixedRandom(0.5)));
 	}
 

@@ -7,7 +7,7 @@ import dev.retryafter.call.CallContext;
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.store.CooldownStore;
 import reactor.core.scheduler.Scheduler;
@@ -21,7 +21,7 @@ final class ExchangeFilters {
 	}
 
 	/** A filter on the given origin protection, with no blocking outer retry layer to ask. */
-	static RetryAfterExchangeFilter create(RetryClients clients, RetryListener listener, CooldownStore cooldowns,
+	static RetryAfterExchangeFilter create(ClientSettingsCatalog clients, RetryListener listener, CooldownStore cooldowns,
 			RetryBudgets budgets, Scheduler scheduler, MonotonicClock monotonicClock, Clock wallClock,
 			RandomGenerator random) {
 		return new RetryAfterExchangeFilter(new CallContext(clients, listener, cooldowns, budgets,

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.observation.RetryAfterObservations;
 import dev.retryafter.store.LocalCooldownStore;
@@ -51,7 +51,7 @@ class RetryAfterExchangeFilterObservationTests {
 	private final Observation parent = Observation.start("http.client.requests", this.registry);
 
 	private Mono<ClientResponse> call() {
-		RetryClients clients = RetryClients.of(RetrySettings.defaults().withJitter(0));
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(RetrySettings.defaults().withJitter(0));
 		RetryAfterExchangeFilter filter = ExchangeFilters.create(clients,
 				new RetryAfterObservations(this.registry, null, null, false), new LocalCooldownStore(new OriginProtection(100)),
 				new RetryBudgets(clients, this.clock), this.scheduler, this.clock,

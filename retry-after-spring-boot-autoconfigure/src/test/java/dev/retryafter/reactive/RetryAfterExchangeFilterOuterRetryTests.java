@@ -16,7 +16,7 @@ import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
@@ -80,7 +80,7 @@ class RetryAfterExchangeFilterOuterRetryTests {
 	private final RetriedInvocation invocation = new RetriedInvocation(0);
 
 	private Mono<ClientResponse> call() {
-		RetryClients clients = RetryClients.of(NO_JITTER);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(NO_JITTER);
 		RetryAfterExchangeFilter filter = ExchangeFilters.create(clients, this.listener,
 				new LocalCooldownStore(new OriginProtection(100)), new RetryBudgets(clients, this.clock), this.scheduler,
 				this.clock, this.wallClock, () -> 0L);
@@ -141,7 +141,7 @@ class RetryAfterExchangeFilterOuterRetryTests {
 	void whenTheCallsWouldAskAnOuterRetryDetectorThemselvesThenTheFilterIsNotBuilt() {
 		// A decision runs on whatever thread the response arrives on, where a thread-bound
 		// outer layer is not to be found: only the filter asks, on the subscribing thread.
-		RetryClients clients = RetryClients.of(NO_JITTER);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(NO_JITTER);
 		CallContext calls = new CallContext(clients, this.listener, new LocalCooldownStore(new OriginProtection(100)),
 				new RetryBudgets(clients, this.clock), () -> true, this.clock, this.wallClock, () -> 0L);
 

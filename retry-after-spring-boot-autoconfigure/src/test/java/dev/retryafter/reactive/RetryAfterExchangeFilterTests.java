@@ -34,7 +34,7 @@ import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
@@ -131,7 +131,7 @@ class RetryAfterExchangeFilterTests {
 	}
 
 	private RetryAfterExchangeFilter filter(RetrySettings settings, RandomGenerator random) {
-		RetryClients clients = RetryClients.of(settings);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(settings);
 		this.budgets = new RetryBudgets(clients, this.clock);
 		return ExchangeFilters.create(clients, this.listener, this.cooldowns, this.budgets, this.scheduler,
 				this.clock, this.wallClock, random);
@@ -400,7 +400,7 @@ class RetryAfterExchangeFilterTests {
 			}
 
 		};
-		RetryClients clients = RetryClients.of(NO_JITTER);
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(NO_JITTER);
 		this.budgets = new RetryBudgets(clients, this.clock);
 		RetryAfterExchangeFilter filter = ExchangeFilters.create(clients,
 				RetryListener.composite(List.of(this.listener, cancelling)), this.cooldowns, this.budgets,

@@ -3,7 +3,7 @@ package dev.retryafter.autoconfigure.actuate;
 import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.call.CallTime;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.store.CooldownStore;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -34,8 +34,8 @@ public final class RetryAfterEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnAvailableEndpoint
 	@ConditionalOnMissingBean
-	@ConditionalOnBean({ RetryClients.class, CooldownStore.class, RetryBudgets.class })
-	RetryAfterEndpoint retryAfterEndpoint(RetryClients retryClients, CooldownStore cooldownStore,
+	@ConditionalOnBean({ ClientSettingsCatalog.class, CooldownStore.class, RetryBudgets.class })
+	RetryAfterEndpoint retryAfterEndpoint(ClientSettingsCatalog retryClients, CooldownStore cooldownStore,
 			RetryBudgets retryBudgets, ObjectProvider<CallTime> callTime) {
 		CallTime time = callTime.getIfAvailable();
 		return (time != null) ? new RetryAfterEndpoint(retryClients, cooldownStore, retryBudgets, time)

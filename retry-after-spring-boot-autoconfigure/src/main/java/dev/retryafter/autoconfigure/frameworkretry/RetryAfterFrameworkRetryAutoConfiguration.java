@@ -7,10 +7,10 @@ import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
 import dev.retryafter.autoconfigure.RetryAfterRedisAutoConfiguration;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.frameworkretry.FrameworkRetryDetector;
-import dev.retryafter.frameworkretry.OuterRetries;
+import dev.retryafter.frameworkretry.FrameworkRetryContext;
 import dev.retryafter.frameworkretry.RetriedInvocationTaskDecorator;
 import dev.retryafter.frameworkretry.RetriedMethodInterceptor;
 import dev.retryafter.frameworkretry.RetriedMethodsPostProcessor;
@@ -53,7 +53,7 @@ import org.springframework.web.client.RestClientResponseException;
 @AutoConfiguration(after = { RetryAfterAutoConfiguration.class, RetryAfterRedisAutoConfiguration.class })
 @ConditionalOnClass({ RetryPolicy.class, RestClientResponseException.class })
 @ConditionalOnBooleanProperty(name = "retry-after.enabled", matchIfMissing = true)
-@ConditionalOnBean({ RetryClients.class, RetryBudgets.class })
+@ConditionalOnBean({ ClientSettingsCatalog.class, RetryBudgets.class })
 public final class RetryAfterFrameworkRetryAutoConfiguration {
 
 	/** The policy's bean name, the qualifier applications inject it with. */
@@ -64,9 +64,9 @@ public final class RetryAfterFrameworkRetryAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OuterRetries outerRetries(RetryClients retryClients, RetryBudgets retryBudgets,
+	FrameworkRetryContext outerRetries(ClientSettingsCatalog retryClients, RetryBudgets retryBudgets,
 			ObjectProvider<RetryListener> listeners) {
-		return new OuterRetries(retryClients, retryBudgets, RetryListener.composite(listeners.orderedStream().toList()),
+		return new FrameworkRetryContext(retryClients, retryBudgets, RetryListener.composite(listeners.orderedStream().toList()),
 				MonotonicClock.SYSTEM, Clock.systemUTC(), () -> ThreadLocalRandom.current().nextLong());
 	}
 
@@ -80,7 +80,7 @@ public final class RetryAfterFrameworkRetryAutoConfiguration {
 	 */
 	@Bean(defaultCandidate = false)
 	@ConditionalOnMissingBean(name = RETRY_POLICY)
-	RetryAfterRetryPolicy retryAfterRetryPolicy(OuterRetries outerRetries) {
+	RetryAfterRetryPolicy retryAfterRetryPolicy(FrameworkRetryContext outerRetries) {
 		return new RetryAfterRetryPolicy(outerRetries);
 	}
 
@@ -128,7 +128,7 @@ public final class RetryAfterFrameworkRetryAutoConfiguration {
 		 */
 		@Bean
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-		static BeanPostProcessor retriedMethodsPostProcessor(ObjectProvider<OuterRetries> outerRetries) {
+		static BeanPostProcessor retriedMethodsPostProcessor(ObjectProvider<FrameworkRetryContext> outerRetries) {
 			// Resolved on the first invocation and kept: not a bean lookup per attempt.
 			return new RetriedMethodsPostProcessor(
 					new RetriedMethodInterceptor(SingletonSupplier.of(outerRetries::getObject)));
@@ -143,7 +143,7 @@ public final class RetryAfterFrameworkRetryAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		RetryAfterReactorRetry retryAfterReactorRetry(OuterRetries outerRetries) {
+		RetryAfterReactorRetry retryAfterReactorRetry(FrameworkRetryContext outerRetries) {
 			return new RetryAfterReactorRetry(outerRetries);
 		}
 

@@ -6,7 +6,7 @@ import dev.retryafter.call.CallTime;
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.reactive.RetryAfterExchangeFilter;
 import dev.retryafter.reactive.RetryAfterWebClientCustomizer;
@@ -46,7 +46,7 @@ import org.springframework.web.reactive.function.client.WebClient;
 				"org.springframework.boot.webclient.autoconfigure.service.ReactiveHttpServiceClientAutoConfiguration" })
 @ConditionalOnClass({ WebClient.class, WebClientCustomizer.class })
 @ConditionalOnBooleanProperty(name = "retry-after.enabled", matchIfMissing = true)
-@ConditionalOnBean({ RetryClients.class, CooldownStore.class, RetryBudgets.class, RecordedBytes.class })
+@ConditionalOnBean({ ClientSettingsCatalog.class, CooldownStore.class, RetryBudgets.class, RecordedBytes.class })
 public final class RetryAfterWebClientAutoConfiguration {
 
 	/**
@@ -55,7 +55,7 @@ public final class RetryAfterWebClientAutoConfiguration {
 	 */
 	@Bean
 	@ConditionalOnMissingBean
-	RetryAfterExchangeFilter retryAfterExchangeFilter(RetryClients retryClients,
+	RetryAfterExchangeFilter retryAfterExchangeFilter(ClientSettingsCatalog retryClients,
 			ObjectProvider<RetryListener> listeners, CooldownStore cooldownStore, RetryBudgets retryBudgets,
 			ObjectProvider<OuterRetryDetector> detectors, RecordedBytes recordedBytes,
 			ObjectProvider<CallTime> callTime, ObjectProvider<WaitScheduler> waitScheduler) {
@@ -72,7 +72,7 @@ public final class RetryAfterWebClientAutoConfiguration {
 	}
 
 	@Bean
-	SentRequestConnectorCustomizer sentRequestConnectorCustomizer(RetryClients retryClients,
+	SentRequestConnectorCustomizer sentRequestConnectorCustomizer(ClientSettingsCatalog retryClients,
 			ObjectProvider<ClientHttpConnector> connector) {
 		return new SentRequestConnectorCustomizer(retryClients, connector);
 	}
@@ -85,7 +85,7 @@ public final class RetryAfterWebClientAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RetryAfterWebClientGroupConfigurer retryAfterWebClientGroupConfigurer(RetryClients retryClients) {
+	RetryAfterWebClientGroupConfigurer retryAfterWebClientGroupConfigurer(ClientSettingsCatalog retryClients) {
 		return new RetryAfterWebClientGroupConfigurer(retryClients);
 	}
 

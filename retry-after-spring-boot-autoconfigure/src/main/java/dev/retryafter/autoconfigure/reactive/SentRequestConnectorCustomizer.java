@@ -6,7 +6,7 @@ import java.util.Map;
 
 import dev.retryafter.autoconfigure.JdkClientHops;
 import dev.retryafter.call.HopReportingHttpClient;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.reactive.SentRequestConnector;
 import org.jspecify.annotations.Nullable;
 
@@ -33,11 +33,11 @@ import org.springframework.web.reactive.function.client.WebClient;
  */
 final class SentRequestConnectorCustomizer implements WebClientCustomizer, Ordered {
 
-	private final RetryClients clients;
+	private final ClientSettingsCatalog clients;
 
 	private final ObjectProvider<ClientHttpConnector> connector;
 
-	SentRequestConnectorCustomizer(RetryClients clients, ObjectProvider<ClientHttpConnector> connector) {
+	SentRequestConnectorCustomizer(ClientSettingsCatalog clients, ObjectProvider<ClientHttpConnector> connector) {
 		this.clients = clients;
 		this.connector = connector;
 	}
@@ -90,7 +90,7 @@ final class SentRequestConnectorCustomizer implements WebClientCustomizer, Order
 	 * Whether any client keeps cooldowns, whose keys the request as sent decides: the same
 	 * test as the blocking factory customizer's, which lives in the parent package.
 	 */
-	private static boolean cooling(RetryClients clients) {
+	private static boolean cooling(ClientSettingsCatalog clients) {
 		return clients.all().stream().anyMatch((client) -> client.settings().cooldown().enabled());
 	}
 

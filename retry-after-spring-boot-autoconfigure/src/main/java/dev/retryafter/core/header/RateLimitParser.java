@@ -211,7 +211,7 @@ public final class RateLimitParser {
 	}
 
 	// The digest of the partition key the item names, or else its policy: the quota is then
-	// that partition's (QuotaPacing scopes it so).
+	// that partition's (RateLimitPacing scopes it so).
 	private static String partitionKey(StructuredFieldList.Item item, StructuredFieldList.@Nullable Item policy) {
 		StructuredFieldList.Value key = item.parameters().get("pk");
 		if (key == null && policy != null) {

@@ -27,14 +27,14 @@ final class CooldownBound {
 
 	private final ConcurrentHashMap<CooldownKey, CooldownHold> notBefore;
 
-	private final ConcurrentHashMap<CooldownKey, OriginPacer> pacers;
+	private final ConcurrentHashMap<CooldownKey, LearnedPacer> pacers;
 
 	private final AtomicInteger recordsSincePurge = new AtomicInteger();
 
 	private final AtomicBoolean maintaining = new AtomicBoolean();
 
 	CooldownBound(int maxHosts, ConcurrentHashMap<CooldownKey, CooldownHold> notBefore,
-			ConcurrentHashMap<CooldownKey, OriginPacer> pacers) {
+			ConcurrentHashMap<CooldownKey, LearnedPacer> pacers) {
 		this.maxHosts = maxHosts;
 		this.notBefore = notBefore;
 		this.pacers = pacers;

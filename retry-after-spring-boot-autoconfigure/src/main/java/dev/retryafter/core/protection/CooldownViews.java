@@ -22,7 +22,7 @@ final class CooldownViews {
 	}
 
 	static List<KeyProtection> protection(Map<CooldownKey, CooldownHold> holds,
-			Map<CooldownKey, OriginPacer> pacers, long nowNanos) {
+			Map<CooldownKey, LearnedPacer> pacers, long nowNanos) {
 		Set<CooldownKey> keys = new HashSet<>(holds.keySet());
 		keys.addAll(pacers.keySet());
 		List<KeyProtection> views = new ArrayList<>(keys.size());
@@ -32,7 +32,7 @@ final class CooldownViews {
 				// Ended but not yet purged: a view shows what can still hold, and purges nothing.
 				hold = null;
 			}
-			OriginPacer pacer = pacers.get(key);
+			LearnedPacer pacer = pacers.get(key);
 			double rate = (pacer != null) ? pacer.rate() : Double.NaN;
 			if (hold == null && Double.isNaN(rate)) {
 				continue;

@@ -25,7 +25,7 @@ final class HostCooldowns {
 
 	private final ConcurrentHashMap<CooldownKey, CooldownHold> notBefore = new ConcurrentHashMap<>();
 
-	private final ConcurrentHashMap<CooldownKey, OriginPacer> pacers = new ConcurrentHashMap<>();
+	private final ConcurrentHashMap<CooldownKey, LearnedPacer> pacers = new ConcurrentHashMap<>();
 
 	private final CooldownBound bound;
 
@@ -43,9 +43,9 @@ final class HostCooldowns {
 	 */
 	CooldownHold hold(CooldownKey key, CooldownHold candidate, long nowNanos) {
 		CooldownHold held = this.notBefore.merge(key, candidate, CooldownHold::later);
-		OriginPacer pacer = this.pacers.get(key);
+		LearnedPacer pacer = this.pacers.get(key);
 		if (pacer == null) {
-			pacer = this.pacers.putIfAbsent(key, new OriginPacer(nowNanos, candidate.spread));
+			pacer = this.pacers.putIfAbsent(key, new LearnedPacer(nowNanos, candidate.spread));
 		}
 		if (pacer != null) {
 			pacer.rejected(nowNanos, candidate.spread);
@@ -56,7 +56,7 @@ final class HostCooldowns {
 
 	/** Tells {@code key}'s pacer, if it has one, that the origin accepted a request. */
 	void accepted(CooldownKey key, long nowNanos) {
-		OriginPacer pacer = this.pacers.get(key);
+		LearnedPacer pacer = this.pacers.get(key);
 		if (pacer != null) {
 			pacer.accepted(nowNanos);
 		}
@@ -76,13 +76,13 @@ final class HostCooldowns {
 	/** Whether {@code key} can hold a request: a cooldown not yet ended, or a learned rate. */
 	boolean canHold(CooldownKey key, long nowNanos) {
 		CooldownHold hold = this.notBefore.get(key);
-		OriginPacer pacer = this.pacers.get(key);
+		LearnedPacer pacer = this.pacers.get(key);
 		return (hold != null && !hold.ended(nowNanos)) || (pacer != null && !Double.isNaN(pacer.rate()));
 	}
 
 	/** The rate learned for {@code key}, or {@code NaN}. */
 	double pacedRate(CooldownKey key) {
-		OriginPacer pacer = this.pacers.get(key);
+		LearnedPacer pacer = this.pacers.get(key);
 		return (pacer != null) ? pacer.rate() : Double.NaN;
 	}
 

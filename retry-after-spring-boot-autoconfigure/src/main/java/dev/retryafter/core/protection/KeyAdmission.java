@@ -19,10 +19,10 @@ final class KeyAdmission {
 
 	private final ConcurrentHashMap<CooldownKey, CooldownHold> notBefore;
 
-	private final ConcurrentHashMap<CooldownKey, OriginPacer> pacers;
+	private final ConcurrentHashMap<CooldownKey, LearnedPacer> pacers;
 
 	KeyAdmission(ConcurrentHashMap<CooldownKey, CooldownHold> notBefore,
-			ConcurrentHashMap<CooldownKey, OriginPacer> pacers) {
+			ConcurrentHashMap<CooldownKey, LearnedPacer> pacers) {
 		this.notBefore = notBefore;
 		this.pacers = pacers;
 	}
@@ -111,7 +111,7 @@ final class KeyAdmission {
 	 * no rate yet, or a slot that does not fit the budget.
 	 */
 	private @Nullable Admission pacing(AdmissionRequest request, CooldownKey key, @Nullable CooldownHold hold) {
-		OriginPacer pacer = this.pacers.get(key);
+		LearnedPacer pacer = this.pacers.get(key);
 		if (pacer == null) {
 			return null;
 		}
@@ -133,7 +133,7 @@ final class KeyAdmission {
 	}
 
 	private boolean turnedAwayMoreThanOnce(CooldownKey key) {
-		OriginPacer pacer = this.pacers.get(key);
+		LearnedPacer pacer = this.pacers.get(key);
 		return pacer != null && pacer.rejections() > 1;
 	}
 

@@ -81,7 +81,7 @@ public final class OriginProtection {
 
 	private final HostCooldowns cooldowns;
 
-	private final QuotaPacing quotas;
+	private final RateLimitPacing quotas;
 
 	private final RouteProbes probes;
 
@@ -114,7 +114,7 @@ public final class OriginProtection {
 		this.maxHosts = maxHosts;
 		this.maxDurationNanos = DurationMath.saturatedNanos(maxDuration, MAX_DELAY_NANOS);
 		this.cooldowns = new HostCooldowns(maxHosts);
-		this.quotas = new QuotaPacing(maxHosts);
+		this.quotas = new RateLimitPacing(maxHosts);
 		this.probes = new RouteProbes(maxHosts);
 		this.buckets = new RouteBuckets(maxHosts);
 	}
@@ -253,7 +253,7 @@ public final class OriginProtection {
 	 * Records what a response under {@code key} said about its origin's quota.
 	 * @param key the origin, or partition of an origin (or the bucket it named)
 	 * @param reading the reading
-	 * @param accepted whether the response was a success (see {@link QuotaPacing#record})
+	 * @param accepted whether the response was a success (see {@link RateLimitPacing#record})
 	 * @param nowNanos the current monotonic reading
 	 * @since 0.2.0
 	 */
@@ -286,7 +286,7 @@ public final class OriginProtection {
 	 * The quotas the origins announce, paced per key beside the cooldowns and bounded alike.
 	 * @return the quota pacing
 	 */
-	public QuotaPacing quotas() {
+	public RateLimitPacing quotas() {
 		return this.quotas;
 	}
 
@@ -315,7 +315,7 @@ public final class OriginProtection {
 	 * @return an unmodifiable map from key to the quota's state
 	 * @since 0.2.0
 	 */
-	public Map<CooldownKey, QuotaState> quotas(long nowNanos) {
+	public Map<CooldownKey, RateLimitState> quotas(long nowNanos) {
 		return this.quotas.snapshot(nowNanos);
 	}
 
@@ -404,7 +404,7 @@ public final class OriginProtection {
 
 	/**
 	 * Whether a request to {@code host} may be held: some origin is cooling down or paced,
-	 * or a quota is kept for that host (see {@link QuotaPacing#mayPace}). Cheap and
+	 * or a quota is kept for that host (see {@link RateLimitPacing#mayPace}). Cheap and
 	 * lock-free, for a check before every request.
 	 * @param host the request's host, or {@code null} when it has none
 	 * @return {@code false} only if {@link #admit} would let the request go at once

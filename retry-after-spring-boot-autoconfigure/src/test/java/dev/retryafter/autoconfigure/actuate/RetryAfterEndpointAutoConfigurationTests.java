@@ -9,7 +9,7 @@ import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
@@ -29,9 +29,9 @@ class RetryAfterEndpointAutoConfigurationTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAfterEndpointAutoConfiguration.class));
 
-	private static final RetryClients CLIENTS = RetryClients.of(RetrySettings.defaults());
+	private static final ClientSettingsCatalog CLIENTS = ClientSettingsCatalog.of(RetrySettings.defaults());
 
-	private final ApplicationContextRunner withClients = this.contextRunner.withBean(RetryClients.class, () -> CLIENTS)
+	private final ApplicationContextRunner withClients = this.contextRunner.withBean(ClientSettingsCatalog.class, () -> CLIENTS)
 		.withBean(CooldownStore.class, () -> new LocalCooldownStore(new OriginProtection(10)))
 		.withBean(RetryBudgets.class, () -> new RetryBudgets(CLIENTS, MonotonicClock.SYSTEM));
 
@@ -61,7 +61,7 @@ class RetryAfterEndpointAutoConfigurationTests {
 
 	@Test
 	void shouldBackOffIfTheCooldownStoreIsMissing() {
-		this.contextRunner.withBean(RetryClients.class, () -> CLIENTS)
+		this.contextRunner.withBean(ClientSettingsCatalog.class, () -> CLIENTS)
 			.withBean(RetryBudgets.class, () -> new RetryBudgets(CLIENTS, MonotonicClock.SYSTEM))
 			.withPropertyValues("management.endpoints.web.exposure.include=retryafter")
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(RetryAfterEndpoint.class));

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.frameworkretry.FrameworkRetryDetector;
-import dev.retryafter.frameworkretry.OuterRetries;
+import dev.retryafter.frameworkretry.FrameworkRetryContext;
 import dev.retryafter.frameworkretry.RetriedMethodsPostProcessor;
 import dev.retryafter.frameworkretry.RetryAfterReactorRetry;
 import dev.retryafter.frameworkretry.RetryAfterRetryPolicy;
@@ -235,7 +235,7 @@ class RetryAfterFrameworkRetryAutoConfigurationTests {
 		@Nullable RetryAfterRetryPolicy policy;
 
 		@Bean
-		RetryAfterRetryPolicy retryAfterRetryPolicy(OuterRetries outerRetries) {
+		RetryAfterRetryPolicy retryAfterRetryPolicy(FrameworkRetryContext outerRetries) {
 			this.policy = new RetryAfterRetryPolicy(outerRetries);
 			return this.policy;
 		}

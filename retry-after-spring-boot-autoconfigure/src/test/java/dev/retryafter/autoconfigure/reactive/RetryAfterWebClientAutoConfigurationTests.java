@@ -7,7 +7,7 @@ import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
 import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.reactive.RetryAfterExchangeFilter;
 import dev.retryafter.reactive.RetryAfterWebClientCustomizer;
@@ -64,7 +64,7 @@ class RetryAfterWebClientAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			RetryAfterExchangeFilter own = context.getBean(RetryAfterExchangeFilter.class);
 			WebClient.Builder builder = WebClient.builder().filter(new RetryAfterExchangeFilter(
-					context.getBean(RetryClients.class), RetryListener.NONE,
+					context.getBean(ClientSettingsCatalog.class), RetryListener.NONE,
 					context.getBean(CooldownStore.class),
 					context.getBean(RetryBudgets.class), OuterRetryDetector.NEVER));
 			context.getBean(RetryAfterWebClientCustomizer.class).customize(builder);
@@ -120,7 +120,7 @@ class RetryAfterWebClientAutoConfigurationTests {
 	static class OwnFilterConfiguration {
 
 		@Bean
-		RetryAfterExchangeFilter ownFilter(RetryClients clients,
+		RetryAfterExchangeFilter ownFilter(ClientSettingsCatalog clients,
 				CooldownStore cooldowns, RetryBudgets budgets) {
 			return new RetryAfterExchangeFilter(clients, RetryListener.NONE, cooldowns, budgets, OuterRetryDetector.NEVER);
 		}

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for the refill rule of {@link QuotaSchedule}: an origin that refills as it goes (a
+ * Tests for the refill rule of {@link RateLimitSchedule}: an origin that refills as it goes (a
  * token bucket whose reset says when it is full again) is paced at its rate, not by a reset
  * that slides forward with every answer; a fixed window still waits for its reset. On a fake
  * monotonic clock.
@@ -34,9 +34,9 @@ class QuotaRefillTests {
 	private static final long T0 = Long.MAX_VALUE - 5 * SECOND;
 
 	// 50 per second, a little under.
-	private static final long INTERVAL = (long) (2e7 / QuotaSchedule.SHARE);
+	private static final long INTERVAL = (long) (2e7 / RateLimitSchedule.SHARE);
 
-	private final QuotaPacing pacing = new QuotaPacing(100);
+	private final RateLimitPacing pacing = new RateLimitPacing(100);
 
 	@Test
 	void whenTwoSuccessesReportTheSameCountBeforeTheResetThenTheRateIsFollowedNotTheSlidingReset() {

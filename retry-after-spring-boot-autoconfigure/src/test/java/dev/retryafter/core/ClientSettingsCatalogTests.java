@@ -11,9 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Tests for {@link RetryClients}.
+ * Tests for {@link ClientSettingsCatalog}.
  */
-class RetryClientsTests {
+class ClientSettingsCatalogTests {
 
 	private static final RetrySettings DEFAULTS = RetrySettings.defaults();
 
@@ -23,29 +23,29 @@ class RetryClientsTests {
 
 	private static final RetrySettings SEARCH = DEFAULTS.withTotalBudget(Duration.ofSeconds(2));
 
-	private static RetryClients clients(Map<String, RetryClients.NamedClient> named) {
-		return new RetryClients(DEFAULTS, named);
+	private static ClientSettingsCatalog clients(Map<String, ClientSettingsCatalog.NamedClient> named) {
+		return new ClientSettingsCatalog(DEFAULTS, named);
 	}
 
-	private static RetryClients.NamedClient client(RetrySettings settings, String... hosts) {
-		return new RetryClients.NamedClient(Set.of(hosts), settings);
+	private static ClientSettingsCatalog.NamedClient client(RetrySettings settings, String... hosts) {
+		return new ClientSettingsCatalog.NamedClient(Set.of(hosts), settings);
 	}
 
 	@Test
 	void whenNoNamedClientsThenEveryHostGetsTheDefaultsNamedDefault() {
-		ClientSettings resolved = RetryClients.of(DEFAULTS).resolve("api.example.com", 443);
+		ClientSettings resolved = ClientSettingsCatalog.of(DEFAULTS).resolve("api.example.com", 443);
 		assertThat(resolved).isEqualTo(new ClientSettings("default", DEFAULTS));
 	}
 
 	@Test
 	void whenHostIsListedThenItsClientIsResolved() {
-		RetryClients clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com")));
+		ClientSettingsCatalog clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com")));
 		assertThat(clients.resolve("pay.example.com", 443)).isEqualTo(new ClientSettings("payments", PAYMENTS));
 	}
 
 	@Test
 	void aClientIsFoundByItsNameWithOrWithoutHostsButTheDefaultIsNot() {
-		RetryClients clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com"), "reports",
+		ClientSettingsCatalog clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com"), "reports",
 				client(SEARCH)));
 		assertThat(clients.named("payments")).isEqualTo(new ClientSettings("payments", PAYMENTS));
 		assertThat(clients.named("reports")).isEqualTo(new ClientSettings("reports", SEARCH));
@@ -58,13 +58,13 @@ class RetryClientsTests {
 
 	@Test
 	void whenHostIsNotListedThenTheDefaultsAreResolved() {
-		RetryClients clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com")));
+		ClientSettingsCatalog clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com")));
 		assertThat(clients.resolve("search.example.com", 443)).isEqualTo(new ClientSettings("default", DEFAULTS));
 	}
 
 	@Test
 	void whenHostAndPortIsListedThenItTakesPrecedenceOverTheHostAlone() {
-		RetryClients clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com"), "payments-admin",
+		ClientSettingsCatalog clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com"), "payments-admin",
 				client(PAYMENTS_ADMIN, "pay.example.com:8443")));
 		assertThat(clients.resolve("pay.example.com", 8443))
 			.isEqualTo(new ClientSettings("payments-admin", PAYMENTS_ADMIN));
@@ -73,20 +73,20 @@ class RetryClientsTests {
 
 	@Test
 	void whenPortIsUnknownThenOnlyTheHostAloneMatches() {
-		RetryClients clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com"), "payments-admin",
+		ClientSettingsCatalog clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com"), "payments-admin",
 				client(PAYMENTS_ADMIN, "pay.example.com:8443")));
 		assertThat(clients.resolve("pay.example.com", -1)).isEqualTo(new ClientSettings("payments", PAYMENTS));
 	}
 
 	@Test
 	void whenOnlyHostAndPortIsListedThenOtherPortsGetTheDefaults() {
-		RetryClients clients = clients(Map.of("payments-admin", client(PAYMENTS_ADMIN, "pay.example.com:8443")));
+		ClientSettingsCatalog clients = clients(Map.of("payments-admin", client(PAYMENTS_ADMIN, "pay.example.com:8443")));
 		assertThat(clients.resolve("pay.example.com", 443)).isEqualTo(new ClientSettings("default", DEFAULTS));
 	}
 
 	@Test
 	void whenHostDiffersInCaseThenItStillMatches() {
-		RetryClients clients = clients(Map.of("payments", client(PAYMENTS, "Pay.Example.COM"), "payments-admin",
+		ClientSettingsCatalog clients = clients(Map.of("payments", client(PAYMENTS, "Pay.Example.COM"), "payments-admin",
 				client(PAYMENTS_ADMIN, "PAY.example.com:8443")));
 		assertThat(clients.resolve("pay.example.com", 443)).isEqualTo(new ClientSettings("payments", PAYMENTS));
 		assertThat(clients.resolve("pAy.eXample.Com", 8443))
@@ -95,7 +95,7 @@ class RetryClientsTests {
 
 	@Test
 	void whenTwoClientsListTheSameHostThenIllegalArgumentNamingBoth() {
-		Map<String, RetryClients.NamedClient> named = new LinkedHashMap<>();
+		Map<String, ClientSettingsCatalog.NamedClient> named = new LinkedHashMap<>();
 		named.put("payments", client(PAYMENTS, "pay.example.com"));
 		named.put("search", client(SEARCH, "search.example.com", "pay.example.com"));
 		assertThatIllegalArgumentException().isThrownBy(() -> clients(named))
@@ -104,7 +104,7 @@ class RetryClientsTests {
 
 	@Test
 	void whenTwoClientsListTheSameHostInDifferentCaseThenIllegalArgument() {
-		Map<String, RetryClients.NamedClient> named = new LinkedHashMap<>();
+		Map<String, ClientSettingsCatalog.NamedClient> named = new LinkedHashMap<>();
 		named.put("payments", client(PAYMENTS, "pay.example.com"));
 		named.put("search", client(SEARCH, "PAY.example.com"));
 		assertThatIllegalArgumentException().isThrownBy(() -> clients(named))
@@ -113,13 +113,13 @@ class RetryClientsTests {
 
 	@Test
 	void whenOneClientListsAHostTwiceInDifferentCaseThenItIsAccepted() {
-		RetryClients clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com", "PAY.EXAMPLE.COM")));
+		ClientSettingsCatalog clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com", "PAY.EXAMPLE.COM")));
 		assertThat(clients.resolve("Pay.Example.Com", 443)).isEqualTo(new ClientSettings("payments", PAYMENTS));
 	}
 
 	@Test
 	void whenSameHostWithDifferentPortsThenNotADuplicate() {
-		RetryClients clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com:443"), "payments-admin",
+		ClientSettingsCatalog clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com:443"), "payments-admin",
 				client(PAYMENTS_ADMIN, "pay.example.com:8443")));
 		assertThat(clients.resolve("pay.example.com", 443)).isEqualTo(new ClientSettings("payments", PAYMENTS));
 		assertThat(clients.resolve("pay.example.com", 8443))
@@ -128,7 +128,7 @@ class RetryClientsTests {
 
 	@Test
 	void whenAllThenTheDefaultComesFirstAndNamedClientsFollowInConfigurationOrder() {
-		Map<String, RetryClients.NamedClient> named = new LinkedHashMap<>();
+		Map<String, ClientSettingsCatalog.NamedClient> named = new LinkedHashMap<>();
 		named.put("search", client(SEARCH, "search.example.com"));
 		named.put("payments", client(PAYMENTS, "pay.example.com"));
 		assertThat(clients(named).all()).containsExactly(new ClientSettings("default", DEFAULTS),
@@ -137,13 +137,13 @@ class RetryClientsTests {
 
 	@Test
 	void whenDefaultsThenNamedDefault() {
-		assertThat(RetryClients.of(DEFAULTS).defaults()).isEqualTo(new ClientSettings("default", DEFAULTS));
+		assertThat(ClientSettingsCatalog.of(DEFAULTS).defaults()).isEqualTo(new ClientSettings("default", DEFAULTS));
 		assertThat(ClientSettings.DEFAULT_NAME).isEqualTo("default");
 	}
 
 	@Test
 	void whenOnlyHostsWithoutPortsAreListedThenARequestWithAPortResolvesByItsHost() {
-		RetryClients clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com"), "local",
+		ClientSettingsCatalog clients = clients(Map.of("payments", client(PAYMENTS, "pay.example.com"), "local",
 				client(SEARCH, "[::1]")));
 		assertThat(clients.resolve("pay.example.com", 8443)).isEqualTo(new ClientSettings("payments", PAYMENTS));
 		assertThat(clients.resolve("[::1]", 8080)).isEqualTo(new ClientSettings("local", SEARCH));
@@ -152,7 +152,7 @@ class RetryClientsTests {
 
 	@Test
 	void whenAnUnbracketedAddressEndsLikeAPortThenItIsStillMatchedAsListed() {
-		RetryClients clients = clients(Map.of("local", client(SEARCH, "::1")));
+		ClientSettingsCatalog clients = clients(Map.of("local", client(SEARCH, "::1")));
 		assertThat(clients.resolve(":", 1)).isEqualTo(new ClientSettings("local", SEARCH));
 		assertThat(clients.resolve("::1", 443)).isEqualTo(new ClientSettings("local", SEARCH));
 	}

@@ -57,7 +57,7 @@ import dev.retryafter.core.header.RateLimitReading;
  * Times are monotonic nanosecond readings, compared only as differences. Thread-safe: every
  * method locks the schedule, which only requests to one key contend for.
  */
-final class QuotaSchedule {
+final class RateLimitSchedule {
 
 	/** The share of the announced quota that requests are paced at after a reset. */
 	static final double SHARE = 0.99;
@@ -125,7 +125,7 @@ final class QuotaSchedule {
 
 	private long lastActive;
 
-	QuotaSchedule(RateLimitReading reading, long nowNanos) {
+	RateLimitSchedule(RateLimitReading reading, long nowNanos) {
 		this(reading, false, nowNanos);
 	}
 
@@ -133,7 +133,7 @@ final class QuotaSchedule {
 	 * A schedule from a first response's reading.
 	 * @param accepted whether the response was a success, which the origin counted
 	 */
-	QuotaSchedule(RateLimitReading reading, boolean accepted, long nowNanos) {
+	RateLimitSchedule(RateLimitReading reading, boolean accepted, long nowNanos) {
 		this.createdAt = nowNanos;
 		this.reading = reading;
 		this.readAt = nowNanos;
@@ -289,9 +289,9 @@ final class QuotaSchedule {
 	/**
 	 * The last reading, and the time left until its reset, for the endpoint.
 	 */
-	synchronized QuotaState state(long nowNanos) {
+	synchronized RateLimitState state(long nowNanos) {
 		long resetIn = this.resetAt - nowNanos;
-		return new QuotaState(this.reading.policy(), this.reading.remaining(), Duration.ofNanos(Math.max(0, resetIn)),
+		return new RateLimitState(this.reading.policy(), this.reading.remaining(), Duration.ofNanos(Math.max(0, resetIn)),
 				Duration.ofNanos(Math.max(0, nowNanos - this.readAt)), this.reading.fields());
 	}
 

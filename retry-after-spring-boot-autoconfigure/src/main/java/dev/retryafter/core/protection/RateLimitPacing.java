@@ -37,21 +37,21 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.2.0
  */
-public final class QuotaPacing {
+public final class RateLimitPacing {
 
 	/** Above this many paced keys, {@link #mayPace} says yes rather than scan them all. */
 	static final int HOSTS_SCANNED = 8;
 
 	private final int maxKeys;
 
-	private final ConcurrentHashMap<CooldownKey, QuotaSchedule> schedules = new ConcurrentHashMap<>();
+	private final ConcurrentHashMap<CooldownKey, RateLimitSchedule> schedules = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates an empty pacing.
 	 * @param maxKeys how many keys to pace at most, at least 1
 	 * @throws IllegalArgumentException if {@code maxKeys} is below 1
 	 */
-	public QuotaPacing(int maxKeys) {
+	public RateLimitPacing(int maxKeys) {
 		if (maxKeys < 1) {
 			throw new IllegalArgumentException("maxKeys must be at least 1: " + maxKeys);
 		}
@@ -86,12 +86,12 @@ public final class QuotaPacing {
 			// by it would let one tenant's spent quota hold every tenant (docs/PACING.md).
 			return;
 		}
-		QuotaSchedule schedule = this.schedules.get(key);
+		RateLimitSchedule schedule = this.schedules.get(key);
 		if (schedule != null) {
 			schedule.update(reading, accepted, nowNanos);
 			return;
 		}
-		QuotaSchedule raced = this.schedules.putIfAbsent(key, new QuotaSchedule(reading, accepted, nowNanos));
+		RateLimitSchedule raced = this.schedules.putIfAbsent(key, new RateLimitSchedule(reading, accepted, nowNanos));
 		if (raced != null) {
 			raced.update(reading, accepted, nowNanos);
 		}
@@ -113,7 +113,7 @@ public final class QuotaPacing {
 	 */
 	public Admission.@Nullable Wait admit(CooldownKey key, long nowNanos, Duration cooldownLeft,
 			Duration remainingBudget, Duration attemptReserve) {
-		QuotaSchedule schedule = this.schedules.get(key);
+		RateLimitSchedule schedule = this.schedules.get(key);
 		if (schedule == null) {
 			return null;
 		}
@@ -169,8 +169,8 @@ public final class QuotaPacing {
 	 * @param nowNanos the current monotonic reading
 	 * @return an unmodifiable map from key to its last quota
 	 */
-	public Map<CooldownKey, QuotaState> snapshot(long nowNanos) {
-		List<Map.Entry<CooldownKey, QuotaState>> entries = new ArrayList<>();
+	public Map<CooldownKey, RateLimitState> snapshot(long nowNanos) {
+		List<Map.Entry<CooldownKey, RateLimitState>> entries = new ArrayList<>();
 		this.schedules.forEach((key, schedule) -> {
 			if (schedule.quiet(nowNanos)) {
 				this.schedules.remove(key, schedule);
@@ -179,9 +179,9 @@ public final class QuotaPacing {
 				entries.add(Map.entry(key, schedule.state(nowNanos)));
 			}
 		});
-		entries.sort(Comparator.comparing((Map.Entry<CooldownKey, QuotaState> entry) -> entry.getKey().toString()));
-		Map<CooldownKey, QuotaState> snapshot = new LinkedHashMap<>();
-		for (Map.Entry<CooldownKey, QuotaState> entry : entries) {
+		entries.sort(Comparator.comparing((Map.Entry<CooldownKey, RateLimitState> entry) -> entry.getKey().toString()));
+		Map<CooldownKey, RateLimitState> snapshot = new LinkedHashMap<>();
+		for (Map.Entry<CooldownKey, RateLimitState> entry : entries) {
 			snapshot.put(entry.getKey(), entry.getValue());
 		}
 		return Collections.unmodifiableMap(snapshot);
@@ -210,14 +210,14 @@ public final class QuotaPacing {
 		if (excess <= 0) {
 			return;
 		}
-		List<Map.Entry<CooldownKey, QuotaState>> candidates = new ArrayList<>();
+		List<Map.Entry<CooldownKey, RateLimitState>> candidates = new ArrayList<>();
 		this.schedules.forEach((key, schedule) -> {
 			if (!key.equals(justRecorded)) {
 				candidates.add(Map.entry(key, schedule.state(nowNanos)));
 			}
 		});
 		// The longest since the last response goes first: it is the least likely to be used.
-		candidates.sort(Comparator.comparing((Map.Entry<CooldownKey, QuotaState> entry) -> entry.getValue().age())
+		candidates.sort(Comparator.comparing((Map.Entry<CooldownKey, RateLimitState> entry) -> entry.getValue().age())
 			.reversed());
 		// A little below the bound, as the cooldowns' bound does: the next new key then finds
 		// room instead of paying for another full scan.

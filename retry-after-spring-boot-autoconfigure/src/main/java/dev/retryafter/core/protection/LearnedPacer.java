@@ -46,7 +46,7 @@ import org.jspecify.annotations.Nullable;
  * Times are monotonic nanosecond readings, compared only as differences. Thread-safe: every
  * method locks the pacer, which only requests to one cooling or paced key contend for.
  */
-final class OriginPacer {
+final class LearnedPacer {
 
 	// How long a pacer outlives its last queued slot (or two of the server's delays, if
 	// longer): long enough for the next wave of requests to show the origin's rate.
@@ -88,7 +88,7 @@ final class OriginPacer {
 
 	private long rejections = 1;
 
-	OriginPacer(long nowNanos, long delayNanos) {
+	LearnedPacer(long nowNanos, long delayNanos) {
 		this.windowStart = nowNanos;
 		this.nextSlot = nowNanos;
 		this.lastActive = nowNanos;

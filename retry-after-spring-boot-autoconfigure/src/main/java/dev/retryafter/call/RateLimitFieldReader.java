@@ -35,7 +35,7 @@ import org.springframework.http.HttpHeaders;
  * reading without being parsed again, and any other text is parsed. Every response is still
  * compared and recorded.
  */
-public final class QuotaFields {
+public final class RateLimitFieldReader {
 
 	// Lower case: Spring's header maps look names up lower-cased.
 	private static final String RATE_LIMIT = "ratelimit";
@@ -55,7 +55,7 @@ public final class QuotaFields {
 	/** The last reading parsed from {@code RateLimit} alone, with the lines it came from. */
 	private volatile @Nullable LastIetf lastIetf;
 
-	QuotaFields(CooldownStore cooldowns, MonotonicClock monotonicClock, Clock wallClock) {
+	RateLimitFieldReader(CooldownStore cooldowns, MonotonicClock monotonicClock, Clock wallClock) {
 		this.cooldowns = cooldowns;
 		this.monotonicClock = monotonicClock;
 		this.wallClock = wallClock;

@@ -7,7 +7,7 @@ import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.protection.OriginProtection;
-import dev.retryafter.core.protection.QuotaState;
+import dev.retryafter.core.protection.RateLimitState;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.testsupport.FakeClock;
 import org.junit.jupiter.api.Test;
@@ -17,16 +17,16 @@ import org.springframework.http.HttpHeaders;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link QuotaFields}: the last {@code RateLimit} reading is reused only for the
+ * Tests for {@link RateLimitFieldReader}: the last {@code RateLimit} reading is reused only for the
  * same text, and every response is still recorded.
  */
-class QuotaFieldsTests {
+class RateLimitFieldReaderTests {
 
 	private final FakeClock clock = new FakeClock();
 
 	private final LocalCooldownStore store = new LocalCooldownStore(new OriginProtection(10));
 
-	private final QuotaFields quotaFields = new QuotaFields(this.store, this.clock, this.clock);
+	private final RateLimitFieldReader quotaFields = new RateLimitFieldReader(this.store, this.clock, this.clock);
 
 	private final RetrySettings settings = RetrySettings.defaults();
 
@@ -37,7 +37,7 @@ class QuotaFieldsTests {
 		record(ietf("\"default\";r=50;t=60"));
 		this.clock.advance(Duration.ofSeconds(5));
 		record(ietf("\"default\";r=50;t=60"));
-		QuotaState state = quota();
+		RateLimitState state = quota();
 		assertThat(state.remaining()).isEqualTo(50);
 		// Recorded again now: the reading's age is the second response's.
 		assertThat(state.age()).isZero();
@@ -112,8 +112,8 @@ class QuotaFieldsTests {
 		this.quotaFields.record(this.settings, this.key, headers);
 	}
 
-	private QuotaState quota() {
-		Map<CooldownKey, QuotaState> quotas = this.store.protection().quotas().snapshot(this.clock.nanoTime());
+	private RateLimitState quota() {
+		Map<CooldownKey, RateLimitState> quotas = this.store.protection().quotas().snapshot(this.clock.nanoTime());
 		assertThat(quotas).containsKey(this.key);
 		return quotas.get(this.key);
 	}

@@ -14,5 +14,5 @@ import dev.retryafter.core.header.RateLimitFields;
  * @param fields the dialect it was read in
  * @since 0.2.0
  */
-public record QuotaState(String policy, long remaining, Duration resetIn, Duration age, RateLimitFields fields) {
+public record RateLimitState(String policy, long remaining, Duration resetIn, Duration age, RateLimitFields fields) {
 }

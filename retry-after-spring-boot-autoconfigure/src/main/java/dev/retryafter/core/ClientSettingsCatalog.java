@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
-public final class RetryClients {
+public final class ClientSettingsCatalog {
 
 	private final ClientSettings defaults;
 
@@ -40,7 +40,7 @@ public final class RetryClients {
 	 * matched case-insensitively
 	 * @throws IllegalArgumentException if two clients list the same host
 	 */
-	public RetryClients(RetrySettings defaults, Map<String, NamedClient> named) {
+	public ClientSettingsCatalog(RetrySettings defaults, Map<String, NamedClient> named) {
 		this.defaults = new ClientSettings(ClientSettings.DEFAULT_NAME, defaults);
 		Map<String, ClientSettings> clients = new LinkedHashMap<>();
 		Map<String, ClientSettings> hosts = new HashMap<>();
@@ -60,7 +60,7 @@ public final class RetryClients {
 		});
 		this.named = Collections.unmodifiableMap(clients);
 		this.byHost = Map.copyOf(hosts);
-		this.portsListed = hosts.keySet().stream().anyMatch(RetryClients::endsWithPort);
+		this.portsListed = hosts.keySet().stream().anyMatch(ClientSettingsCatalog::endsWithPort);
 		this.hostsByClient = Map.copyOf(hostsByClient);
 	}
 
@@ -69,8 +69,8 @@ public final class RetryClients {
 	 * @param defaults the settings
 	 * @return the clients
 	 */
-	public static RetryClients of(RetrySettings defaults) {
-		return new RetryClients(defaults, Map.of());
+	public static ClientSettingsCatalog of(RetrySettings defaults) {
+		return new ClientSettingsCatalog(defaults, Map.of());
 	}
 
 	/**

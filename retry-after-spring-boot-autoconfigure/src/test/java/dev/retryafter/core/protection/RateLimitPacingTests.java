@@ -12,10 +12,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link QuotaPacing}: slots inside an announced quota, on explicit monotonic
+ * Tests for {@link RateLimitPacing}: slots inside an announced quota, on explicit monotonic
  * readings.
  */
-class QuotaPacingTests {
+class RateLimitPacingTests {
 
 	private static final CooldownKey KEY = CooldownKey.of(Origin.of("https", "api.example.com", 443));
 
@@ -30,7 +30,7 @@ class QuotaPacingTests {
 	// Near the end of the long range, so that any comparison that is not a difference fails.
 	private static final long T0 = Long.MAX_VALUE - 5 * SECOND;
 
-	private final QuotaPacing pacing = new QuotaPacing(100);
+	private final RateLimitPacing pacing = new RateLimitPacing(100);
 
 	@Test
 	void whenNoQuotaIsKnownThenNothingIsHeld() {
@@ -49,7 +49,7 @@ class QuotaPacingTests {
 	@Test
 	void whenTheResetHasPassedThenRequestsFollowThePolicyALittleUnderIt() {
 		this.pacing.record(KEY, reading(2, 1, 10, 1), T0);
-		long interval = (long) (1e8 / QuotaSchedule.SHARE);
+		long interval = (long) (1e8 / RateLimitSchedule.SHARE);
 
 		Duration[] waits = waits(T0, 4);
 
@@ -62,7 +62,7 @@ class QuotaPacingTests {
 	@Test
 	void whenNothingRemainsThenTheFirstRequestWaitsOneIntervalPastTheReset() {
 		this.pacing.record(KEY, reading(0, 0, 50, 1), T0);
-		long interval = (long) (2e7 / QuotaSchedule.SHARE);
+		long interval = (long) (2e7 / RateLimitSchedule.SHARE);
 
 		assertThat(waits(T0, 2)).containsExactly(Duration.ofNanos(interval), Duration.ofNanos(2 * interval));
 	}
@@ -90,7 +90,7 @@ class QuotaPacingTests {
 
 	@Test
 	void whenAResponseAfterTheResetSaysSomeRemainThenOneRequestGoesAtOnceOutsideTheSlots() {
-		long interval = (long) (2e7 / QuotaSchedule.SHARE);
+		long interval = (long) (2e7 / RateLimitSchedule.SHARE);
 		this.pacing.record(KEY, reading(0, 0, 50, 1), T0);
 		long later = T0 + 2 * SECOND;
 		assertThat(this.pacing.admit(KEY, later, Duration.ZERO, BUDGET, RESERVE)).isNull();
@@ -102,7 +102,7 @@ class QuotaPacingTests {
 
 	@Test
 	void whenRequestsWentOutsideTheSlotsThenTheNextNeedsAnIntervalAndOneMoreRemainingPerRequestInTheLastSecond() {
-		long interval = (long) (2e7 / QuotaSchedule.SHARE);
+		long interval = (long) (2e7 / RateLimitSchedule.SHARE);
 		this.pacing.record(KEY, reading(0, 0, 50, 1), T0);
 		long later = T0 + 2 * SECOND;
 		this.pacing.record(KEY, reading(3, 0, 50, 1), later);
@@ -121,7 +121,7 @@ class QuotaPacingTests {
 
 	@Test
 	void whenTheScheduleIsYoungerThanAWindowThenWhatRemainsIsNotSpentOutsideTheSlots() {
-		long interval = (long) (2e7 / QuotaSchedule.SHARE);
+		long interval = (long) (2e7 / RateLimitSchedule.SHARE);
 		// The first responses of a burst: the requests still arriving are not in their count.
 		this.pacing.record(KEY, reading(49, 0, 50, 1), T0);
 		this.pacing.record(KEY, reading(48, 0, 50, 1), T0 + 1000);
@@ -135,7 +135,7 @@ class QuotaPacingTests {
 		long later = T0 + 2 * SECOND;
 		this.pacing.record(KEY, reading(2, 0, 50, 1), later);
 
-		assertThat(waits(later, 1)).containsExactly(Duration.ofNanos((long) (2e7 / QuotaSchedule.SHARE)));
+		assertThat(waits(later, 1)).containsExactly(Duration.ofNanos((long) (2e7 / RateLimitSchedule.SHARE)));
 	}
 
 	@Test
@@ -154,7 +154,7 @@ class QuotaPacingTests {
 		assertThat(this.pacing.admit(KEY, T0, Duration.ZERO, BUDGET, RESERVE)).isNull();
 		// Not taken: a request with the budget for it gets the very same slot.
 		Duration first = this.pacing.admit(KEY, T0, Duration.ZERO, Duration.ofSeconds(90), RESERVE).delay();
-		assertThat(first).isEqualTo(Duration.ofSeconds(30).plusNanos((long) (6e9 / QuotaSchedule.SHARE)));
+		assertThat(first).isEqualTo(Duration.ofSeconds(30).plusNanos((long) (6e9 / RateLimitSchedule.SHARE)));
 	}
 
 	@Test
@@ -174,7 +174,7 @@ class QuotaPacingTests {
 
 	@Test
 	void whenTheBoundIsPassedThenRoomIsMadeBelowItSoTheNextKeysDoNotScanAgain() {
-		QuotaPacing bounded = new QuotaPacing(32);
+		RateLimitPacing bounded = new RateLimitPacing(32);
 		for (int i = 0; i <= 32; i++) {
 			bounded.record(CooldownKey.of(Origin.of("https", "h" + i + ".example.com", 443)), reading(1, 60, 0, 0),
 					T0 + i * SECOND);
@@ -189,7 +189,7 @@ class QuotaPacingTests {
 
 	@Test
 	void whenMoreKeysArePacedThanTheBoundThenTheLongestUnheardAreForgotten() {
-		QuotaPacing small = new QuotaPacing(2);
+		RateLimitPacing small = new RateLimitPacing(2);
 		for (int i = 0; i < 5; i++) {
 			small.record(CooldownKey.of(Origin.of("https", "h" + i + ".example.com", 443)), reading(1, 60, 0, 0),
 					T0 + i * SECOND);
@@ -206,7 +206,7 @@ class QuotaPacingTests {
 				RateLimitFields.IETF), T0);
 
 		assertThat(this.pacing.snapshot(T0 + SECOND)).containsEntry(KEY,
-				new QuotaState("burst", 7, Duration.ofSeconds(29), Duration.ofSeconds(1), RateLimitFields.IETF));
+				new RateLimitState("burst", 7, Duration.ofSeconds(29), Duration.ofSeconds(1), RateLimitFields.IETF));
 	}
 
 	@Test
@@ -255,7 +255,7 @@ class QuotaPacingTests {
 
 	@Test
 	void whenMoreKeysArePacedThanAreScannedThenEveryHostMayBePaced() {
-		for (int i = 0; i <= QuotaPacing.HOSTS_SCANNED; i++) {
+		for (int i = 0; i <= RateLimitPacing.HOSTS_SCANNED; i++) {
 			this.pacing.record(CooldownKey.of(Origin.of("https", "api" + i + ".example.com", 443)),
 					reading(4, 2, 10, 1), T0);
 		}
@@ -278,21 +278,21 @@ class QuotaPacingTests {
 	@Test
 	void whenWhatIsLeftIsDownToTheFloorThenRequestsAreSpreadAgain() {
 		// Two above the floor: two go at once, then one a second counted against the floor.
-		this.pacing.record(KEY, reading(QuotaSchedule.FREE_FLOOR + 2, 10, 0, 0), T0);
+		this.pacing.record(KEY, reading(RateLimitSchedule.FREE_FLOOR + 2, 10, 0, 0), T0);
 
 		Duration[] waits = waits(T0, 3);
 
 		assertThat(waits[0]).isNull();
 		assertThat(waits[1]).isNull();
-		assertThat(waits[2]).isEqualTo(Duration.ofNanos(10 * SECOND / (QuotaSchedule.FREE_FLOOR + 2)));
+		assertThat(waits[2]).isEqualTo(Duration.ofNanos(10 * SECOND / (RateLimitSchedule.FREE_FLOOR + 2)));
 	}
 
 	@Test
 	void whenTheFreeRequestsOfTheLastSecondMayNotBeCountedYetThenTheyRaiseTheFloor() {
-		this.pacing.record(KEY, reading(QuotaSchedule.FREE_FLOOR + 10, 10, 0, 0), T0);
+		this.pacing.record(KEY, reading(RateLimitSchedule.FREE_FLOOR + 10, 10, 0, 0), T0);
 		assertThat(waits(T0, 5)).containsOnlyNulls();
 		// The server's count has not seen those five yet: it says what it said before.
-		this.pacing.record(KEY, reading(QuotaSchedule.FREE_FLOOR + 10, 10, 0, 0), T0 + 1000);
+		this.pacing.record(KEY, reading(RateLimitSchedule.FREE_FLOOR + 10, 10, 0, 0), T0 + 1000);
 
 		// 69 left by our count, and 64 + 5 must be: one more goes, then the floor holds.
 		assertThat(waits(T0 + 2000, 2)[0]).isNull();

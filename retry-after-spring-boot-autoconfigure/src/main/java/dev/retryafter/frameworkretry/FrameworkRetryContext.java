@@ -12,7 +12,7 @@ import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryClients;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetryPlanner;
@@ -26,12 +26,12 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
-public final class OuterRetries {
+public final class FrameworkRetryContext {
 
 	/** The method named in events when the failure does not say which request it was. */
 	static final String UNKNOWN_METHOD = "UNKNOWN";
 
-	private final RetryClients clients;
+	private final ClientSettingsCatalog clients;
 
 	private final RetryBudgets budgets;
 
@@ -54,7 +54,7 @@ public final class OuterRetries {
 	 * @param wallClock only stamps the instant a failure is read, for HTTP-dates
 	 * @param random the jitter source
 	 */
-	public OuterRetries(RetryClients clients, RetryBudgets budgets, RetryListener listener,
+	public FrameworkRetryContext(ClientSettingsCatalog clients, RetryBudgets budgets, RetryListener listener,
 			MonotonicClock monotonicClock, Clock wallClock, RandomGenerator random) {
 		this.clients = Objects.requireNonNull(clients, "clients");
 		this.budgets = Objects.requireNonNull(budgets, "budgets");
