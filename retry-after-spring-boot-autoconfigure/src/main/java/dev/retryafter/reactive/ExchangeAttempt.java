@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.retryafter.api.RetryRefusedException;
 import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.call.RetryCall;
-import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.StopReason;
