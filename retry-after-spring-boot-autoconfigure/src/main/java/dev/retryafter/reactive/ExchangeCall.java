@@ -3,7 +3,6 @@ package dev.retryafter.reactive;
 import java.net.URI;
 import java.time.Duration;
 
-import dev.retryafter.api.IoFailures;
 import dev.retryafter.api.RetryRefusedException;
 import dev.retryafter.call.CallContext;
 import dev.retryafter.call.ResponseOutcomes;
@@ -11,7 +10,6 @@ import dev.retryafter.call.RetryCall;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.HoldReason;
-import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryPlanner;
@@ -204,8 +202,8 @@ final class ExchangeCall extends RetryCall implements SentGate {
 					// Refused as sent: never an I/O failure, whatever wrapped it on the way back.
 					return Mono.error(refused);
 				}
-				IoFailureKind kind = IoFailures.classifyCause(error);
-				return (kind != null) ? Mono.just(ExchangeAttempt.failed(error, kind)) : Mono.error(error);
+				ExchangeAttempt failed = ExchangeAttempt.failed(error);
+				return (failed != null) ? Mono.just(failed) : Mono.error(error);
 			})
 			.flatMap((result) -> decide(result, attempt));
 	}
