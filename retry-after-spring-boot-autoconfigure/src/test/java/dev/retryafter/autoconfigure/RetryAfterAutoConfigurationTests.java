@@ -69,7 +69,7 @@ class RetryAfterAutoConfigurationTests {
 				.hasSingleBean(HttpComponentsNoRetryCustomizer.class)
 				.hasSingleBean(RetryAfterBackOffPolicy.class)
 				.hasSingleBean(BackOffPolicyRetryDetector.class);
-			assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("calls.outerRetry")
+			assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("context.outerRetry")
 				.isSameAs(context.getBean(BackOffPolicyRetryDetector.class));
 			ClientSettingsCatalog clients = context.getBean(ClientSettingsCatalog.class);
 			assertThat(clients.defaults().settings()).isEqualTo(RetrySettings.defaults());
@@ -151,7 +151,7 @@ class RetryAfterAutoConfigurationTests {
 					.doesNotHaveBean(RetryAfterBackOffPolicy.class)
 					.doesNotHaveBean(OuterRetryDetector.class)
 					.hasSingleBean(RetryAfterInterceptor.class);
-				assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("calls.outerRetry")
+				assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("context.outerRetry")
 					.isSameAs(OuterRetryDetector.NEVER);
 			});
 	}
@@ -165,7 +165,7 @@ class RetryAfterAutoConfigurationTests {
 					.getBeans(OuterRetryDetector.class)
 					.hasSize(2);
 				CallContext calls = (CallContext) ReflectionTestUtils
-					.getField(context.getBean(RetryAfterInterceptor.class), "calls");
+					.getField(context.getBean(RetryAfterInterceptor.class), "context");
 				OuterRetryDetector combined = calls.outerRetry();
 				assertThat(combined.isOuterRetryActive()).isFalse();
 				applicationSees.set(true);
