@@ -34,6 +34,8 @@ class LayeringTests {
 			.definedBy(resideInAPackage("dev.retryafter.core..")
 				.and(not(resideInAPackage("dev.retryafter.core.header.."))))
 			.layer("store").definedBy("dev.retryafter.store..")
+			.layer("api").definedBy("dev.retryafter.api..")
+			.layer("spi").definedBy("dev.retryafter.spi..")
 			.layer("call").definedBy("dev.retryafter.call..")
 			.layer("listeners")
 			.definedBy("dev.retryafter.logging..", "dev.retryafter.metrics..", "dev.retryafter.actuate..",
@@ -53,12 +55,18 @@ class LayeringTests {
 			.whereLayer("call")
 			.mayOnlyBeAccessedByLayers("listeners", "client", "reactive", "springretry", "frameworkretry",
 					"autoconfigure")
+			.whereLayer("api")
+			.mayOnlyBeAccessedByLayers("call", "listeners", "client", "reactive", "springretry", "frameworkretry",
+					"autoconfigure")
+			.whereLayer("spi")
+			.mayOnlyBeAccessedByLayers("call", "listeners", "client", "reactive", "springretry", "frameworkretry",
+					"autoconfigure")
 			.whereLayer("store")
 			.mayOnlyBeAccessedByLayers("call", "listeners", "client", "reactive", "springretry", "frameworkretry",
 					"autoconfigure")
 			.whereLayer("core")
-			.mayOnlyBeAccessedByLayers("store", "call", "listeners", "client", "reactive", "springretry",
-					"frameworkretry", "autoconfigure")
+			.mayOnlyBeAccessedByLayers("store", "api", "spi", "call", "listeners", "client", "reactive",
+					"springretry", "frameworkretry", "autoconfigure")
 			.whereLayer("header")
 			.mayNotAccessAnyLayer()
 			.check(MAIN_CLASSES);

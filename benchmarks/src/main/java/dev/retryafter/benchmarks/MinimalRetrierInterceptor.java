@@ -2,7 +2,7 @@ package dev.retryafter.benchmarks;
 
 import java.io.IOException;
 
-import dev.retryafter.call.RetryAfterAttributes;
+import dev.retryafter.api.RetryAfterAttributes;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetrySettings;

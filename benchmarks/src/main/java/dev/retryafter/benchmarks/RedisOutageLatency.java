@@ -7,16 +7,16 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
-import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.protection.OriginProtection;
+import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
-import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.core.protection.OriginProtection;
+import dev.retryafter.spi.OuterRetryDetector;
 import dev.retryafter.store.RedisCooldownStore;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 

@@ -17,15 +17,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.BenchmarkInterceptors;
-import dev.retryafter.core.protection.OriginProtection;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.reactive.RetryAfterExchangeFilter;
+import dev.retryafter.spi.OuterRetryDetector;
 import dev.retryafter.store.LocalCooldownStore;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;

@@ -6,14 +6,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
-import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
-import dev.retryafter.core.protection.OriginProtection;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.protection.OriginProtection;
 import dev.retryafter.metrics.RetryAfterMetrics;
+import dev.retryafter.spi.OuterRetryDetector;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.store.RedisCooldownStore;

@@ -8,15 +8,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.retryafter.call.CallTime;
 import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.spi.CallTime;
 import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
 

@@ -1,16 +1,16 @@
 package dev.retryafter.autoconfigure;
 
-import dev.retryafter.call.CallTime;
-import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.client.RetryAfterRestClientCustomizer;
 import dev.retryafter.client.RetryAfterRestClientGroupConfigurer;
 import dev.retryafter.client.RetryAfterRestTemplateCustomizer;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
+import dev.retryafter.spi.CallTime;
+import dev.retryafter.spi.OuterRetryDetector;
 import dev.retryafter.springretry.BackOffPolicyRetryDetector;
 import dev.retryafter.springretry.RetryAfterBackOffPolicy;
 import dev.retryafter.store.CooldownStore;

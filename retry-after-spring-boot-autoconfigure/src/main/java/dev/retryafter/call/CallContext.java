@@ -7,16 +7,18 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
 
+import dev.retryafter.api.RetryAfterAttributes;
 import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.spi.OuterRetryDetector;
 import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
 

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.retryafter.api.RetryAfterAttributes;
 import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetrySettings;

@@ -19,6 +19,7 @@ import dev.retryafter.core.header.RetryAfter;
 import dev.retryafter.core.header.RetryAfterParser;
 import dev.retryafter.core.header.ServerHints;
 import dev.retryafter.core.protection.Admission;
+import dev.retryafter.spi.RetriedInvocation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;

@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
 
-import dev.retryafter.call.IoFailures;
+import dev.retryafter.api.IoFailures;
+import dev.retryafter.api.RetryRefusedException;
 import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.call.RetryCall;
-import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.StopReason;
 import org.jspecify.annotations.Nullable;

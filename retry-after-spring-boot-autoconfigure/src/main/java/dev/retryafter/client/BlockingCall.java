@@ -6,21 +6,21 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
 
+import dev.retryafter.api.RetryInterruptedException;
+import dev.retryafter.api.RetryRefusedException;
 import dev.retryafter.call.AttemptsSpent;
 import dev.retryafter.call.CallContext;
 import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.call.RetryCall;
-import dev.retryafter.call.RetryInterruptedException;
-import dev.retryafter.call.RetryRefusedException;
-import dev.retryafter.core.protection.Admission;
-import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.Sleeper;
 import dev.retryafter.core.StopReason;
+import dev.retryafter.core.protection.Admission;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;

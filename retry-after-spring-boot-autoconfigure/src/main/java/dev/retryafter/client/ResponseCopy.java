@@ -4,8 +4,8 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 
-import dev.retryafter.call.ClassNames;
 import dev.retryafter.call.RecordedBytes;
+import dev.retryafter.core.ClassNames;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;

@@ -5,18 +5,18 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
 
-import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.StopReason;
+import dev.retryafter.spi.RetriedInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,7 +1,7 @@
 package dev.retryafter.frameworkretry;
 
-import dev.retryafter.call.OuterRetryDetector;
-import dev.retryafter.call.RetriedInvocation;
+import dev.retryafter.spi.OuterRetryDetector;
+import dev.retryafter.spi.RetriedInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -3,9 +3,9 @@ package dev.retryafter.frameworkretry;
 import java.io.IOException;
 import java.time.Instant;
 
-import dev.retryafter.call.IoFailures;
+import dev.retryafter.api.IoFailures;
+import dev.retryafter.api.RetryRefusedException;
 import dev.retryafter.call.ResponseOutcomes;
-import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CauseChain;
 import dev.retryafter.core.IoFailureKind;

@@ -2,14 +2,14 @@ package dev.retryafter.frameworkretry;
 
 import java.util.Objects;
 
-import dev.retryafter.call.IoFailures;
+import dev.retryafter.api.IoFailures;
 import dev.retryafter.call.ResponseOutcomes;
-import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryPlanner;
+import dev.retryafter.spi.RetriedInvocation;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;

@@ -3,9 +3,8 @@ package dev.retryafter.frameworkretry;
 import java.time.Duration;
 import java.util.Objects;
 
+import dev.retryafter.api.RetryRefusedException;
 import dev.retryafter.call.AttemptsSpent;
-import dev.retryafter.call.RetriedInvocation;
-import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.DurationMath;
@@ -14,6 +13,7 @@ import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.core.header.RetryAfter;
+import dev.retryafter.spi.RetriedInvocation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.retry.RetryPolicy;

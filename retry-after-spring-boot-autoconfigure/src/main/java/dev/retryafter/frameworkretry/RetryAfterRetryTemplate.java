@@ -1,6 +1,6 @@
 package dev.retryafter.frameworkretry;
 
-import dev.retryafter.call.RetriedInvocation;
+import dev.retryafter.spi.RetriedInvocation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.retry.RetryException;

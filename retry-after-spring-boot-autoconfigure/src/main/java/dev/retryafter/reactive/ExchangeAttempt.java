@@ -4,9 +4,10 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.retryafter.api.RetryRefusedException;
 import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.call.RetryCall;
-import dev.retryafter.call.RetryRefusedException;
+import dev.retryafter.api.IoFailures;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.StopReason;
@@ -62,8 +63,14 @@ final class ExchangeAttempt {
 		return new ExchangeAttempt(response, null, outcome, true);
 	}
 
-	static ExchangeAttempt failed(Throwable failure, IoFailureKind kind) {
-		return new ExchangeAttempt(null, failure, new AttemptOutcome.IoFailure(kind), true);
+	/**
+	 * The attempt that failed with {@code failure}, classified as the blocking adapter's
+	 * attempts are; {@code null} when nothing in its cause chain is an I/O failure (it is the
+	 * caller's error, not an attempt's outcome).
+	 */
+	static @Nullable ExchangeAttempt failed(Throwable failure) {
+		IoFailureKind kind = IoFailures.classifyCause(failure);
+		return (kind != null) ? new ExchangeAttempt(null, failure, new AttemptOutcome.IoFailure(kind), true) : null;
 	}
 
 	AttemptOutcome outcome() {

@@ -3,21 +3,19 @@ package dev.retryafter.reactive;
 import java.net.URI;
 import java.time.Duration;
 
+import dev.retryafter.api.RetryRefusedException;
 import dev.retryafter.call.CallContext;
-import dev.retryafter.call.IoFailures;
 import dev.retryafter.call.ResponseOutcomes;
-import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.call.RetryCall;
-import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.AttemptOutcome;
-import dev.retryafter.core.protection.Admission;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.HoldReason;
-import dev.retryafter.core.IoFailureKind;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.StopReason;
+import dev.retryafter.core.protection.Admission;
+import dev.retryafter.spi.RetriedInvocation;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.SignalType;
@@ -204,8 +202,8 @@ final class ExchangeCall extends RetryCall implements SentGate {
 					// Refused as sent: never an I/O failure, whatever wrapped it on the way back.
 					return Mono.error(refused);
 				}
-				IoFailureKind kind = IoFailures.classifyCause(error);
-				return (kind != null) ? Mono.just(ExchangeAttempt.failed(error, kind)) : Mono.error(error);
+				ExchangeAttempt failed = ExchangeAttempt.failed(error);
+				return (failed != null) ? Mono.just(failed) : Mono.error(error);
 			})
 			.flatMap((result) -> decide(result, attempt));
 	}

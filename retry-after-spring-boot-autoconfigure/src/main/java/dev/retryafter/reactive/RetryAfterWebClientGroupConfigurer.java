@@ -2,7 +2,7 @@ package dev.retryafter.reactive;
 
 import java.util.Objects;
 
-import dev.retryafter.call.RetryAfterAttributes;
+import dev.retryafter.api.RetryAfterAttributes;
 import dev.retryafter.core.ClientSettingsCatalog;
 
 import org.springframework.web.reactive.function.client.WebClient;

@@ -5,7 +5,7 @@ import reactor.core.scheduler.Scheduler;
 /**
  * Gives the {@link RetryAfterExchangeFilter} the Reactor {@link Scheduler} its waits and holds
  * are timed on. Without a bean of this type the auto-configuration uses Reactor's parallel
- * scheduler; a test that defines a {@link dev.retryafter.call.CallTime} bean defines one too (the
+ * scheduler; a test that defines a {@link dev.retryafter.spi.CallTime} bean defines one too (the
  * {@code retry-after-spring-boot-test} module does), whose timers move that time's clocks on by
  * their delay and fire at once. A type of its own rather than a {@code Scheduler} bean, so that
  * an application's own schedulers are never picked up by mistake.

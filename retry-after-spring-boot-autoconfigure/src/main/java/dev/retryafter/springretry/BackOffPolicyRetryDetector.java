@@ -1,6 +1,6 @@
 package dev.retryafter.springretry;
 
-import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.spi.OuterRetryDetector;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.retry.RetryContext;

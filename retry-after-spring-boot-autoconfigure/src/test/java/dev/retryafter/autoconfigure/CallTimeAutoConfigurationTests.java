@@ -6,7 +6,6 @@ import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.autoconfigure.actuate.RetryAfterEndpointAutoConfiguration;
 import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
 import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
-import dev.retryafter.call.CallTime;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
@@ -14,6 +13,7 @@ import dev.retryafter.core.Sleeper;
 import dev.retryafter.metrics.CooldownStoreMetrics;
 import dev.retryafter.reactive.RetryAfterExchangeFilter;
 import dev.retryafter.reactive.WaitScheduler;
+import dev.retryafter.spi.CallTime;
 import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.RecordingSleeper;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -53,11 +53,11 @@ class CallTimeAutoConfigurationTests {
 				assertThat(context.getBean(RetryBudgets.class).budget("default").ticksOn(clock)).isTrue();
 				RetryAfterInterceptor interceptor = context.getBean(RetryAfterInterceptor.class);
 				assertThat(interceptor).extracting("sleeper").isSameAs(sleeper);
-				assertThat(interceptor).extracting("calls.monotonicClock").isSameAs(clock);
-				assertThat(interceptor).extracting("calls.wallClock").isSameAs(clock);
+				assertThat(interceptor).extracting("context.monotonicClock").isSameAs(clock);
+				assertThat(interceptor).extracting("context.wallClock").isSameAs(clock);
 				RetryAfterExchangeFilter filter = context.getBean(RetryAfterExchangeFilter.class);
 				assertThat(filter).extracting("scheduler").isSameAs(scheduler);
-				assertThat(filter).extracting("calls.monotonicClock").isSameAs(clock);
+				assertThat(filter).extracting("context.monotonicClock").isSameAs(clock);
 				assertThat(context.getBean(CooldownStoreMetrics.class)).extracting("clock").isSameAs(clock);
 				assertThat(context.getBean(RetryAfterEndpoint.class)).extracting("state.clock").isSameAs(clock);
 			});
@@ -67,7 +67,7 @@ class CallTimeAutoConfigurationTests {
 	void withoutACallTimeBeanTheCallsRunOnTheSystemClocksAndTheParallelScheduler() {
 		this.contextRunner.run((context) -> {
 			assertThat(context.getBean(RetryBudgets.class).budget("default").ticksOn(MonotonicClock.SYSTEM)).isTrue();
-			assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("calls.monotonicClock")
+			assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("context.monotonicClock")
 				.isSameAs(MonotonicClock.SYSTEM);
 			assertThat(context.getBean(RetryAfterExchangeFilter.class)).extracting("scheduler")
 				.isSameAs(Schedulers.parallel());

@@ -5,8 +5,8 @@ import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 
+import dev.retryafter.api.RetryRefusedException;
 import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
-import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.testsupport.RecordingListener;
 import dev.retryafter.testsupport.RecordingListener.Held;
 import org.junit.jupiter.api.AfterEach;

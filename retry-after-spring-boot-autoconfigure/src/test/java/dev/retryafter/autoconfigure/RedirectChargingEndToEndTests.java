@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.stream.Stream;
 
+import dev.retryafter.api.RetryRefusedException;
 import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
-import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 import org.junit.jupiter.api.AfterEach;

@@ -5,16 +5,16 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.retryafter.call.CallContext;
-import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.client.RetryAfterRestClientCustomizer;
 import dev.retryafter.client.RetryAfterRestTemplateCustomizer;
-import dev.retryafter.core.protection.OriginProtection;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.protection.OriginProtection;
+import dev.retryafter.spi.OuterRetryDetector;
 import dev.retryafter.springretry.BackOffPolicyRetryDetector;
 import dev.retryafter.springretry.RetryAfterBackOffPolicy;
 import dev.retryafter.store.LocalCooldownStore;
@@ -23,13 +23,13 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.http.client.autoconfigure.HttpClientAutoConfiguration;
 import org.springframework.boot.http.client.autoconfigure.imperative.ImperativeHttpClientAutoConfiguration;
 import org.springframework.boot.restclient.RestTemplateBuilder;
 import org.springframework.boot.restclient.autoconfigure.RestClientAutoConfiguration;
 import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfiguration;
 import org.springframework.boot.restclient.autoconfigure.service.HttpServiceClientAutoConfiguration;
-import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -69,7 +69,7 @@ class RetryAfterAutoConfigurationTests {
 				.hasSingleBean(HttpComponentsNoRetryCustomizer.class)
 				.hasSingleBean(RetryAfterBackOffPolicy.class)
 				.hasSingleBean(BackOffPolicyRetryDetector.class);
-			assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("calls.outerRetry")
+			assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("context.outerRetry")
 				.isSameAs(context.getBean(BackOffPolicyRetryDetector.class));
 			ClientSettingsCatalog clients = context.getBean(ClientSettingsCatalog.class);
 			assertThat(clients.defaults().settings()).isEqualTo(RetrySettings.defaults());
@@ -151,7 +151,7 @@ class RetryAfterAutoConfigurationTests {
 					.doesNotHaveBean(RetryAfterBackOffPolicy.class)
 					.doesNotHaveBean(OuterRetryDetector.class)
 					.hasSingleBean(RetryAfterInterceptor.class);
-				assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("calls.outerRetry")
+				assertThat(context.getBean(RetryAfterInterceptor.class)).extracting("context.outerRetry")
 					.isSameAs(OuterRetryDetector.NEVER);
 			});
 	}
@@ -165,7 +165,7 @@ class RetryAfterAutoConfigurationTests {
 					.getBeans(OuterRetryDetector.class)
 					.hasSize(2);
 				CallContext calls = (CallContext) ReflectionTestUtils
-					.getField(context.getBean(RetryAfterInterceptor.class), "calls");
+					.getField(context.getBean(RetryAfterInterceptor.class), "context");
 				OuterRetryDetector combined = calls.outerRetry();
 				assertThat(combined.isOuterRetryActive()).isFalse();
 				applicationSees.set(true);

@@ -3,8 +3,8 @@ package dev.retryafter.autoconfigure;
 import java.io.IOException;
 import java.util.List;
 
+import dev.retryafter.api.RetryRefusedException;
 import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
-import dev.retryafter.call.RetryRefusedException;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.RecordedRequest;

@@ -2,7 +2,7 @@ package dev.retryafter.autoconfigure;
 
 import java.io.IOException;
 
-import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.spi.OuterRetryDetector;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 

@@ -2,6 +2,7 @@ package dev.retryafter.call;
 
 import java.net.URI;
 
+import dev.retryafter.api.RetryAfterAttributes;
 import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetrySettings;

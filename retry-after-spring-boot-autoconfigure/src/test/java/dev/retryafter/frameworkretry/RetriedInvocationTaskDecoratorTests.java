@@ -2,7 +2,7 @@ package dev.retryafter.frameworkretry;
 
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.retryafter.call.RetriedInvocation;
+import dev.retryafter.spi.RetriedInvocation;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -4,14 +4,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.retryafter.call.RetriedInvocation;
 import dev.retryafter.core.AttemptOutcome;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.core.header.RetryAfter;
+import dev.retryafter.spi.RetriedInvocation;
 import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.FixedRandom;
 import dev.retryafter.testsupport.RecordingListener;

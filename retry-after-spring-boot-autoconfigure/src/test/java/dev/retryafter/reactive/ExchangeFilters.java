@@ -4,11 +4,11 @@ import java.time.Clock;
 import java.util.random.RandomGenerator;
 
 import dev.retryafter.call.CallContext;
-import dev.retryafter.call.OuterRetryDetector;
+import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryListener;
+import dev.retryafter.spi.OuterRetryDetector;
 import dev.retryafter.store.CooldownStore;
 import reactor.core.scheduler.Scheduler;
 

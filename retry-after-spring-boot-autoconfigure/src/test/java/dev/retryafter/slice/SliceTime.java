@@ -2,9 +2,9 @@ package dev.retryafter.slice;
 
 import java.time.Clock;
 
-import dev.retryafter.call.CallTime;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Sleeper;
+import dev.retryafter.spi.CallTime;
 import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.RecordingSleeper;
 

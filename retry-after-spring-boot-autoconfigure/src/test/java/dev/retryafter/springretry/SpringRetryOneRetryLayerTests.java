@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Map;
 
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
-import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
+import dev.retryafter.spi.OuterRetryDetector;
 import dev.retryafter.springretry.RetryAfterBackOffPolicyTests.RecordingSleeper;
 import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.LoopbackHttpServer;

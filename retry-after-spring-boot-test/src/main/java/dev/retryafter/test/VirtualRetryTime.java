@@ -7,9 +7,9 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Objects;
 
-import dev.retryafter.call.CallTime;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Sleeper;
+import dev.retryafter.spi.CallTime;
 
 /**
  * Virtual time for the retries: clocks that stand still until something waits, and then move

@@ -5,7 +5,7 @@ import java.net.URI;
 import java.util.Collections;
 import java.util.List;
 
-import dev.retryafter.call.RetryRefusedException;
+import dev.retryafter.api.RetryRefusedException;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;

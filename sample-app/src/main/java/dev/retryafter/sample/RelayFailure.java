@@ -2,7 +2,7 @@ package dev.retryafter.sample;
 
 import java.io.IOException;
 
-import dev.retryafter.call.RetryFailures;
+import dev.retryafter.api.RetryFailures;
 import dev.retryafter.core.StopReason;
 
 import org.springframework.web.client.ResourceAccessException;

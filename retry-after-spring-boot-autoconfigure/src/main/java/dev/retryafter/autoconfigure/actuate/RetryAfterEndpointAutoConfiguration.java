@@ -1,9 +1,9 @@
 package dev.retryafter.autoconfigure.actuate;
 
 import dev.retryafter.actuate.RetryAfterEndpoint;
-import dev.retryafter.call.CallTime;
-import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.ClientSettingsCatalog;
+import dev.retryafter.core.RetryBudgets;
+import dev.retryafter.spi.CallTime;
 import dev.retryafter.store.CooldownStore;
 
 import org.springframework.beans.factory.ObjectProvider;

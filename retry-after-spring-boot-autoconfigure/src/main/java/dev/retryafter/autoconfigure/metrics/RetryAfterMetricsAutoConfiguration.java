@@ -1,10 +1,10 @@
 package dev.retryafter.autoconfigure.metrics;
 
-import dev.retryafter.call.CallTime;
 import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.metrics.CooldownStoreMetrics;
 import dev.retryafter.metrics.RecordedBytesMetrics;
 import dev.retryafter.metrics.RetryAfterMetrics;
+import dev.retryafter.spi.CallTime;
 import dev.retryafter.store.CooldownStore;
 import io.micrometer.core.instrument.MeterRegistry;
 

@@ -2,16 +2,16 @@ package dev.retryafter.autoconfigure.reactive;
 
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
 import dev.retryafter.autoconfigure.RetryAfterRedisAutoConfiguration;
-import dev.retryafter.call.CallTime;
-import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.call.RecordedBytes;
-import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.ClientSettingsCatalog;
+import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.reactive.RetryAfterExchangeFilter;
 import dev.retryafter.reactive.RetryAfterWebClientCustomizer;
 import dev.retryafter.reactive.RetryAfterWebClientGroupConfigurer;
 import dev.retryafter.reactive.WaitScheduler;
+import dev.retryafter.spi.CallTime;
+import dev.retryafter.spi.OuterRetryDetector;
 import dev.retryafter.store.CooldownStore;
 import reactor.core.scheduler.Schedulers;
 

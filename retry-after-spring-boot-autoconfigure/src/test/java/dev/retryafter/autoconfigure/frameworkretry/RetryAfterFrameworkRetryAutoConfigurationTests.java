@@ -14,13 +14,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
-import dev.retryafter.call.OuterRetryDetector;
-import dev.retryafter.frameworkretry.FrameworkRetryDetector;
 import dev.retryafter.frameworkretry.FrameworkRetryContext;
+import dev.retryafter.frameworkretry.FrameworkRetryDetector;
 import dev.retryafter.frameworkretry.RetriedMethodsPostProcessor;
 import dev.retryafter.frameworkretry.RetryAfterReactorRetry;
 import dev.retryafter.frameworkretry.RetryAfterRetryPolicy;
 import dev.retryafter.frameworkretry.RetryAfterRetryTemplate;
+import dev.retryafter.spi.OuterRetryDetector;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 

@@ -4,13 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
-import dev.retryafter.call.OuterRetryDetector;
 import dev.retryafter.client.RetryAfterInterceptor;
-import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.ClientSettingsCatalog;
+import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetryListener;
 import dev.retryafter.reactive.RetryAfterExchangeFilter;
 import dev.retryafter.reactive.RetryAfterWebClientCustomizer;
+import dev.retryafter.spi.OuterRetryDetector;
 import dev.retryafter.store.CooldownStore;
 import org.junit.jupiter.api.Test;
 

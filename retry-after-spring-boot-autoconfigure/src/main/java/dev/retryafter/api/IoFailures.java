@@ -1,4 +1,4 @@
-package dev.retryafter.call;
+package dev.retryafter.api;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -24,6 +24,7 @@ import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
 import dev.retryafter.core.CauseChain;
+import dev.retryafter.core.ClassNames;
 import dev.retryafter.core.IoFailureKind;
 import org.jspecify.annotations.Nullable;
 

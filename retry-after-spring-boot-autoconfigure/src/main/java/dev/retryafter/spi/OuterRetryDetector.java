@@ -1,7 +1,8 @@
-package dev.retryafter.call;
+package dev.retryafter.spi;
 
 import java.util.List;
 
+import dev.retryafter.spi.RetriedInvocation;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,4 +1,4 @@
-package dev.retryafter.call;
+package dev.retryafter.core;
 
 /**
  * Type checks against classes of optional dependencies (Apache HttpClient 5), by name, so

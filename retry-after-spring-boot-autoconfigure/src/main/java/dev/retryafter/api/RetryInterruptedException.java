@@ -1,4 +1,4 @@
-package dev.retryafter.call;
+package dev.retryafter.api;
 
 import java.io.InterruptedIOException;
 
