@@ -1,19 +1,13 @@
 package dev.retryafter;
 
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.library.dependencies.SliceAssignment;
-import com.tngtech.archunit.library.dependencies.SliceIdentifier;
-import com.tngtech.archunit.library.dependencies.SliceRule;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The packages are layers, and every arrow points down: the policy core with its header
@@ -76,38 +70,6 @@ class LayeringTests {
 			.whereLayer("header")
 			.mayNotAccessAnyLayer()
 			.check(MAIN_CLASSES);
-	}
-
-	/**
-	 * The core's own packages ({@code core} itself, {@code core.header},
-	 * {@code core.protection}) form no cycle: the root counts as a slice of its own, which
-	 * ArchUnit's pattern matching would leave out.
-	 */
-	@Test
-	void coresPackagesHaveNoCycle() {
-		SliceRule rule = slices().assignedFrom(new SliceAssignment() {
-
-			@Override
-			public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
-				String name = javaClass.getPackageName();
-				if (name.equals("dev.retryafter.core")) {
-					return SliceIdentifier.of("core");
-				}
-				if (name.startsWith("dev.retryafter.core.")) {
-					return SliceIdentifier.of(name.substring("dev.retryafter.core.".length()).split("\\.")[0]);
-				}
-				return SliceIdentifier.ignore();
-			}
-
-			@Override
-			public String getDescription() {
-				return "core and each of its sub-packages";
-			}
-
-		}).should().beFreeOfCycles();
-		assertThat(MAIN_CLASSES.stream().map(JavaClass::getPackageName).filter((name) -> name.startsWith("dev.retryafter.core"))
-			.distinct()).contains("dev.retryafter.core", "dev.retryafter.core.header", "dev.retryafter.core.protection");
-		rule.check(MAIN_CLASSES);
 	}
 
 }
