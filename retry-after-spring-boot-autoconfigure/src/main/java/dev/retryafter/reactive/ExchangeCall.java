@@ -30,7 +30,7 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
 
 /**
  * One call through the {@link RetryAfterExchangeFilter}: the attempts of one request, chained
- * without blocking.
+ * without blocking, from the start or from a first attempt {@link FirstExchange} sent.
  */
 final class ExchangeCall extends RetryCall implements SentGate {
 

@@ -92,7 +92,8 @@ final class FirstExchange implements SentGate {
 		FirstExchange first = new FirstExchange(context, scheduler, rules, request, next);
 		// However the call ends (settled, taken over, failed, cancelled), the recorded body
 		// is sent no more and its bytes go back to the application's total.
-		return next.exchange(first.body.request())
+		// Deferred, as a call's attempt is: an exchange that throws is that attempt's failure.
+		return Mono.defer(() -> next.exchange(first.body.request()))
 			.materialize()
 			.flatMap(first::answered)
 			.doFinally((signal) -> first.body.release());
