@@ -10,6 +10,7 @@ import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.header.RetryAfter;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 
 /**
@@ -58,14 +59,26 @@ public final class FirstAttemptRules {
 		}
 	}
 
+	/**
+	 * The client these rules are worked out for.
+	 * @return the client and its settings
+	 */
 	public ClientSettings client() {
 		return this.client;
 	}
 
+	/**
+	 * The client's settings.
+	 * @return the settings
+	 */
 	public RetrySettings settings() {
 		return this.client.settings();
 	}
 
+	/**
+	 * The client's retry budget, which the first attempt counts towards.
+	 * @return the budget, or {@code null} when the client has none
+	 */
 	public @Nullable RetryBudget budget() {
 		return this.budget;
 	}
@@ -73,6 +86,7 @@ public final class FirstAttemptRules {
 	/**
 	 * Whether the budget slides on the calls' clock, so a call's start reading can count the
 	 * request.
+	 * @return whether the budget ticks on the calls' monotonic clock
 	 */
 	public boolean budgetOnCallClock() {
 		return this.budgetOnCallClock;
@@ -89,6 +103,34 @@ public final class FirstAttemptRules {
 			return this.stops[status];
 		}
 		return RetryPlanner.stopIfFinal(settings(), ResponseOutcomes.outcome(status, RetryAfter.ABSENT));
+	}
+
+	/**
+	 * Whether a first response settles its request, the one rule both adapters' first-attempt
+	 * shortcuts apply: a call is built only for a response this does not settle. A response
+	 * with {@code Retry-After}, or announcing its origin's quota, goes on as a call, which
+	 * records the cooldown or the quota under the request's key; an error with a millisecond
+	 * hint, a verdict or a spent quota (a rate-limited {@code 403}) may still be retried, and
+	 * the call reads them. A success never looks further than its {@code Retry-After}.
+	 * @param status the response status
+	 * @param headers the response headers
+	 * @param quotaFields the adapter's quota field reader ({@link CallContext#quotaFields()})
+	 * @return the stop the planner would decide, whatever else is known, or {@code null} when
+	 * the response must go on as a call
+	 */
+	public RetryDecision.@Nullable Stop settledBy(int status, HttpHeaders headers, RateLimitFieldReader quotaFields) {
+		if (ResponseOutcomes.hasRetryAfter(headers)) {
+			return null;
+		}
+		RetryDecision.Stop stop = stopWithoutRetryAfter(status);
+		if (stop == null) {
+			return null;
+		}
+		if (status >= 400 && (ResponseOutcomes.hasRetryHints(headers)
+				|| (status == 403 && settings().header().rateLimitedForbidden()))) {
+			return null;
+		}
+		return quotaFields.present(settings(), status, headers) ? null : stop;
 	}
 
 	/**

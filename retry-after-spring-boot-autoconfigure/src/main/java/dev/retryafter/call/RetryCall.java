@@ -11,7 +11,6 @@ import dev.retryafter.core.RequestFacts;
 import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
-import dev.retryafter.core.RetryPermits;
 import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
@@ -29,8 +28,16 @@ import org.springframework.http.HttpHeaders;
  * and every decision about them that does not depend on how the HTTP client does its I/O.
  * The blocking interceptor ({@code client.BlockingCall}) and the reactive exchange filter
  * ({@code reactive.ExchangeCall}) add only their sending and waiting, and follow these steps,
- * each a method here, in this order:
+ * each but the first a method here, in this order:
  * <ol>
+ * <li>The first-attempt shortcut, in both adapters: most calls end at their first response,
+ * so while no cooldown may hold the request ({@link CallContext#mayHold}) and nothing needs a
+ * call from the start (a listener watching calls; for the reactive filter, an outer retry
+ * layer or a key read from the request as sent), the adapter sends the first attempt
+ * without one ({@link CallContext#firstAttemptStarts} counts it). A response
+ * {@link FirstAttemptRules#settledBy} settles is reported and handed back, no call built;
+ * any other outcome goes on at step 6 in a call that takes over, deciding as one would have
+ * from the start.</li>
  * <li>{@link #watch}: a listener that follows calls gets this one (spans, DEBUG lines).</li>
  * <li>{@link #admission}: the cooldown store's door decides whether the first attempt may go
  * now; a hold is waited out ({@link #waitStarts}, then {@link #held}), a refusal ends the
@@ -48,20 +55,14 @@ import org.springframework.http.HttpHeaders;
  * retry layer takes the decision back.</li>
  * <li>For a retry: {@link #deadlinePassed}, the planned wait ({@link #waitStarts}, then
  * {@link #waited}), {@link #admission} again (a retry is neither queued nor paced, but a
- * cooldown may refuse it), and back to step 3; {@link #retryCalledOff} gives the permit back
+ * cooldown may refuse it), and back to step 4; {@link #retryCalledOff} gives the permit back
  * for a retry never sent.</li>
  * <li>{@link #stopped}: the reason the call ended, for the meters and the listener.</li>
  * </ol>
- * Only the blocking adapter has a first-attempt shortcut (no call is built until an outcome
- * may be retried or a cooldown may hold the request): a {@code Mono} is assembled before it
- * runs, so the reactive filter cannot know at assembly that no step will be needed, and it
- * builds the call, which costs nothing it does not use, for every exchange.
  * <p>
  * A call is used by one caller at a time (its attempts are sequential), never shared. It
  * holds only its own state: the subclass gives the collaborators, the URI and the headers
  * ({@link #context()}, {@link #uri()}, {@link #requestHeaders()}) from what it holds anyway.
- * The blocking adapter builds one only once a first attempt's outcome may be retried (or a
- * cooldown may hold the request): a call that succeeds at once never needs one.
  *
  * @since 0.1.0
  */
@@ -75,27 +76,17 @@ public abstract class RetryCall {
 
 	private static final String DATE = "date";
 
-	private static final RetryDecision.Stop OUTER_RETRY = new RetryDecision.Stop(StopReason.OUTER_RETRY);
-
 	private final ClientSettings client;
 
 	private final RetrySettings settings;
 
 	private RequestFacts facts;
 
-	/** The client's retry budget as the planner sees it: each retry the client paces takes from it. */
-	private final RetryPermits permits;
-
-	/** The client's retry budget, which counts this request once it is sent; null if off. */
-	private final @Nullable RetryBudget budget;
+	/** The call's time budget, and its client's retry budget as the call spends it. */
+	private final CallBudget budget;
 
 	/** The cooldown side of the call: its key, its admissions, what its responses record. */
 	private final CallCooldown cooldown;
-
-	/** Whether the first attempt has gone out: later admissions are for retries. */
-	private boolean firstSent;
-
-	private final long startNanos;
 
 	/** Follows this call's attempts and waits as they happen; nothing unless {@link #watch} found a watcher. */
 	private RetryListener.Call watch = RetryListener.Call.NONE;
@@ -132,10 +123,7 @@ public abstract class RetryCall {
 		this.client = client;
 		this.settings = client.settings();
 		this.facts = facts;
-		this.budget = budget;
-		this.permits = (budget != null) ? budget.permits() : RetryPermits.UNLIMITED;
-		this.startNanos = startNanos;
-		this.firstSent = firstSent;
+		this.budget = new CallBudget(client, budget, startNanos, firstSent);
 		// It asks this call for its collaborators, URI and headers only when used, never now.
 		this.cooldown = new CallCooldown(this, this.settings, client.name());
 	}
@@ -223,7 +211,7 @@ public abstract class RetryCall {
 	 * reported to the listener, to send nothing
 	 */
 	protected final @Nullable Admission admission() {
-		return reported(this.cooldown.admit(!this.firstSent));
+		return reported(this.cooldown.admit(!this.budget.firstSent()));
 	}
 
 	private @Nullable Admission reported(@Nullable Admission admission) {
@@ -273,12 +261,9 @@ public abstract class RetryCall {
 	 * by a cooldown was never made, and must not pay for other requests' retries.
 	 */
 	protected final void firstAttemptSent() {
-		this.firstSent = true;
 		this.sent = 1;
 		this.watch.attemptStarted(1);
-		if (this.budget != null) {
-			this.budget.recordRequest();
-		}
+		this.budget.firstAttemptSent();
 	}
 
 	/**
@@ -288,9 +273,7 @@ public abstract class RetryCall {
 	 */
 	protected final void retrySent(RetryDecision.Retry retry) {
 		this.watch.attemptStarted(++this.sent);
-		if (retry.isServerPaced() && this.budget != null) {
-			this.budget.recordRequest();
-		}
+		this.budget.retrySent(retry);
 	}
 
 	/**
@@ -300,9 +283,7 @@ public abstract class RetryCall {
 	 * @param retry the retry called off
 	 */
 	protected final void retryCalledOff(RetryDecision.Retry retry) {
-		if (!retry.isServerPaced()) {
-			this.permits.refund();
-		}
+		this.budget.retryCalledOff(retry);
 	}
 
 	/**
@@ -345,20 +326,8 @@ public abstract class RetryCall {
 	 * @return the decision
 	 */
 	protected final RetryDecision decide(AttemptOutcome outcome, int attempt) {
-		CallContext context = context();
-		RetryDecision decision = RetryPlanner.decide(this.settings, this.facts, outcome, attempt, elapsed(),
-				this.permits, context.random());
-		if (attempt == 1 && wouldContinue(decision)) {
-			RetriedInvocation invocation = retriedInvocation();
-			if (invocation != null && takes(invocation, outcome)) {
-				invocation.handedBack(this.client.name(), this.facts.method(), outcome, context.monotonicClock().nanoTime());
-				decision = handBack(decision);
-			}
-			else if (invocation == null && context.outerRetry().isOuterRetryActive()) {
-				decision = handBack(decision);
-			}
-		}
-		context.listener().attemptCompleted(this.client.name(), this.facts.method(), attempt, outcome, decision);
+		RetryDecision decision = this.budget.plan(this, this.facts, outcome, attempt);
+		context().listener().attemptCompleted(this.client.name(), this.facts.method(), attempt, outcome, decision);
 		this.watch.attemptEnded(attempt, outcome, decision);
 		return decision;
 	}
@@ -378,20 +347,6 @@ public abstract class RetryCall {
 		return invocation.takes(outcome, false);
 	}
 
-	// Anything but a normal end: only then can an outer layer matter, so a success never asks.
-	private boolean wouldContinue(RetryDecision decision) {
-		return !(decision instanceof RetryDecision.Stop stop) || stop.reason().isAbandonment();
-	}
-
-	// The outer layer plans its own wait (from the same Retry-After) and decides whether to try
-	// again: this call neither waits nor spends a retry-budget permit, and refunds the planner's.
-	private RetryDecision handBack(RetryDecision decision) {
-		if (decision instanceof RetryDecision.Retry) {
-			this.permits.refund();
-		}
-		return OUTER_RETRY;
-	}
-
 	/**
 	 * The deadline check right before a retry is sent. The planner already kept
 	 * {@code attempt-reserve} of the budget for the next attempt, so only a budget spent
@@ -402,7 +357,7 @@ public abstract class RetryCall {
 	 * {@code budget-exhausted})
 	 */
 	protected final boolean deadlinePassed() {
-		if (elapsed().compareTo(this.settings.totalBudget()) < 0) {
+		if (!this.budget.timeSpent(nanoTime())) {
 			return false;
 		}
 		stopped(StopReason.BUDGET_EXHAUSTED);
@@ -433,17 +388,12 @@ public abstract class RetryCall {
 
 	/** What is left of the call's total time budget, never negative. */
 	protected final Duration timeLeft() {
-		Duration left = this.settings.totalBudget().minus(elapsed());
-		return left.isNegative() ? Duration.ZERO : left;
+		return this.budget.timeLeft(nanoTime());
 	}
 
 	/** The request's origin, as exception messages name it. */
 	protected final String origin() {
 		return RequestOrigins.originText(uri());
-	}
-
-	private Duration elapsed() {
-		return Duration.ofNanos(context().monotonicClock().nanoTime() - this.startNanos);
 	}
 
 }

@@ -184,8 +184,9 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 
 	/**
 	 * Sends the first attempt of a request no cooldown can hold, and settles it at once when
-	 * the planner's rule 1 ends it whatever else is known (a success, or a status that is not
-	 * retried, without {@code Retry-After}): most calls end here, and allocate nothing. Any
+	 * {@link FirstAttemptRules#settledBy} says the planner's rule 1 ends it whatever else is
+	 * known (a success, or a status that is not retried, without {@code Retry-After}): most
+	 * calls end here, and allocate nothing. Any
 	 * other outcome goes on as an {@link BlockingCall}, which decides exactly as it would have
 	 * from the start.
 	 */
@@ -216,19 +217,8 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		RetryDecision.Stop stop;
 		try {
 			status = response.getStatusCode().value();
-			// A response with Retry-After, or announcing its origin's quota, goes on as a
-			// call: the call records the cooldown or the quota under the request's key.
-			stop = ResponseOutcomes.hasRetryAfter(response.getHeaders()) ? null
-					: rules.stopWithoutRetryAfter(status);
-			// An error with a millisecond hint, a verdict or a spent quota (a 403) may still be
-			// retried: the call reads them. A success never looks further.
-			if (stop != null && status >= 400 && (ResponseOutcomes.hasRetryHints(response.getHeaders())
-					|| (status == 403 && rules.settings().header().rateLimitedForbidden()))) {
-				stop = null;
-			}
-			if (stop != null && context.quotaFields().present(rules.settings(), status, response.getHeaders())) {
-				stop = null;
-			}
+			// The reactive filter's shortcut settles by the same rule, so the two cannot drift.
+			stop = rules.settledBy(status, response.getHeaders(), context.quotaFields());
 		}
 		catch (IOException ex) {
 			response.close();

@@ -11,6 +11,7 @@ import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.RequestFacts;
+import dev.retryafter.core.RetryBudget;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.StopReason;
@@ -29,7 +30,7 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
 
 /**
  * One call through the {@link RetryAfterExchangeFilter}: the attempts of one request, chained
- * without blocking.
+ * without blocking, from the start or from a first attempt {@link FirstExchange} sent.
  */
 final class ExchangeCall extends RetryCall implements SentGate {
 
@@ -40,6 +41,9 @@ final class ExchangeCall extends RetryCall implements SentGate {
 	private final ClientRequest request;
 
 	private final ReplayableBody body;
+
+	/** What each attempt sends: the request with its body recorded or replayed, this call its gate. */
+	private final ClientRequest sendable;
 
 	private final ExchangeFunction next;
 
@@ -82,9 +86,62 @@ final class ExchangeCall extends RetryCall implements SentGate {
 		this.body = ReplayableBody.of(sendable,
 				client.settings().maxAttempts() > 1 && RetryPlanner.isRepeatable(client.settings(), facts),
 				context.recordedBytes());
+		this.sendable = this.body.request();
 		this.next = next;
 		this.invocation = invocation;
 		this.client = client;
+	}
+
+	/**
+	 * Takes over after a first attempt the filter sent and counted itself ({@link FirstExchange}),
+	 * whose outcome may be retried; no outer retry layer drives such a call.
+	 * @param budget the client's retry budget, which already counted the request, or
+	 * {@code null}
+	 * @param startNanos when the request started, from {@link CallContext#firstAttemptStarts}
+	 * @param body the body the first attempt was written through, recorded when a retry could
+	 * send it again
+	 */
+	ExchangeCall(CallContext context, Scheduler scheduler, ClientSettings client, RequestFacts facts,
+			ClientRequest request, ExchangeFunction next, @Nullable RetryBudget budget, long startNanos,
+			ReplayableBody body) {
+		super(client, facts, budget, startNanos);
+		this.context = context;
+		this.scheduler = scheduler;
+		this.request = request;
+		this.partitioned = context.partitioned(client.settings());
+		this.body = body;
+		// The first attempt went through the shortcut's own gate; the retries go through this
+		// call's, which charges a redirected response to the origin that sent it.
+		this.sendable = client.settings().cooldown().enabled()
+				? ClientRequest.from(body.request()).attribute(ATTRIBUTE, this).build() : body.request();
+		this.next = next;
+		this.invocation = null;
+		this.client = client;
+	}
+
+	/**
+	 * Decides after a first response the shortcut did not settle, as if the call had sent it.
+	 * @param response the first response
+	 * @param responder the other origin it came from after a redirect, or {@code null}
+	 */
+	Mono<ClientResponse> continueWith(ClientResponse response, @Nullable URI responder) {
+		ExchangeAttempt first;
+		try {
+			if (responder != null) {
+				respondedFrom(responder);
+			}
+			first = ExchangeAttempt.responded(response, outcome(response.statusCode().value(),
+					response.headers().asHttpHeaders()));
+		}
+		catch (RuntimeException | Error ex) {
+			return response.releaseBody().then(Mono.error(ex));
+		}
+		return decide(first, 1);
+	}
+
+	/** Decides after a first attempt that failed with an I/O error, as if the call had sent it. */
+	Mono<ClientResponse> continueWith(ExchangeAttempt failed) {
+		return decide(failed, 1);
 	}
 
 	@Override
@@ -190,7 +247,7 @@ final class ExchangeCall extends RetryCall implements SentGate {
 	private Mono<ClientResponse> attempt(int attempt) {
 		this.seen = false;
 		this.refusedAsSent = null;
-		return this.next.exchange(this.body.request())
+		return this.next.exchange(this.sendable)
 			.map((response) -> {
 				notSeen(response);
 				int status = response.statusCode().value();

@@ -7,6 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import dev.retryafter.api.RetryRefusedException;
 import dev.retryafter.call.CallContext;
+import dev.retryafter.call.FirstAttemptRules;
 import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.call.RetryCall;
 import dev.retryafter.core.ClientSettings;
@@ -19,6 +20,7 @@ import dev.retryafter.spi.CallTime;
 import dev.retryafter.spi.OuterRetryDetector;
 import dev.retryafter.spi.RetriedInvocation;
 import dev.retryafter.store.CooldownStore;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
@@ -47,6 +49,12 @@ import org.springframework.web.reactive.function.client.ExchangeFunction;
  * cooldown refused it) hands back the copy of the last response, or a
  * {@link RetryRefusedException} if that body was too long to keep; a refused first attempt
  * errors with a {@link RetryRefusedException}.
+ * <p>
+ * Most exchanges end at their first response, so the first attempt of one that no cooldown
+ * can hold, with no watching listener, no outer retry layer and no cooldown key read from the
+ * request as sent, goes out before any call is built, as the blocking interceptor's does: a
+ * response that settles the call is reported and handed over untouched, and any other outcome
+ * goes on as a call that decides exactly as it would have from the start.
  * <p>
  * It must be the outermost filter, so that the filters after it (authentication, tracing)
  * run once per attempt; {@link RetryAfterWebClientCustomizer} puts it first.
@@ -169,12 +177,19 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 		// Per subscription: a caller that subscribes again (its own retry operator) starts a
 		// new call with its own time budget.
 		return Mono.deferContextual((context) -> {
-			ClientSettings client = this.context.client(request.url(), request.attributes());
+			FirstAttemptRules rules = this.context.rules(request.url(), request.attributes());
+			RetriedInvocation invocation = context.getOrDefault(RetriedInvocation.class, null);
+			if (invocation == null) {
+				invocation = this.outerRetry.invocation();
+			}
+			if (shortcut(rules, request, invocation)) {
+				return FirstExchange.send(this.context, this.scheduler, rules, request, next);
+			}
+			ClientSettings client = rules.client();
 			RequestFacts facts = this.context.facts(request.method(), request.attributes(), request.headers(),
 					client.settings(), true);
-			RetriedInvocation invocation = context.getOrDefault(RetriedInvocation.class, null);
 			ExchangeCall call = new ExchangeCall(this.context, this.scheduler, client, facts, request, next,
-					(invocation != null) ? invocation : this.outerRetry.invocation());
+					invocation);
 			if (!this.context.watched()) {
 				return call.start(null).doOnCancel(call::cancelled).doFinally(call::ended);
 			}
@@ -185,6 +200,18 @@ public class RetryAfterExchangeFilter implements ExchangeFilterFunction {
 				.doOnCancel(call::cancelled)
 				.doFinally(call::ended);
 		});
+	}
+
+	/**
+	 * Whether the first attempt may go out before any call is built, as the blocking
+	 * interceptor sends it: only when nothing needs the call from the start. A cooldown may
+	 * hold or refuse the request, a watching listener follows the call from its start, an
+	 * outer retry layer may hold it until the instant it was asked to come back, and a key
+	 * read from the request as sent is admitted by the connector, under the call.
+	 */
+	private boolean shortcut(FirstAttemptRules rules, ClientRequest request, @Nullable RetriedInvocation invocation) {
+		return invocation == null && !this.context.watched() && !this.context.mayHold(rules.settings(), request.url())
+				&& !this.context.partitioned(rules.settings());
 	}
 
 }

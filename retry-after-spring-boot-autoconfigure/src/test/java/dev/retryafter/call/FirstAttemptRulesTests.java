@@ -1,5 +1,6 @@
 package dev.retryafter.call;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,9 +19,12 @@ import dev.retryafter.core.RetryPlanner;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.core.header.RetryAfter;
+import dev.retryafter.core.protection.OriginProtection;
+import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.testsupport.FakeClock;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -80,6 +84,46 @@ class FirstAttemptRulesTests {
 	}
 
 	@Test
+	void whenAFirstResponseSaysNothingMoreThanItsStatusThenRuleOneSettlesIt() {
+		FirstAttemptRules rules = rules(DEFAULTS);
+		RateLimitFieldReader quotaFields = quotaFields();
+
+		assertThat(rules.settledBy(200, headers(), quotaFields)).isEqualTo(new RetryDecision.Stop(StopReason.SUCCESS));
+		assertThat(rules.settledBy(404, headers("X-Trace", "t1"), quotaFields))
+			.isEqualTo(new RetryDecision.Stop(StopReason.NOT_RETRYABLE));
+		// A success never looks further than its Retry-After: a hint there asks for nothing.
+		assertThat(rules.settledBy(200, headers("Retry-After-Ms", "700"), quotaFields))
+			.isEqualTo(new RetryDecision.Stop(StopReason.SUCCESS));
+		// Retryable: the call plans it.
+		assertThat(rules.settledBy(503, headers(), quotaFields)).isNull();
+	}
+
+	@Test
+	void whenAFirstResponseMayStillLeadToARetryOrRecordSomethingThenItIsNotSettled() {
+		FirstAttemptRules rules = rules(DEFAULTS);
+		RateLimitFieldReader quotaFields = quotaFields();
+
+		// A Retry-After on any status: the call records the cooldown and reports the field.
+		assertThat(rules.settledBy(200, headers("Retry-After", "7"), quotaFields)).isNull();
+		assertThat(rules.settledBy(404, headers("Retry-After", "7"), quotaFields)).isNull();
+		// An error's millisecond hint, and a 403 that may be a spent quota.
+		assertThat(rules.settledBy(404, headers("Retry-After-Ms", "700"), quotaFields)).isNull();
+		assertThat(rules.settledBy(403, headers(), quotaFields)).isNull();
+		// A quota announced on a success paces the requests that follow.
+		assertThat(rules.settledBy(200, headers("RateLimit", "\"burst\";r=0;t=2"), quotaFields)).isNull();
+	}
+
+	@Test
+	void whenA403IsNotReadAsARateLimitThenItIsSettledAsNotRetryable() {
+		RetrySettings.Header header = DEFAULTS.header();
+		FirstAttemptRules rules = rules(DEFAULTS.withHeader(new RetrySettings.Header(header.maxWait(),
+				header.onInvalid(), header.dateReference(), true, true, false)));
+
+		assertThat(rules.settledBy(403, headers(), quotaFields()))
+			.isEqualTo(new RetryDecision.Stop(StopReason.NOT_RETRYABLE));
+	}
+
+	@Test
 	void whenTheKeyHeaderDoesNotDecideThenThePlannerDecidesAlikeWithAndWithoutIt() {
 		List<HttpMethod> methods = new ArrayList<>(List.of(HttpMethod.values()));
 		methods.add(HttpMethod.valueOf("PURGE"));
@@ -133,6 +177,19 @@ class FirstAttemptRulesTests {
 
 	private static FirstAttemptRules rules(RetrySettings settings) {
 		return new FirstAttemptRules(new ClientSettings("default", settings), null, MonotonicClock.SYSTEM);
+	}
+
+	private static RateLimitFieldReader quotaFields() {
+		return new RateLimitFieldReader(new LocalCooldownStore(new OriginProtection(100)), MonotonicClock.SYSTEM,
+				Clock.systemUTC());
+	}
+
+	private static HttpHeaders headers(String... namesAndValues) {
+		HttpHeaders headers = new HttpHeaders();
+		for (int i = 0; i < namesAndValues.length; i += 2) {
+			headers.add(namesAndValues[i], namesAndValues[i + 1]);
+		}
+		return headers;
 	}
 
 	private static List<Integer> statuses() {

@@ -10,10 +10,16 @@ import dev.retryafter.core.Jitter;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The admission of a {@link OriginProtection} for one key, once the key is known: its
- * cooldown's hold, its release window and its paced slot, as {@link OriginProtection#admit}
- * describes them. Carved off the state holder, which it reads and purges the ended entries
- * of.
+ * The admission of a {@link OriginProtection} for one key, once the key is known: rules 1-3
+ * of {@link OriginProtection#admit} (its cooldown's hold, its release window, its learned
+ * pace), on one reading of the key's hold. Carved off the state holder, which it reads and
+ * purges the ended entries of.
+ * <p>
+ * Rules 1 and 2 say what the key's hold asks of the request: a refusal, or a wait not yet
+ * drawn. Rule 3 then replaces that wait with the learned pace's slot, which is never earlier
+ * than the cooldown's instant; only the wait that stands draws its jitter and is counted
+ * among the requests the cooldown releases, so a paced key holds each request once, with
+ * one draw.
  */
 final class KeyAdmission {
 
@@ -28,108 +34,133 @@ final class KeyAdmission {
 	}
 
 	/**
-	 * Rules 1-3 of {@link OriginProtection} for one key, on one reading of its hold.
+	 * Rules 1-3 of {@link OriginProtection} for one key, in their order.
 	 */
 	Admission admit(AdmissionRequest request, CooldownKey key) {
 		CooldownHold hold = this.notBefore.get(key);
-		// A retry is not paced: it has waited out the server's delay for its own request.
-		if (request.mode() == CooldownMode.WAIT && request.firstAttempt()) {
-			Admission paced = pacing(request, key, hold);
-			if (paced != null) {
-				return paced;
+		boolean cooling = hold != null && hold.until - request.nowNanos() > 0;
+		HeldBy held = null;
+		if (hold != null) {
+			held = cooling ? cooldown(request, hold) : releaseWindow(request, key, hold);
+			if (held != null && held.refusal() != null) {
+				return held.refusal();
 			}
 		}
-		if (hold == null) {
-			return Admission.PROCEED;
+		Admission.Wait paced = pacing(request, key, hold, cooling);
+		if (paced != null) {
+			return paced;
 		}
-		return (hold.until - request.nowNanos() > 0) ? cooldown(request, hold) : releaseWindow(request, key, hold);
+		return (held != null) ? held.draw(request) : Admission.PROCEED;
 	}
 
 	/**
-	 * Rule 2, the cooldown: before its instant the request waits for it plus jitter scaled by
+	 * Rule 1, the cooldown: before its instant the request waits for it plus jitter scaled by
 	 * the server's whole delay (so that held requests spread over the same window as the
 	 * origin's own retries), trimmed so that the wait plus the reserve fits the budget; a wait
-	 * that does not fit at all, or mode {@code fail-fast}, refuses.
+	 * that does not fit at all, or mode {@code fail-fast}, refuses. No pace can save a
+	 * refused request: its slot is never earlier than the instant.
 	 */
-	private Admission cooldown(AdmissionRequest request, CooldownHold hold) {
-		long nowNanos = request.nowNanos();
-		long left = hold.until - nowNanos;
+	private HeldBy cooldown(AdmissionRequest request, CooldownHold hold) {
+		long left = hold.until - request.nowNanos();
 		Duration timeLeft = Duration.ofNanos(left);
-		if (request.mode() == CooldownMode.FAIL_FAST) {
-			return new Admission.Refuse(timeLeft);
+		long afterWait = request.budgetNanos() - left;
+		if (request.mode() == CooldownMode.FAIL_FAST || afterWait < request.reserveNanos()) {
+			return HeldBy.refused(new Admission.Refuse(timeLeft));
 		}
-		long budget = request.budgetNanos();
-		long reserve = request.reserveNanos();
-		long afterWait = budget - left;
-		if (afterWait < reserve) {
-			return new Admission.Refuse(timeLeft);
-		}
-		Duration limit = timeLeft.plusNanos(afterWait - reserve);
-		Duration wait = Jitter.apply(timeLeft, Duration.ofNanos(hold.spread), request.jitter(), request.random(),
-				limit);
-		hold.releases.add(nowNanos + wait.toNanos());
-		return new Admission.Wait(wait, HoldReason.COOLDOWN);
+		Duration limit = timeLeft.plusNanos(afterWait - request.reserveNanos());
+		return new HeldBy(timeLeft, hold, request.jitter(), limit, HoldReason.COOLDOWN, true, null);
 	}
 
 	/**
-	 * Rule 3, the release window: past the cooldown's instant, the requests it held leave at their
-	 * jittered instants. A first attempt arriving while any of them is still to leave queues
-	 * behind the last one (plus its own jitter) instead of cutting in; that is its one hold.
-	 * Only requests the cooldown really held count: a cooldown that held none (every request
-	 * refused, or none came) has ended for everyone at its instant.
+	 * Rule 2, the release window: past the cooldown's instant, the requests it held leave at
+	 * their jittered instants. A first attempt arriving while any of them is still to leave
+	 * queues behind the last one (plus its own jitter) instead of cutting in; that is its one
+	 * hold. Only requests the cooldown really held count: a cooldown that held none (every
+	 * request refused, or none came) has ended for everyone at its instant. {@code null} when
+	 * the window does not hold the request.
 	 */
-	private Admission releaseWindow(AdmissionRequest request, CooldownKey key, CooldownHold hold) {
+	private @Nullable HeldBy releaseWindow(AdmissionRequest request, CooldownKey key, CooldownHold hold) {
 		long untilLast = hold.releases.untilLast(request.nowNanos());
 		if (untilLast <= 0) {
 			this.notBefore.remove(key, hold);
-			return Admission.PROCEED;
+			return null;
 		}
 		if (!request.firstAttempt() || request.mode() == CooldownMode.FAIL_FAST) {
-			return Admission.PROCEED;
+			return null;
 		}
-		long budget = request.budgetNanos();
-		long reserve = request.reserveNanos();
-		long afterWait = budget - untilLast;
-		if (afterWait < reserve) {
+		long afterWait = request.budgetNanos() - untilLast;
+		if (afterWait < request.reserveNanos()) {
 			// A queue that does not fit the budget is not taken, as a paced slot is not: the
 			// origin's instant has passed, so nothing may refuse the request now.
-			return Admission.PROCEED;
+			return null;
 		}
 		Duration queue = Duration.ofNanos(untilLast);
-		Duration limit = queue.plusNanos(afterWait - reserve);
+		Duration limit = queue.plusNanos(afterWait - request.reserveNanos());
 		// A first attempt queued behind the release window of an origin that turned away more
 		// than one request is the next wave: spread over the server's whole delay rather than
 		// its jitter window, it does not land all at once on an origin whose allowance the
 		// released requests have just used up.
 		double spread = turnedAwayMoreThanOnce(key) ? 1.0 : request.jitter();
-		return new Admission.Wait(Jitter.apply(queue, Duration.ofNanos(hold.spread), spread, request.random(), limit),
-				HoldReason.RELEASE_WINDOW);
+		return new HeldBy(queue, hold, spread, limit, HoldReason.RELEASE_WINDOW, false, null);
 	}
 
 	/**
-	 * Rule 1, the learned pace: the slot a learned rate gives the request, or {@code null} when the key has no pacer,
-	 * no rate yet, or a slot that does not fit the budget.
+	 * Rule 3, the learned pace: the slot a learned rate gives a first attempt in mode
+	 * {@code wait}, at or after the cooldown's instant, or {@code null} when the key has no
+	 * pacer, no rate yet, or a slot that does not fit the budget. A retry is not paced: it
+	 * has waited out the server's delay for its own request.
 	 */
-	private @Nullable Admission pacing(AdmissionRequest request, CooldownKey key, @Nullable CooldownHold hold) {
+	private Admission.@Nullable Wait pacing(AdmissionRequest request, CooldownKey key, @Nullable CooldownHold hold,
+			boolean cooling) {
+		if (request.mode() != CooldownMode.WAIT || !request.firstAttempt()) {
+			return null;
+		}
 		LearnedPacer pacer = this.pacers.get(key);
 		if (pacer == null) {
 			return null;
 		}
 		long nowNanos = request.nowNanos();
-		boolean cooling = hold != null && hold.until - nowNanos > 0;
 		if (!cooling && pacer.quiet(nowNanos)) {
 			this.pacers.remove(key, pacer);
 			return null;
 		}
-		long budget = request.budgetNanos();
-		long reserve = request.reserveNanos();
-		Admission admission = pacer.admit(nowNanos, cooling ? hold.until : nowNanos, budget, reserve,
-				request.jitter(), request.random());
-		if (cooling && admission instanceof Admission.Wait wait) {
+		Admission.Wait wait = pacer.admit(nowNanos, cooling ? hold.until : nowNanos, request.budgetNanos(),
+				request.reserveNanos(), request.jitter(), request.random());
+		if (cooling && wait != null) {
 			// Held while the key cools down: a request the cooldown releases.
 			hold.releases.add(nowNanos + wait.delay().toNanos());
 		}
-		return admission;
+		return wait;
+	}
+
+	/**
+	 * What rule 1 or 2 asks for: a refusal, or a wait drawn only when rule 3 does not replace
+	 * it.
+	 * @param base the wait before jitter
+	 * @param hold the cooldown, whose server delay scales the jitter
+	 * @param jitter the largest extra as a fraction of that delay
+	 * @param limit the longest wait the budget allows
+	 * @param reason the rule
+	 * @param released whether the wait counts among the requests the cooldown releases
+	 * @param refusal the refusal, when rule 1 refuses (then nothing else counts)
+	 */
+	private record HeldBy(@Nullable Duration base, @Nullable CooldownHold hold, double jitter,
+			@Nullable Duration limit, @Nullable HoldReason reason, boolean released,
+			Admission.@Nullable Refuse refusal) {
+
+		static HeldBy refused(Admission.Refuse refusal) {
+			return new HeldBy(null, null, 0, null, null, false, refusal);
+		}
+
+		Admission.Wait draw(AdmissionRequest request) {
+			Duration wait = Jitter.apply(this.base, Duration.ofNanos(this.hold.spread), this.jitter,
+					request.random(), this.limit);
+			if (this.released) {
+				this.hold.releases.add(request.nowNanos() + wait.toNanos());
+			}
+			return new Admission.Wait(wait, this.reason);
+		}
+
 	}
 
 	private boolean turnedAwayMoreThanOnce(CooldownKey key) {

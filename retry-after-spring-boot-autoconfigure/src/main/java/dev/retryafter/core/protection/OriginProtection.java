@@ -29,14 +29,14 @@ import org.jspecify.annotations.Nullable;
  * {@link HoldReason} of the wait it gives (rules 1-3 in {@link KeyAdmission}, which reads a
  * key's cooldown and pacer once for the three):
  * <ol>
- * <li>{@code pacing}: once the origin turned requests away twice, a first attempt in mode
- * {@code wait} takes the next slot at the rate it accepted between them, at or after the
- * cooldown's instant. It is asked first because its slot replaces the cooldown's hold (it is
- * never earlier than the instant), so a paced key holds each request once.</li>
  * <li>{@code cooldown}: before the instant, the request waits for it plus jitter, or is
  * refused when that does not fit its budget or in mode {@code fail-fast}.</li>
  * <li>{@code releaseWindow}: past the instant, a first attempt queues behind the requests
  * the cooldown held that are still leaving.</li>
+ * <li>{@code pacing}: once the origin turned requests away twice, a first attempt in mode
+ * {@code wait} takes the next slot at the rate it accepted between them. The slot is never
+ * earlier than the cooldown's instant, so it replaces the wait of rule 1 or 2: a paced key
+ * holds each request once. It never saves a request rule 1 refused.</li>
  * <li>{@code probe}: a guessed route that nothing holds waits once for another route's
  * probe.</li>
  * <li>{@code quota}: a first attempt of a client that reads quotas takes its slot in the
@@ -87,10 +87,11 @@ public final class OriginProtection {
 
 	private final RouteBuckets buckets;
 
+	private final ScopedKeys scoped;
+
 	/**
 	 * Creates an empty door whose cooldowns last at most {@link #DEFAULT_MAX_DURATION}.
 	 * @param maxHosts how many keys to remember at most, at least 1
-	 * @throws IllegalArgumentException if {@code maxHosts} is below 1
 	 */
 	public OriginProtection(int maxHosts) {
 		this(maxHosts, DEFAULT_MAX_DURATION);
@@ -117,46 +118,24 @@ public final class OriginProtection {
 		this.quotas = new RateLimitPacing(maxHosts);
 		this.probes = new RouteProbes(maxHosts);
 		this.buckets = new RouteBuckets(maxHosts);
+		this.scoped = new ScopedKeys(this.cooldowns, this.probes);
 	}
 
 	/**
-	 * Decides whether a request may be sent now, by the rules of the class comment in their
-	 * order.
+	 * Decides whether a request may be sent now, by the rules of the class comment, in order.
 	 * @param request the request, its budget and its cooldown settings
 	 * @return the admission; an {@link Admission.Wait} names the rule that held the request
 	 */
 	public Admission admit(AdmissionRequest request) {
-		Admission admission = heldByKey(request);
+		Admission admission = this.scoped.heldByKey(request);
 		if (admission == Admission.PROCEED) {
-			admission = probe(request);
+			admission = this.scoped.probe(request);
 		}
 		if (request.firstAttempt() && request.readsQuotas() && request.mode() != CooldownMode.FAIL_FAST
 				&& !(admission instanceof Admission.Refuse)) {
 			admission = quota(request, admission);
 		}
 		return admission;
-	}
-
-	/** Rules 1-3 under the whole origin's key first, for a scoped key, then under its own. */
-	private Admission heldByKey(AdmissionRequest request) {
-		CooldownKey key = request.key();
-		if (key.scope() == null) {
-			return this.cooldowns.admit(request, key);
-		}
-		Admission whole = this.cooldowns.admit(request, key.unscoped());
-		return (whole != Admission.PROCEED) ? whole : this.cooldowns.admit(request, key);
-	}
-
-	/**
-	 * Rule 4, {@link HoldReason#PROBE}: a guessed route waits for another route's probe.
-	 */
-	private Admission probe(AdmissionRequest request) {
-		CooldownKey key = request.key();
-		if (key.scope() == null || !key.scope().guessed()) {
-			return Admission.PROCEED;
-		}
-		Admission.Wait probe = this.probes.admit(request);
-		return (probe != null) ? probe : Admission.PROCEED;
 	}
 
 	/**
@@ -183,12 +162,7 @@ public final class OriginProtection {
 	 * @return the key that held the request
 	 */
 	public CooldownKey holder(CooldownKey key, HoldReason reason, long nowNanos) {
-		return switch (reason) {
-			case PROBE -> key;
-			case QUOTA -> key.declared();
-			default -> (key.scope() != null && this.cooldowns.canHold(key.unscoped(), nowNanos)) ? key.unscoped()
-					: key;
-		};
+		return this.scoped.holder(key, reason, nowNanos);
 	}
 
 	/**
@@ -201,13 +175,7 @@ public final class OriginProtection {
 	 * @return the key to record under
 	 */
 	public CooldownKey recordKey(CooldownKey key, long nowNanos) {
-		if (key.scope() == null) {
-			return key;
-		}
-		if (this.cooldowns.cooling(key.unscoped(), nowNanos)) {
-			return key.unscoped();
-		}
-		return this.probes.widened(key, nowNanos);
+		return this.scoped.recordKey(key, nowNanos);
 	}
 
 	/**
@@ -262,8 +230,7 @@ public final class OriginProtection {
 	}
 
 	/**
-	 * Learns that requests under {@code route} fall into {@code bucket}, as the origin named
-	 * it.
+	 * Learns that requests under {@code route} fall into {@code bucket}, as its origin named it.
 	 * @param route the request's key, scoped to its route
 	 * @param bucket the bucket the response named
 	 * @since 0.2.0
@@ -290,10 +257,7 @@ public final class OriginProtection {
 		return this.quotas;
 	}
 
-	/**
-	 * The rate learned for {@code key} in requests per second, or {@code NaN} when its origin
-	 * has not turned requests away twice far enough apart to tell; for tests.
-	 */
+	/** The rate learned for {@code key} per second, or {@code NaN} (see {@link LearnedPacer}); for tests. */
 	double pacedRate(CooldownKey key) {
 		return this.cooldowns.pacedRate(key);
 	}
@@ -364,17 +328,13 @@ public final class OriginProtection {
 		this.cooldowns.purgeExpired(nowNanos);
 	}
 
-	/**
-	 * The longest cooldown this map keeps.
-	 * @return the cap on every recorded delay
-	 */
+	/** @return the longest cooldown this map keeps: the cap on every recorded delay */
 	public Duration maxDuration() {
 		return Duration.ofNanos(this.maxDurationNanos);
 	}
 
 	/**
-	 * How many origins are cooling down now (the {@code http.client.retry.cooldown.hosts}
-	 * gauge).
+	 * How many origins are cooling down now (the {@code http.client.retry.cooldown.hosts} gauge).
 	 * @param nowNanos the current monotonic reading
 	 * @return the number of origins with time left
 	 */
@@ -383,8 +343,7 @@ public final class OriginProtection {
 	}
 
 	/**
-	 * The keys cooling down now with their time left, ordered by key text (for the
-	 * actuator endpoint).
+	 * The keys cooling down now with their time left, ordered by key text (for the endpoint).
 	 * @param nowNanos the current monotonic reading
 	 * @return an unmodifiable map from key to time left, positive
 	 */
@@ -393,9 +352,8 @@ public final class OriginProtection {
 	}
 
 	/**
-	 * Whether no entry is held at all, expired ones included: then no origin is cooling
-	 * down, paced, or pacing inside an announced quota. Cheap and lock-free, for a check
-	 * before every request.
+	 * Whether no entry is held at all, expired ones included: no origin is cooling down,
+	 * paced, or pacing inside a quota. Cheap and lock-free, for a check before every request.
 	 * @return {@code true} if the map is empty
 	 */
 	public boolean isEmpty() {
@@ -413,10 +371,7 @@ public final class OriginProtection {
 		return this.cooldowns.holdsAny() || this.quotas.mayPace(host);
 	}
 
-	/**
-	 * How many entries are held, expired ones not yet purged included.
-	 * @return the number of entries
-	 */
+	/** @return how many entries are held, expired ones not yet purged included */
 	public int size() {
 		return this.cooldowns.size();
 	}
@@ -431,10 +386,7 @@ public final class OriginProtection {
 		return this.cooldowns.pacedKeys();
 	}
 
-	/**
-	 * The bound on remembered origins.
-	 * @return the maximum number of origins
-	 */
+	/** @return the bound on remembered origins */
 	public int maxHosts() {
 		return this.maxHosts;
 	}
