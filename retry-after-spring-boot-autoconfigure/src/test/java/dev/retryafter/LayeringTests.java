@@ -16,8 +16,9 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
  * {@code metrics}, {@code observation} and the {@code actuate} endpoint, beneath the adapters
  * so that every adapter's calls can report to them), the adapters side by side over the
  * listeners ({@code client}, {@code reactive}, {@code springretry}, {@code frameworkretry},
- * none of which uses another), and the auto-configuration, with a sub-package per feature, on
- * top.
+ * none of which uses another), and the auto-configuration, with a sub-package per feature
+ * ({@code autoconfigure.client}, {@code .reactive}, {@code .redis}, {@code .frameworkretry},
+ * {@code .logging}, {@code .metrics}, {@code .observation}, {@code .actuate}), on top.
  */
 class LayeringTests {
 

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.metrics.RetryAfterMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -37,7 +38,7 @@ final class StarterContext implements AutoCloseable {
 		properties.forEach((name, value) -> prefixed.put("retry-after." + name, value));
 		context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("benchmark", prefixed));
 		context.registerBean(RetryAfterMetrics.class, () -> new RetryAfterMetrics(registry));
-		context.register(RetryAfterAutoConfiguration.class);
+		context.register(RetryAfterAutoConfiguration.class, RetryAfterRestClientAutoConfiguration.class);
 		context.refresh();
 		return new StarterContext(context);
 	}

@@ -4,18 +4,14 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.MonotonicClock;
-import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetrySettings;
 import dev.retryafter.spi.CallTime;
 import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
@@ -89,7 +85,7 @@ public class RetryAfterEndpoint {
 		for (ClientSettings client : this.clients.all()) {
 			List<String> hosts = new ArrayList<>(this.clients.hosts(client.name()));
 			Collections.sort(hosts);
-			clients.put(client.name(), new ClientDescriptor(hosts, SettingsDescriptor.of(client.settings())));
+			clients.put(client.name(), new ClientDescriptor(hosts, SettingsDescriptors.of(client.settings())));
 		}
 		// Copied in order: the budgets come in configuration order, default first.
 		return new RetryAfterDescriptor(clients, List.copyOf(this.state.cooldowns()),
@@ -110,20 +106,7 @@ public class RetryAfterEndpoint {
 		if (origin == null) {
 			return new EndedDescriptor(this.state.end(null));
 		}
-		Origin parsed = origin(origin).orElseThrow(() -> new InvalidEndpointRequestException("Invalid origin '"
-				+ origin + "': expected scheme://host:port, e.g. https://api.example.com:443", "Invalid origin"));
-		return new EndedDescriptor(this.state.end(parsed));
-	}
-
-	private static Optional<Origin> origin(String text) {
-		Optional<Origin> parsed = Origin.parse(text);
-		int schemeEnd = text.indexOf("://");
-		if (parsed.isPresent() || schemeEnd <= 0) {
-			return parsed;
-		}
-		// https://api.example.com means https://api.example.com:443, as in a request URI.
-		int port = Origin.effectivePort(text.substring(0, schemeEnd), -1);
-		return (port >= 0) ? Origin.parse(text + ":" + port) : parsed;
+		return new EndedDescriptor(this.state.end(OriginArgument.parse(origin)));
 	}
 
 	/**
@@ -328,33 +311,6 @@ public class RetryAfterEndpoint {
 			List<Integer> retryableStatuses, List<String> retryableMethods, String idempotencyKeyHeader,
 			Backoff backoff, double jitter, Header header, IoErrors ioErrors, Cooldown cooldown, Budget budget) {
 
-		static SettingsDescriptor of(RetrySettings settings) {
-			List<Integer> statuses = new ArrayList<>(settings.retryableStatuses());
-			Collections.sort(statuses);
-			List<String> methods = new ArrayList<>(settings.retryableMethods());
-			Collections.sort(methods);
-			RetrySettings.Backoff backoff = settings.backoff();
-			RetrySettings.Header header = settings.header();
-			RetrySettings.Budget budget = settings.budget();
-			return new SettingsDescriptor(settings.maxAttempts(), DurationFormat.format(settings.totalBudget()),
-					DurationFormat.format(settings.attemptReserve()), statuses, methods,
-					settings.idempotencyKeyHeader(),
-					new Backoff(DurationFormat.format(backoff.initial()), backoff.multiplier(),
-							DurationFormat.format(backoff.max())),
-					settings.jitter(),
-					new Header(DurationFormat.format(header.maxWait()), propertyValue(header.onInvalid()),
-							propertyValue(header.dateReference())),
-					new IoErrors(settings.ioErrors().connect(), settings.ioErrors().read()),
-					Cooldown.of(settings.cooldown()),
-					new Budget(budget.enabled(), budget.ratio(), budget.minPerSecond(),
-							DurationFormat.format(budget.window())));
-		}
-
-		private static String propertyValue(Enum<?> value) {
-			// The spelling a user writes in application.yml, e.g. FAIL_FAST -> fail-fast.
-			return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
-		}
-
 		/**
 		 * Local backoff.
 		 *
@@ -407,13 +363,6 @@ public class RetryAfterEndpoint {
 			 */
 			public Cooldown(boolean enabled, String mode, List<Integer> statuses, List<String> partitionHeaders) {
 				this(enabled, mode, statuses, partitionHeaders, List.of());
-			}
-
-			static Cooldown of(RetrySettings.Cooldown cooldown) {
-				List<Integer> statuses = new ArrayList<>(cooldown.statuses());
-				Collections.sort(statuses);
-				return new Cooldown(cooldown.enabled(), propertyValue(cooldown.mode()), statuses,
-						cooldown.partitionHeaders(), cooldown.scopes());
 			}
 
 		}

@@ -1,21 +1,14 @@
 package dev.retryafter.autoconfigure;
 
 import dev.retryafter.call.RecordedBytes;
-import dev.retryafter.client.RetryAfterInterceptor;
-import dev.retryafter.client.RetryAfterRestClientCustomizer;
-import dev.retryafter.client.RetryAfterRestClientGroupConfigurer;
-import dev.retryafter.client.RetryAfterRestTemplateCustomizer;
 import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
-import dev.retryafter.core.RetryListener;
 import dev.retryafter.spi.CallTime;
-import dev.retryafter.spi.OuterRetryDetector;
 import dev.retryafter.springretry.BackOffPolicyRetryDetector;
 import dev.retryafter.springretry.RetryAfterBackOffPolicy;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
-import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -24,30 +17,25 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
-import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
-import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;
-import org.springframework.boot.restclient.RestClientCustomizer;
-import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
-import org.springframework.web.client.RestTemplate;
 import org.springframework.web.service.registry.HttpServiceProxyRegistry;
 
 /**
- * Auto-configuration of the Retry-After aware retries: contributes the retry interceptor to
- * every {@code RestClient.Builder} and {@code RestTemplateBuilder} Spring Boot builds (and so to
- * its HTTP service clients), switches off the transport's own retries, and offers a
- * spring-retry back-off policy on the same settings. Origin protection comes with it: a
- * {@link CooldownStore} (in this instance, unless {@link RetryAfterRedisAutoConfiguration}
- * shares it through Redis) and one retry budget per named client. A named client applies to
- * the hosts it lists and to the HTTP service group of its name.
+ * Auto-configuration of the Retry-After aware retries: the beans every adapter shares, on the
+ * {@code retry-after.*} properties. These are the settings per named client, origin
+ * protection (a {@link CooldownStore}, in this instance unless
+ * {@link dev.retryafter.autoconfigure.redis.RetryAfterRedisAutoConfiguration} shares it
+ * through Redis, and one retry budget per named client) and the bound on the bytes kept for
+ * retries; with spring-retry, a back-off policy on the same settings. A named client applies
+ * to the hosts it lists and to the HTTP service group of its name. The adapters'
+ * auto-configurations, ordered after this one, use these beans: {@code autoconfigure.client}
+ * for {@code RestClient} and {@code RestTemplate}, {@code autoconfigure.reactive} for
+ * {@code WebClient}.
  * <p>
- * The calls run on the system's clocks and park the calling thread while they wait, unless a
- * {@link CallTime} bean says otherwise (a test's virtual time).
- * <p>
- * Ordered before Boot's HTTP client auto-configurations so that its customizers are defined
- * when those build their factories and builders.
+ * Ordered before Boot's HTTP client auto-configurations, as the blocking adapter's is, so that
+ * the beans those customizers take are defined first.
  *
  * @since 0.1.0
  */
@@ -92,8 +80,8 @@ public final class RetryAfterAutoConfiguration {
 							+ "and spring.data.redis.*), and none is present; set retry-after.store to local to "
 							+ "keep cooldowns in this instance");
 		}
-		return new LocalCooldownStore(new RetryAfterSettingsMapper(properties).hostCooldowns(),
-				PartitionSecrets.forLocalStore(properties));
+		CooldownStoreSettings storeSettings = new CooldownStoreSettings(properties);
+		return new LocalCooldownStore(storeSettings.hostCooldowns(), storeSettings.localSecret());
 	}
 
 	/**
@@ -114,92 +102,6 @@ public final class RetryAfterAutoConfiguration {
 	@ConditionalOnMissingBean
 	RecordedBytes retryAfterRecordedBytes(RetryAfterProperties properties) {
 		return new RecordedBytes(new RetryAfterSettingsMapper(properties).maxRecordedBytes());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	RetryAfterInterceptor retryAfterInterceptor(ClientSettingsCatalog retryClients, ObjectProvider<RetryListener> listeners,
-			CooldownStore cooldownStore, RetryBudgets retryBudgets, ObjectProvider<OuterRetryDetector> detectors,
-			RecordedBytes recordedBytes, ObjectProvider<CallTime> callTime) {
-		RetryListener listener = RetryListener.composite(listeners.orderedStream().toList());
-		OuterRetryDetector outerRetry = OuterRetryDetector.anyOf(detectors.orderedStream().toList());
-		CallTime time = callTime.getIfAvailable();
-		return (time != null)
-				? new RetryAfterInterceptor(retryClients, listener, cooldownStore, retryBudgets, outerRetry,
-						recordedBytes, time)
-				: new RetryAfterInterceptor(retryClients, listener, cooldownStore, retryBudgets, outerRetry,
-						recordedBytes);
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(RestClientCustomizer.class)
-	static class RestClientConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		RetryAfterRestClientCustomizer retryAfterRestClientCustomizer(RetryAfterInterceptor retryAfterInterceptor) {
-			return new RetryAfterRestClientCustomizer(retryAfterInterceptor);
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		RetryAfterRestClientGroupConfigurer retryAfterRestClientGroupConfigurer(ClientSettingsCatalog retryClients) {
-			return new RetryAfterRestClientGroupConfigurer(retryClients);
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass({ RestTemplateCustomizer.class, RestTemplate.class })
-	static class RestTemplateConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		RetryAfterRestTemplateCustomizer retryAfterRestTemplateCustomizer(RetryAfterInterceptor retryAfterInterceptor) {
-			return new RetryAfterRestTemplateCustomizer(retryAfterInterceptor);
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass({ HttpClientBuilder.class, HttpComponentsClientHttpRequestFactoryBuilder.class,
-			ClientHttpRequestFactoryBuilderCustomizer.class })
-	static class HttpComponentsConfiguration {
-
-		@Bean
-		HttpComponentsNoRetryCustomizer httpComponentsNoRetryCustomizer() {
-			return new HttpComponentsNoRetryCustomizer();
-		}
-
-		@Bean
-		HttpComponentsHopsCustomizer httpComponentsHopsCustomizer() {
-			return new HttpComponentsHopsCustomizer();
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(name = { "org.eclipse.jetty.client.HttpClient",
-			"org.springframework.boot.http.client.JettyClientHttpRequestFactoryBuilder",
-			"org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer" })
-	static class JettyConfiguration {
-
-		@Bean
-		JettyHopsCustomizer jettyHopsCustomizer() {
-			return new JettyHopsCustomizer();
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(ClientHttpRequestFactoryBuilderCustomizer.class)
-	static class SentRequestConfiguration {
-
-		@Bean
-		SentRequestFactoryCustomizer sentRequestFactoryCustomizer(ClientSettingsCatalog retryClients) {
-			return new SentRequestFactoryCustomizer(retryClients);
-		}
-
 	}
 
 	@Configuration(proxyBeanMethods = false)

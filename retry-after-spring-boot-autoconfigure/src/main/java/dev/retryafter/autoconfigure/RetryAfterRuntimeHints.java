@@ -29,9 +29,9 @@ class RetryAfterRuntimeHints implements RuntimeHintsRegistrar {
 			"io.lettuce.core.event.connection.DisconnectedEvent", "reactor.core.Disposable");
 
 	/**
-	 * Each class whose private fields the starter reads, and who reads them: JdkClientHops
-	 * rebuilds Spring's JDK factory and connector around a client that tells where a
-	 * response came from after a redirect.
+	 * Each class whose private fields the starter reads, and who reads them:
+	 * {@code autoconfigure.client.JdkClientHops} rebuilds Spring's JDK factory and connector
+	 * around a client that tells where a response came from after a redirect.
 	 */
 	static final List<String> FIELDS_READ = List.of("org.springframework.http.client.JdkClientHttpRequestFactory",
 			"org.springframework.http.client.reactive.JdkClientHttpConnector");

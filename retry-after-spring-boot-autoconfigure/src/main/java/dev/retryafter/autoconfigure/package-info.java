@@ -6,11 +6,12 @@
  * settings the whole instance shares. {@code docs/SETTINGS.md} describes the layout and what a
  * new setting touches.
  * <p>
- * Here live the main auto-configuration (the blocking clients and the beans every adapter
- * shares), the Redis store's and the property check's, next to the properties they bind; each
- * further feature's auto-configuration has a sub-package of its own ({@code reactive},
- * {@code frameworkretry}, {@code logging}, {@code metrics}, {@code observation},
- * {@code actuate}), as Spring Boot's HTTP client modules lay theirs out.
+ * Here live the main auto-configuration (the beans every adapter shares) and the property
+ * check's, next to the properties they bind, the settings mapper, the property checks and the
+ * failure analyzers; each feature's auto-configuration has a sub-package of its own
+ * ({@code client}, {@code reactive}, {@code redis}, {@code frameworkretry}, {@code logging},
+ * {@code metrics}, {@code observation}, {@code actuate}), as Spring Boot's HTTP client modules
+ * lay theirs out.
  */
 @NullMarked
 package dev.retryafter.autoconfigure;

@@ -3,12 +3,9 @@ package dev.retryafter.core;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
 
-import dev.retryafter.core.header.RetryAfter;
 import dev.retryafter.core.header.DateReference;
 import dev.retryafter.core.header.RateLimitFields;
 
@@ -53,18 +50,12 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 		Objects.requireNonNull(budget, "budget");
 		Objects.requireNonNull(rateLimit, "rateLimit");
 		Objects.requireNonNull(idempotencyKeyHeader, "idempotencyKeyHeader");
-		if (maxAttempts < 1) {
-			throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
-		}
-		requireNonNegative(totalBudget, "totalBudget");
-		requireNonNegative(attemptReserve, "attemptReserve");
+		SettingsInvariants.checkMaxAttempts(maxAttempts);
+		SettingsInvariants.requireNonNegative(totalBudget, "totalBudget");
+		SettingsInvariants.requireNonNegative(attemptReserve, "attemptReserve");
 		Jitter.checkFactor(jitter);
 		retryableStatuses = Set.copyOf(retryableStatuses);
-		TreeSet<String> methods = new TreeSet<>();
-		for (String method : retryableMethods) {
-			methods.add(method.toUpperCase(Locale.ROOT));
-		}
-		retryableMethods = Set.copyOf(methods);
+		retryableMethods = SettingsInvariants.upperCase(retryableMethods);
 	}
 
 	/**
@@ -99,12 +90,6 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 	 */
 	public static RetrySettings defaults() {
 		return DEFAULTS;
-	}
-
-	static void requireNonNegative(Duration duration, String name) {
-		if (duration.isNegative()) {
-			throw new IllegalArgumentException(name + " must not be negative: " + duration);
-		}
 	}
 
 	/**
@@ -262,11 +247,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 		public Backoff {
 			Objects.requireNonNull(initial, "initial");
 			Objects.requireNonNull(max, "max");
-			requireNonNegative(initial, "backoff.initial");
-			requireNonNegative(max, "backoff.max");
-			if (!(multiplier >= 1) || Double.isInfinite(multiplier)) {
-				throw new IllegalArgumentException("backoff.multiplier must be a finite number >= 1: " + multiplier);
-			}
+			SettingsInvariants.checkBackoff(initial, multiplier, max);
 		}
 
 	}
@@ -299,10 +280,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 			Objects.requireNonNull(maxWait, "maxWait");
 			Objects.requireNonNull(onInvalid, "onInvalid");
 			Objects.requireNonNull(dateReference, "dateReference");
-			requireNonNegative(maxWait, "header.maxWait");
-			if (maxWait.compareTo(RetryAfter.MAX_DELAY) >= 0) {
-				throw new IllegalArgumentException("header.maxWait must be below " + RetryAfter.MAX_DELAY);
-			}
+			SettingsInvariants.checkMaxWait(maxWait);
 		}
 
 	}
@@ -343,11 +321,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 			statuses = Set.copyOf(statuses);
 			partitionHeaders = List.copyOf(partitionHeaders);
 			scopes = List.copyOf(scopes);
-			for (String scope : scopes) {
-				if (!CooldownScope.isPathPrefix(scope)) {
-					throw new IllegalArgumentException("Invalid cooldown scope: '" + scope + "'");
-				}
-			}
+			SettingsInvariants.checkScopes(scopes);
 		}
 
 		/**
@@ -384,15 +358,7 @@ public record RetrySettings(int maxAttempts, Duration totalBudget, Duration atte
 
 		public Budget {
 			Objects.requireNonNull(window, "window");
-			if (!(ratio >= 0) || Double.isInfinite(ratio)) {
-				throw new IllegalArgumentException("budget.ratio must be a finite number >= 0: " + ratio);
-			}
-			if (minPerSecond < 0) {
-				throw new IllegalArgumentException("budget.minPerSecond must not be negative: " + minPerSecond);
-			}
-			if (window.isNegative() || window.isZero()) {
-				throw new IllegalArgumentException("budget.window must be positive: " + window);
-			}
+			SettingsInvariants.checkBudget(ratio, minPerSecond, window);
 		}
 
 	}

@@ -14,7 +14,6 @@ import java.util.function.IntSupplier;
 import java.util.random.RandomGenerator;
 
 import dev.retryafter.core.CauseChain;
-import dev.retryafter.core.Jitter;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -31,10 +30,9 @@ import org.springframework.util.ClassUtils;
  * connection, and the outages: each one counted once, logged once at WARN when it starts and
  * once at INFO when it ends. During an outage the store tries to reconnect (a new
  * subscription, whose heartbeat must come back) after steps of 1 s, then ever longer, up to
- * 30 s, so a Redis that answers but refuses writes ({@code READONLY}, {@code OOM},
- * {@code NOPERM}) costs one attempt per backoff step, not a loop. Each wait is drawn between
- * half its step and the whole step, so a fleet that lost Redis at once does not reconnect
- * and scan in step.
+ * 30 s ({@link ReconnectBackoff}), so a Redis that answers but refuses writes
+ * ({@code READONLY}, {@code OOM}, {@code NOPERM}) costs one attempt per backoff step, not a
+ * loop.
  */
 final class ConnectionHealth {
 
@@ -43,12 +41,6 @@ final class ConnectionHealth {
 			&& ClassUtils.isPresent("reactor.core.Disposable", ConnectionHealth.class.getClassLoader());
 
 	private static final Log logger = LogFactory.getLog(RedisCooldownStore.class);
-
-	/** The wait before the first reconnection attempt of an outage. */
-	static final Duration FIRST_RETRY_DELAY = Duration.ofSeconds(1);
-
-	/** The longest wait between two reconnection attempts. */
-	static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(30);
 
 	// KEYS[1] the heartbeat key; ARGV[1] the channel; ARGV[2] the heartbeat; ARGV[3] how long
 	// the key lives (ms). The write makes a Redis that refuses writes or scripts (a replica,
@@ -74,13 +66,9 @@ final class ConnectionHealth {
 
 	private final String heartbeatMillis;
 
-	private final Duration firstRetryDelay;
-
-	private final Duration maxRetryDelay;
-
-	// The wait before the next reconnection attempt; back to the first after a heartbeat
-	// heard while connected, so an outage that follows a recovery at once keeps backing off.
-	private volatile Duration retryDelay;
+	// The waits between the reconnection attempts; back to the first after a heartbeat heard
+	// while connected, so an outage that follows a recovery at once keeps backing off.
+	private final ReconnectBackoff backoff;
 
 	// Counts outages, so that the attempts of an outage that ended stop.
 	private long outages;
@@ -93,9 +81,6 @@ final class ConnectionHealth {
 	private final BooleanSupplier recovered;
 
 	private final IntSupplier queuedWrites;
-
-	// Spreads the reconnection attempts of instances that lost Redis together.
-	private final RandomGenerator random;
 
 	private final LongAdder errors = new LongAdder();
 
@@ -151,13 +136,10 @@ final class ConnectionHealth {
 		// Not a cooldown key (no "://"), so the catch-up and the ends leave it alone.
 		this.heartbeatKey = List.of(link.keyPrefix() + "heartbeat");
 		this.heartbeatMillis = Long.toString(Math.max(1, heartbeatTimeout.toMillis()));
-		this.firstRetryDelay = firstRetryDelay;
-		this.maxRetryDelay = maxRetryDelay;
-		this.retryDelay = firstRetryDelay;
+		this.backoff = new ReconnectBackoff(firstRetryDelay, maxRetryDelay, random);
 		this.reconnect = reconnect;
 		this.recovered = recovered;
 		this.queuedWrites = queuedWrites;
-		this.random = random;
 		this.since = link.wallClock().instant();
 		this.lastHeardNanos = link.monotonicClock().nanoTime();
 	}
@@ -213,7 +195,7 @@ final class ConnectionHealth {
 	void heard() {
 		this.lastHeardNanos = this.link.monotonicClock().nanoTime();
 		if (this.connected) {
-			this.retryDelay = this.firstRetryDelay;
+			this.backoff.reset();
 		}
 		else {
 			this.link.runInBackground(this::recover);
@@ -267,22 +249,6 @@ final class ConnectionHealth {
 		return true;
 	}
 
-	/**
-	 * The wait after {@code delay}: twice as long, up to {@code max}.
-	 */
-	static Duration backOff(Duration delay, Duration max) {
-		return (delay.compareTo(max.dividedBy(2)) > 0) ? max : delay.multipliedBy(2);
-	}
-
-	/**
-	 * The wait before an attempt whose backoff step is {@code step}: uniform between half the
-	 * step and the step. Draws exactly one {@link RandomGenerator#nextDouble()}.
-	 */
-	static Duration retryWait(Duration step, RandomGenerator random) {
-		Duration half = step.dividedBy(2);
-		return Jitter.apply(half, step.minus(half), 1.0, random, step);
-	}
-
 	void close() {
 		this.closed = true;
 		Runnable watching = this.disconnects;
@@ -313,9 +279,7 @@ final class ConnectionHealth {
 	}
 
 	private void scheduleAttempt(long outage) {
-		Duration delay = this.retryDelay;
-		this.retryDelay = backOff(delay, this.maxRetryDelay);
-		RedisLink.schedule(this.watchdog, () -> attempt(outage), retryWait(delay, this.random));
+		RedisLink.schedule(this.watchdog, () -> attempt(outage), this.backoff.nextWait());
 	}
 
 	// On the watchdog thread: asks for a new subscription, whose heartbeat ends the outage if

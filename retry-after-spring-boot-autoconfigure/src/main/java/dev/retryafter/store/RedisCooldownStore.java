@@ -127,7 +127,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 			MonotonicClock monotonicClock, Clock wallClock, Duration heartbeatInterval, Duration heartbeatTimeout,
 			@Nullable PartitionSecret partitionSecret) {
 		this(connectionFactory, cooldowns, keyPrefix, monotonicClock, wallClock, heartbeatInterval, heartbeatTimeout,
-				ConnectionHealth.FIRST_RETRY_DELAY, ConnectionHealth.MAX_RETRY_DELAY, partitionSecret);
+				ReconnectBackoff.FIRST_RETRY_DELAY, ReconnectBackoff.MAX_RETRY_DELAY, partitionSecret);
 	}
 
 	RedisCooldownStore(RedisConnectionFactory connectionFactory, OriginProtection cooldowns, String keyPrefix,

@@ -17,8 +17,9 @@ import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
 import dev.retryafter.autoconfigure.RetryAfterFailureAnalyzer;
 import dev.retryafter.autoconfigure.RetryAfterPropertyCheckAutoConfiguration;
 import dev.retryafter.autoconfigure.RetryAfterProperties;
-import dev.retryafter.autoconfigure.RetryAfterRedisAutoConfiguration;
+import dev.retryafter.autoconfigure.redis.RetryAfterRedisAutoConfiguration;
 import dev.retryafter.autoconfigure.actuate.RetryAfterEndpointAutoConfiguration;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.autoconfigure.frameworkretry.RetryAfterFrameworkRetryAutoConfiguration;
 import dev.retryafter.autoconfigure.logging.RetryAfterLoggingAutoConfiguration;
 import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
@@ -195,7 +196,8 @@ class RetryAfterRuntimeHintsTests {
 		return type.getDeclaredConstructors()[0];
 	}
 
-	@ImportAutoConfiguration({ RetryAfterAutoConfiguration.class, RetryAfterRedisAutoConfiguration.class,
+	@ImportAutoConfiguration({ RetryAfterAutoConfiguration.class,
+			RetryAfterRestClientAutoConfiguration.class, RetryAfterRedisAutoConfiguration.class,
 			RetryAfterLoggingAutoConfiguration.class, RetryAfterWebClientAutoConfiguration.class,
 			RetryAfterFrameworkRetryAutoConfiguration.class, RetryAfterMetricsAutoConfiguration.class,
 			RetryAfterEndpointAutoConfiguration.class, RetryAfterPropertyCheckAutoConfiguration.class,

@@ -4,6 +4,7 @@ import java.time.Clock;
 
 import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.autoconfigure.actuate.RetryAfterEndpointAutoConfiguration;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
 import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.client.RetryAfterInterceptor;
@@ -36,6 +37,7 @@ class CallTimeAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class,
 				RetryAfterWebClientAutoConfiguration.class, RetryAfterMetricsAutoConfiguration.class,
 				RetryAfterEndpointAutoConfiguration.class))
 		.withPropertyValues("management.endpoints.web.exposure.include=retryafter")

@@ -3,6 +3,7 @@ package dev.retryafter.autoconfigure;
 import java.io.IOException;
 import java.time.Duration;
 
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.testsupport.LoopbackHttpServer;
@@ -44,6 +45,7 @@ class ConnectionReuseEndToEndTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class,
 				RetryAfterWebClientAutoConfiguration.class, HttpClientAutoConfiguration.class,
 				ImperativeHttpClientAutoConfiguration.class, ReactiveHttpClientAutoConfiguration.class,
 				RestClientAutoConfiguration.class, WebClientAutoConfiguration.class))

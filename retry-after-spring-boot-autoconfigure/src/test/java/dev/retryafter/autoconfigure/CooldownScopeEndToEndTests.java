@@ -2,6 +2,7 @@ package dev.retryafter.autoconfigure;
 
 import java.time.Duration;
 
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 import org.junit.jupiter.api.AfterEach;
@@ -27,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CooldownScopeEndToEndTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class, HttpClientAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class, HttpClientAutoConfiguration.class,
 				ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class))
 		.withPropertyValues("retry-after.max-attempts=1");
 

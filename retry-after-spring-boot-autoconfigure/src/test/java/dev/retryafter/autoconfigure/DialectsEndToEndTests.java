@@ -3,6 +3,7 @@ package dev.retryafter.autoconfigure;
 import java.util.List;
 
 import dev.retryafter.autoconfigure.DialectOrigin.Dialect;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -26,7 +27,8 @@ class DialectsEndToEndTests {
 	private static final int CALLS = 12;
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class, HttpClientAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class, HttpClientAutoConfiguration.class,
 				ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class));
 
 	@ParameterizedTest

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -46,7 +47,8 @@ class HerdEndToEndTests {
 	private static final String CALLER = "X-Caller";
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class, HttpClientAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class, HttpClientAutoConfiguration.class,
 				ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class));
 
 	static List<Arguments> herds() {

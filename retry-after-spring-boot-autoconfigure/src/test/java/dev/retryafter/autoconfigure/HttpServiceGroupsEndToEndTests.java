@@ -3,6 +3,7 @@ package dev.retryafter.autoconfigure;
 import java.io.IOException;
 import java.time.Duration;
 
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
 import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.testsupport.LoopbackHttpServer;
@@ -51,6 +52,7 @@ class HttpServiceGroupsEndToEndTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class,
 				RetryAfterWebClientAutoConfiguration.class, RetryAfterMetricsAutoConfiguration.class,
 				HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
 				ReactiveHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class,

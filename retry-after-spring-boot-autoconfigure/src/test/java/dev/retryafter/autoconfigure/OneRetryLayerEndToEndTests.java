@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.autoconfigure.frameworkretry.RetryAfterFrameworkRetryAutoConfiguration;
 import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
 import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
@@ -75,6 +76,7 @@ class OneRetryLayerEndToEndTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class,
 				RetryAfterWebClientAutoConfiguration.class, RetryAfterFrameworkRetryAutoConfiguration.class,
 				RetryAfterMetricsAutoConfiguration.class, HttpClientAutoConfiguration.class,
 				ImperativeHttpClientAutoConfiguration.class, ReactiveHttpClientAutoConfiguration.class,

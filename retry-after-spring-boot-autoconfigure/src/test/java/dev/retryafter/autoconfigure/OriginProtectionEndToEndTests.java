@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.retryafter.api.RetryRefusedException;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
+import dev.retryafter.autoconfigure.redis.RetryAfterRedisAutoConfiguration;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownScope;
@@ -55,6 +57,7 @@ import static org.awaitility.Awaitility.await;
 class OriginProtectionEndToEndTests {
 
 	private static final AutoConfigurations CLIENT = AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+			RetryAfterRestClientAutoConfiguration.class,
 			HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
 			RestClientAutoConfiguration.class);
 

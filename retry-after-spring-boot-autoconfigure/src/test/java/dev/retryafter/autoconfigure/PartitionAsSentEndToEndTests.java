@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 
 import dev.retryafter.api.RetryRefusedException;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.testsupport.RecordingListener;
 import dev.retryafter.testsupport.RecordingListener.Held;
@@ -61,6 +62,7 @@ class PartitionAsSentEndToEndTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class,
 				RetryAfterWebClientAutoConfiguration.class, HttpClientAutoConfiguration.class,
 				ImperativeHttpClientAutoConfiguration.class, ReactiveHttpClientAutoConfiguration.class,
 				RestClientAutoConfiguration.class, RestTemplateAutoConfiguration.class,

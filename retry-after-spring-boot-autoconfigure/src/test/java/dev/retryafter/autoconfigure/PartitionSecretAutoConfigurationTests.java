@@ -2,6 +2,8 @@ package dev.retryafter.autoconfigure;
 
 import java.util.List;
 
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
+import dev.retryafter.autoconfigure.redis.RetryAfterRedisAutoConfiguration;
 import dev.retryafter.core.CooldownPartition;
 import dev.retryafter.core.Origin;
 import dev.retryafter.store.CooldownStore;
@@ -31,7 +33,8 @@ class PartitionSecretAutoConfigurationTests {
 	private static final String SECRET = "c2VjcmV0LXNoYXJlZC1ieS10aGUtZmxlZXQtb2YtdGVzdHM=";
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(RetryAfterAutoConfiguration.class, RetryAfterRedisAutoConfiguration.class));
+			AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+					RetryAfterRestClientAutoConfiguration.class, RetryAfterRedisAutoConfiguration.class));
 
 	// Nothing listens there: start-up must fail before the store would ever connect.
 	private final ApplicationContextRunner withUnreachableRedis = this.contextRunner

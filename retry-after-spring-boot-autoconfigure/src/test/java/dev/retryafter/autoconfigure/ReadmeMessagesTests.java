@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.autoconfigure.logging.RetryAfterLoggingAutoConfiguration;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.testsupport.LoopbackHttpServer;
@@ -116,6 +117,7 @@ class ReadmeMessagesTests {
 			origin.on("/report", Reply.status(429).header("Retry-After", "1"), Reply.status(200).body("ready"));
 			new ApplicationContextRunner()
 				.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+						RetryAfterRestClientAutoConfiguration.class,
 						RetryAfterLoggingAutoConfiguration.class, HttpClientAutoConfiguration.class,
 						ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class))
 				.withPropertyValues("retry-after.jitter=0")
@@ -207,7 +209,8 @@ class ReadmeMessagesTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ RetryAfterAutoConfiguration.class, RetryAfterPropertyCheckAutoConfiguration.class })
+	@ImportAutoConfiguration({ RetryAfterAutoConfiguration.class,
+			RetryAfterRestClientAutoConfiguration.class, RetryAfterPropertyCheckAutoConfiguration.class })
 	static class MinimalApplication {
 
 	}

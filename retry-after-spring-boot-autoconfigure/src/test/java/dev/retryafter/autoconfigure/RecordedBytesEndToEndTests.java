@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.retryafter.api.RetryInterruptedException;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
 import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.call.RecordedBytes;
@@ -52,6 +53,7 @@ class RecordedBytesEndToEndTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class,
 				RetryAfterWebClientAutoConfiguration.class, RetryAfterMetricsAutoConfiguration.class,
 				HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
 				ReactiveHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class,
@@ -75,7 +77,8 @@ class RecordedBytesEndToEndTests {
 
 	@Test
 	void theDefaultTotalIs32MiBAndTheSettingSetsIt() {
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class))
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class))
 			.run((context) -> assertThat(context.getBean(RecordedBytes.class).max()).isEqualTo(32L * 1024 * 1024));
 		this.contextRunner
 			.run((context) -> assertThat(context.getBean(RecordedBytes.class).max()).isEqualTo(100L * 1024));

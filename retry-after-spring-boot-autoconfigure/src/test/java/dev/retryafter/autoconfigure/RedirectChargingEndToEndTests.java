@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.stream.Stream;
 
 import dev.retryafter.api.RetryRefusedException;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
@@ -49,6 +50,7 @@ class RedirectChargingEndToEndTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class,
 				RetryAfterWebClientAutoConfiguration.class, HttpClientAutoConfiguration.class,
 				ImperativeHttpClientAutoConfiguration.class, ReactiveHttpClientAutoConfiguration.class,
 				RestClientAutoConfiguration.class, RestTemplateAutoConfiguration.class,

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetryListener;
@@ -39,7 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RetryAfterEndToEndTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class, HttpClientAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class, HttpClientAutoConfiguration.class,
 				ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class,
 				RestTemplateAutoConfiguration.class, HttpServiceClientPropertiesAutoConfiguration.class,
 				HttpServiceClientAutoConfiguration.class))

@@ -2,6 +2,7 @@ package dev.retryafter.autoconfigure;
 
 import java.util.stream.Stream;
 
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,7 +35,8 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 class RetryAfterFailureAnalyzerTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class));
 
 	static Stream<Arguments> unbindableValues() {
 		return Stream.of(arguments("retry-after.cooldown.statuses", "abc", AllowedValues.STATUSES),
@@ -117,7 +119,7 @@ class RetryAfterFailureAnalyzerTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration(RetryAfterAutoConfiguration.class)
+	@ImportAutoConfiguration({ RetryAfterAutoConfiguration.class, RetryAfterRestClientAutoConfiguration.class })
 	static class RetryAfterApplication {
 
 	}

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.OnInvalidRetryAfter;
 import dev.retryafter.core.ClientSettingsCatalog;
@@ -34,7 +35,8 @@ class RetryAfterPropertiesValidationTests {
 			+ " of letters, digits and -._~%, no empty segment or trailing '/', at most 64 characters";
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class));
 
 	static Stream<Arguments> invalidValues() {
 		return Stream.of(

@@ -8,6 +8,8 @@ import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.actuate.RetryAfterEndpoint.BudgetDescriptor;
 import dev.retryafter.actuate.RetryAfterEndpoint.StoreDescriptor;
 import dev.retryafter.autoconfigure.actuate.RetryAfterEndpointAutoConfiguration;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
+import dev.retryafter.autoconfigure.redis.RetryAfterRedisAutoConfiguration;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetryBudget;
@@ -51,7 +53,8 @@ class RetryAfterProtectionAutoConfigurationTests {
 			+ "retry-after.store to local to keep cooldowns in this instance";
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(RetryAfterAutoConfiguration.class, RetryAfterRedisAutoConfiguration.class));
+			AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+					RetryAfterRestClientAutoConfiguration.class, RetryAfterRedisAutoConfiguration.class));
 
 	@Test
 	void shouldProvideALocalCooldownStoreAndBudgetsByDefault(CapturedOutput output) {

@@ -8,6 +8,7 @@ import java.util.Set;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.core.ClientSettings;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.protection.OriginProtection;
@@ -30,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RetryAfterSettingsMapperTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class));
 
 	@Test
 	void propertyDefaultsShouldBeTheCoreDefaults() {

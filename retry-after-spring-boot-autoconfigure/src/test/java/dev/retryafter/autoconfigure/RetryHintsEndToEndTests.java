@@ -3,6 +3,7 @@ package dev.retryafter.autoconfigure;
 import java.io.IOException;
 import java.time.Duration;
 
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
 import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.testsupport.LoopbackHttpServer;
@@ -40,6 +41,7 @@ class RetryHintsEndToEndTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class,
 				RetryAfterWebClientAutoConfiguration.class, RetryAfterMetricsAutoConfiguration.class,
 				HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
 				ReactiveHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class,

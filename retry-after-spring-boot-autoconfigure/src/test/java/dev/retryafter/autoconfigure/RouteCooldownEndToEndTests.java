@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.List;
 
 import dev.retryafter.api.RetryRefusedException;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration;
 import dev.retryafter.core.StopReason;
 import dev.retryafter.testsupport.LoopbackHttpServer;
@@ -37,6 +38,7 @@ class RouteCooldownEndToEndTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class,
 				RetryAfterWebClientAutoConfiguration.class, HttpClientAutoConfiguration.class,
 				ImperativeHttpClientAutoConfiguration.class, ReactiveHttpClientAutoConfiguration.class,
 				RestClientAutoConfiguration.class, WebClientAutoConfiguration.class))

@@ -2,6 +2,7 @@ package dev.retryafter.autoconfigure;
 
 import java.io.IOException;
 
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.client.SentRequestFactory;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
@@ -30,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SingleRetryLayerTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(RetryAfterAutoConfiguration.class, HttpClientAutoConfiguration.class,
+			AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+					RetryAfterRestClientAutoConfiguration.class, HttpClientAutoConfiguration.class,
 					ImperativeHttpClientAutoConfiguration.class));
 
 	private LoopbackHttpServer origin;

@@ -2,6 +2,7 @@ package dev.retryafter.autoconfigure;
 
 import java.io.IOException;
 
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.autoconfigure.frameworkretry.RetryAfterFrameworkRetryAutoConfiguration;
 import dev.retryafter.frameworkretry.RetryAfterRetryPolicy;
 import dev.retryafter.frameworkretry.RetryAfterRetryTemplate;
@@ -41,6 +42,7 @@ class SpringAiRetryTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class,
 				RetryAfterFrameworkRetryAutoConfiguration.class, SpringAiRetryAutoConfiguration.class,
 				HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
 				RestClientAutoConfiguration.class))

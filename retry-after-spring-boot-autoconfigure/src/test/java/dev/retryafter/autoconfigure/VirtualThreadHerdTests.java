@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import dev.retryafter.api.RetryAfterAttributes;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
 import jdk.jfr.Recording;
@@ -55,6 +56,7 @@ class VirtualThreadHerdTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class, RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class,
 				HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
 				RestClientAutoConfiguration.class))
 		.withPropertyValues("spring.threads.virtual.enabled=true");

@@ -2,6 +2,7 @@ package dev.retryafter.autoconfigure;
 
 import java.io.IOException;
 
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.spi.OuterRetryDetector;
 import dev.retryafter.testsupport.LoopbackHttpServer;
 import dev.retryafter.testsupport.LoopbackHttpServer.Reply;
@@ -36,6 +37,7 @@ final class WithoutSpringRetryProbe {
 			.on("/busy", Reply.status(429).header("Retry-After", "0"))) {
 			new ApplicationContextRunner().withClassLoader(WithoutSpringRetryProbe.class.getClassLoader())
 				.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+						RetryAfterRestClientAutoConfiguration.class,
 						HttpClientAutoConfiguration.class, ImperativeHttpClientAutoConfiguration.class,
 						RestClientAutoConfiguration.class))
 				.withPropertyValues("retry-after.backoff.initial=0s", "retry-after.backoff.max=0s")

@@ -5,6 +5,7 @@ import java.io.IOException;
 import dev.retryafter.actuate.RetryAfterEndpoint;
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
 import dev.retryafter.autoconfigure.actuate.RetryAfterEndpointAutoConfiguration;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.autoconfigure.logging.RetryAfterLoggingAutoConfiguration;
 import dev.retryafter.autoconfigure.metrics.RetryAfterMetricsAutoConfiguration;
 import dev.retryafter.testsupport.LoopbackHttpServer;
@@ -35,6 +36,7 @@ class RetryAfterObservabilityWiringTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class,
 				RetryAfterMetricsAutoConfiguration.class, RetryAfterLoggingAutoConfiguration.class,
 				RetryAfterEndpointAutoConfiguration.class, MetricsAutoConfiguration.class,
 				CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetrySettings;
@@ -60,7 +61,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 class SpringRetryOneRetryLayerTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class, HttpClientAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class, HttpClientAutoConfiguration.class,
 				ImperativeHttpClientAutoConfiguration.class, RestClientAutoConfiguration.class));
 
 	private LoopbackHttpServer origin;

@@ -38,7 +38,7 @@ class RedisCooldownStoreRefusedWritesTests {
 
 	private static final Duration AWAIT = Duration.ofSeconds(30);
 
-	// Shorter than the defaults (1 s growing to 30 s, pinned in ConnectionHealthBackoffTests),
+	// Shorter than the defaults (1 s growing to 30 s, pinned in ReconnectBackoffTests),
 	// so that Redis taking writes again is noticed within seconds: steps of 0.5, 1, 2, then 4 s,
 	// each wait drawn between half its step and the step, so attempts at the latest 0.5, 1.5,
 	// 3.5 and 7.5 s into the outage and at the earliest 0.25, 0.75, 1.75, 3.75, 5.75, 7.75 and

@@ -20,6 +20,7 @@ import org.springframework.context.annotation.Configuration;
  * @since 0.2.0
  */
 @AutoConfiguration(beforeName = { "dev.retryafter.autoconfigure.RetryAfterAutoConfiguration",
+		"dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration",
 		"dev.retryafter.autoconfigure.reactive.RetryAfterWebClientAutoConfiguration" })
 public final class RetryAfterVirtualTimeAutoConfiguration {
 

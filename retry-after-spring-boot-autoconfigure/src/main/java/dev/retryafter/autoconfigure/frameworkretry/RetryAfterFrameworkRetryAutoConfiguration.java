@@ -4,7 +4,7 @@ import java.time.Clock;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
-import dev.retryafter.autoconfigure.RetryAfterRedisAutoConfiguration;
+import dev.retryafter.autoconfigure.redis.RetryAfterRedisAutoConfiguration;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.ClientSettingsCatalog;

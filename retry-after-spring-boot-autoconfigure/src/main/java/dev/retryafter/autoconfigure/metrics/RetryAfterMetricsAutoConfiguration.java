@@ -20,7 +20,7 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Records the {@code http.client.retry.*} meters when Micrometer is on the classpath and a
- * {@link MeterRegistry} bean exists. The main auto-configuration hands every
+ * {@link MeterRegistry} bean exists. The adapters' auto-configurations hand every
  * {@link dev.retryafter.core.RetryListener} bean to the interceptor, so declaring the bean is
  * all it takes. The cooldown gauge and the store error counter come from the
  * {@link CooldownStore}, bound like any other {@code MeterBinder}.

@@ -16,8 +16,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * Observes each attempt and each wait of the calls a tracer follows when an
  * {@link ObservationRegistry} bean exists (Spring Boot's actuator makes one), unless
- * {@code retry-after.observations.enabled} is {@code false}. The main auto-configuration hands
- * every {@link dev.retryafter.core.RetryListener} bean to the interceptor and the
+ * {@code retry-after.observations.enabled} is {@code false}. The adapters' auto-configurations
+ * hand every {@link dev.retryafter.core.RetryListener} bean to the interceptor and the
  * {@code WebClient} filter, so declaring the bean is all it takes. A
  * {@link RetryAttemptObservationConvention} or {@link RetryWaitObservationConvention} bean
  * replaces the default names and key values.

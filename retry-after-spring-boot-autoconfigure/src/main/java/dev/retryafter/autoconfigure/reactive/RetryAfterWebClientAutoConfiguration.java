@@ -1,7 +1,7 @@
 package dev.retryafter.autoconfigure.reactive;
 
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
-import dev.retryafter.autoconfigure.RetryAfterRedisAutoConfiguration;
+import dev.retryafter.autoconfigure.redis.RetryAfterRedisAutoConfiguration;
 import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryBudgets;

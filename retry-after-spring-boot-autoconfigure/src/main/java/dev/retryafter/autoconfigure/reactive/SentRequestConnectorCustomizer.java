@@ -4,7 +4,7 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Map;
 
-import dev.retryafter.autoconfigure.JdkClientHops;
+import dev.retryafter.autoconfigure.client.JdkClientHops;
 import dev.retryafter.call.HopReportingHttpClient;
 import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.reactive.SentRequestConnector;

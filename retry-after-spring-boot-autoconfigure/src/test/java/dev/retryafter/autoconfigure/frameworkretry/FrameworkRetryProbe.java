@@ -1,6 +1,7 @@
 package dev.retryafter.autoconfigure.frameworkretry;
 
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.frameworkretry.RetryAfterRetryPolicy;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -21,6 +22,7 @@ final class FrameworkRetryProbe {
 		StringBuilder result = new StringBuilder();
 		new ApplicationContextRunner().withClassLoader(FrameworkRetryProbe.class.getClassLoader())
 			.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+					RetryAfterRestClientAutoConfiguration.class,
 					RetryAfterFrameworkRetryAutoConfiguration.class))
 			.run((context) -> {
 				if (context.getStartupFailure() != null) {

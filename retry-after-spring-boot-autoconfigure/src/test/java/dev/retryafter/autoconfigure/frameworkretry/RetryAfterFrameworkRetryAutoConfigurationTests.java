@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.frameworkretry.FrameworkRetryContext;
 import dev.retryafter.frameworkretry.FrameworkRetryDetector;
 import dev.retryafter.frameworkretry.RetriedMethodsPostProcessor;
@@ -46,7 +47,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RetryAfterFrameworkRetryAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(RetryAfterAutoConfiguration.class, RetryAfterFrameworkRetryAutoConfiguration.class));
+			AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+					RetryAfterRestClientAutoConfiguration.class, RetryAfterFrameworkRetryAutoConfiguration.class));
 
 	/**
 	 * Boot composes every {@code TaskDecorator} bean: the application's own still decorates
@@ -125,6 +127,7 @@ class RetryAfterFrameworkRetryAutoConfigurationTests {
 	void aLibraryDefiningItsPolicyAndTemplateOnlyWhenNoneExistsStillDefinesThem() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+					RetryAfterRestClientAutoConfiguration.class,
 					RetryAfterFrameworkRetryAutoConfiguration.class, LibraryRetryAutoConfiguration.class))
 			.withBean(PolicyConsumer.class)
 			.withBean(TemplateConsumer.class)

@@ -1,6 +1,7 @@
 package dev.retryafter.autoconfigure.observation;
 
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.AttemptOutcome;
 import dev.retryafter.core.RetryDecision;
@@ -32,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RetryAfterObservationAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(RetryAfterAutoConfiguration.class, RetryAfterObservationAutoConfiguration.class));
+			AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+					RetryAfterRestClientAutoConfiguration.class, RetryAfterObservationAutoConfiguration.class));
 
 	@Test
 	void shouldBackOffIfObservationRegistryIsMissing() {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.core.RetryBudgets;
@@ -36,6 +37,7 @@ class RetryAfterWebClientAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class,
 				RetryAfterWebClientAutoConfiguration.class, HttpClientAutoConfiguration.class,
 				ReactiveHttpClientAutoConfiguration.class, WebClientAutoConfiguration.class));
 

@@ -14,17 +14,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The store's reconnection backoff and heartbeat timings, as the README promises them.
  */
-class ConnectionHealthBackoffTests {
+class ReconnectBackoffTests {
 
 	@Test
 	void whenAnOutageLastsThenAttemptsStartAfterOneSecondAndGrowToThirtySeconds() {
-		assertThat(ConnectionHealth.FIRST_RETRY_DELAY).isEqualTo(Duration.ofSeconds(1));
-		assertThat(ConnectionHealth.MAX_RETRY_DELAY).isEqualTo(Duration.ofSeconds(30));
+		assertThat(ReconnectBackoff.FIRST_RETRY_DELAY).isEqualTo(Duration.ofSeconds(1));
+		assertThat(ReconnectBackoff.MAX_RETRY_DELAY).isEqualTo(Duration.ofSeconds(30));
 		List<Long> delays = new ArrayList<>();
-		Duration delay = ConnectionHealth.FIRST_RETRY_DELAY;
+		Duration delay = ReconnectBackoff.FIRST_RETRY_DELAY;
 		for (int i = 0; i < 8; i++) {
 			delays.add(delay.toSeconds());
-			delay = ConnectionHealth.backOff(delay, ConnectionHealth.MAX_RETRY_DELAY);
+			delay = ReconnectBackoff.backOff(delay, ReconnectBackoff.MAX_RETRY_DELAY);
 		}
 		assertThat(delays).containsExactly(1L, 2L, 4L, 8L, 16L, 30L, 30L, 30L);
 	}
@@ -38,17 +38,17 @@ class ConnectionHealthBackoffTests {
 		for (int i = 0; i < 200; i++) {
 			fleet.add(seeds.split());
 		}
-		Duration step = ConnectionHealth.FIRST_RETRY_DELAY;
+		Duration step = ReconnectBackoff.FIRST_RETRY_DELAY;
 		for (int attempt = 0; attempt < 8; attempt++) {
 			TreeSet<Duration> waits = new TreeSet<>();
 			for (RandomGenerator random : fleet) {
-				Duration wait = ConnectionHealth.retryWait(step, random);
+				Duration wait = ReconnectBackoff.retryWait(step, random);
 				assertThat(wait).isBetween(step.dividedBy(2), step);
 				waits.add(wait);
 			}
 			assertThat(waits).hasSizeGreaterThan(190);
 			assertThat(waits.last().minus(waits.first())).isGreaterThan(step.multipliedBy(2).dividedBy(5));
-			step = ConnectionHealth.backOff(step, ConnectionHealth.MAX_RETRY_DELAY);
+			step = ReconnectBackoff.backOff(step, ReconnectBackoff.MAX_RETRY_DELAY);
 		}
 	}
 
@@ -56,14 +56,14 @@ class ConnectionHealthBackoffTests {
 	void whenTheRandomSourceIsSeededAlikeThenTheWaitsAreTheSame() {
 		SplittableRandom first = new SplittableRandom(42);
 		SplittableRandom second = new SplittableRandom(42);
-		Duration step = ConnectionHealth.FIRST_RETRY_DELAY;
+		Duration step = ReconnectBackoff.FIRST_RETRY_DELAY;
 		for (int attempt = 0; attempt < 8; attempt++) {
-			assertThat(ConnectionHealth.retryWait(step, first)).isEqualTo(ConnectionHealth.retryWait(step, second));
-			step = ConnectionHealth.backOff(step, ConnectionHealth.MAX_RETRY_DELAY);
+			assertThat(ReconnectBackoff.retryWait(step, first)).isEqualTo(ReconnectBackoff.retryWait(step, second));
+			step = ReconnectBackoff.backOff(step, ReconnectBackoff.MAX_RETRY_DELAY);
 		}
 		// The extremes of the random source stay inside the step.
-		assertThat(ConnectionHealth.retryWait(Duration.ofSeconds(30), fixed(0.0))).isEqualTo(Duration.ofSeconds(15));
-		assertThat(ConnectionHealth.retryWait(Duration.ofSeconds(30), fixed(Math.nextDown(1.0))))
+		assertThat(ReconnectBackoff.retryWait(Duration.ofSeconds(30), fixed(0.0))).isEqualTo(Duration.ofSeconds(15));
+		assertThat(ReconnectBackoff.retryWait(Duration.ofSeconds(30), fixed(Math.nextDown(1.0))))
 			.isBetween(Duration.ofSeconds(15), Duration.ofSeconds(30));
 	}
 

@@ -1,4 +1,4 @@
-package dev.retryafter.autoconfigure;
+package dev.retryafter.autoconfigure.client;
 
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.boot.http.client.autoconfigure.ClientHttpRequestFactoryBuilderCustomizer;

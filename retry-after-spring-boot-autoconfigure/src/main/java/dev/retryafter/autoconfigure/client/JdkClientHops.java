@@ -1,4 +1,4 @@
-package dev.retryafter.autoconfigure;
+package dev.retryafter.autoconfigure.client;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;

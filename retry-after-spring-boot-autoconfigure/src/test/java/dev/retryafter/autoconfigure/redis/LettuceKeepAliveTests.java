@@ -1,7 +1,9 @@
-package dev.retryafter.autoconfigure;
+package dev.retryafter.autoconfigure.redis;
 
 import java.time.Duration;
 
+import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.testsupport.RedisServerExtension;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
@@ -31,6 +33,7 @@ class LettuceKeepAliveTests {
 	private ApplicationContextRunner contextRunner() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
+					RetryAfterRestClientAutoConfiguration.class,
 					RetryAfterRedisAutoConfiguration.class, DataRedisAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.host=127.0.0.1",
 					"spring.data.redis.port=" + this.redis.server().port());

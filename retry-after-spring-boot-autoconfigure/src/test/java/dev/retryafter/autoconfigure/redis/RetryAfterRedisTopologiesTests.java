@@ -1,8 +1,10 @@
-package dev.retryafter.autoconfigure;
+package dev.retryafter.autoconfigure.redis;
 
 import java.time.Duration;
 import java.util.stream.Collectors;
 
+import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
+import dev.retryafter.autoconfigure.client.RetryAfterRestClientAutoConfiguration;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
 import dev.retryafter.store.CooldownStore;
@@ -38,6 +40,7 @@ class RetryAfterRedisTopologiesTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, RetryAfterAutoConfiguration.class,
+				RetryAfterRestClientAutoConfiguration.class,
 				RetryAfterRedisAutoConfiguration.class))
 		.withPropertyValues("retry-after.store=redis", "spring.data.redis.timeout=2s");
 

@@ -1,4 +1,4 @@
-package dev.retryafter.autoconfigure;
+package dev.retryafter.autoconfigure.client;
 
 import dev.retryafter.client.SentRequestFactory;
 import dev.retryafter.core.ClientSettingsCatalog;

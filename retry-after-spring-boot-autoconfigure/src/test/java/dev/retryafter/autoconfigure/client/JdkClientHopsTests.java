@@ -1,4 +1,4 @@
-package dev.retryafter.autoconfigure;
+package dev.retryafter.autoconfigure.client;
 
 import java.net.http.HttpClient;
 import java.time.Duration;

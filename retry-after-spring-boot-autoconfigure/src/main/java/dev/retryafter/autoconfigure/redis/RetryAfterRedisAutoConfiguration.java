@@ -1,7 +1,10 @@
-package dev.retryafter.autoconfigure;
+package dev.retryafter.autoconfigure.redis;
 
 import java.time.Duration;
 
+import dev.retryafter.autoconfigure.CooldownStoreSettings;
+import dev.retryafter.autoconfigure.RetryAfterAutoConfiguration;
+import dev.retryafter.autoconfigure.RetryAfterProperties;
 import dev.retryafter.core.ClientSettingsCatalog;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.RedisCooldownStore;
@@ -56,9 +59,9 @@ public final class RetryAfterRedisAutoConfiguration {
 			keyPrefix = RedisCooldownStore.defaultKeyPrefix(environment.getProperty("spring.application.name"));
 		}
 		// Errors are counted by the store itself; the metrics read them from there.
-		RedisCooldownStore store = new RedisCooldownStore(redisConnectionFactory,
-				new RetryAfterSettingsMapper(properties).hostCooldowns(),
-				keyPrefix, PartitionSecrets.forSharedStore(properties, retryClients));
+		CooldownStoreSettings storeSettings = new CooldownStoreSettings(properties);
+		RedisCooldownStore store = new RedisCooldownStore(redisConnectionFactory, storeSettings.hostCooldowns(),
+				keyPrefix, storeSettings.sharedSecret(retryClients));
 		store.start();
 		return store;
 	}
