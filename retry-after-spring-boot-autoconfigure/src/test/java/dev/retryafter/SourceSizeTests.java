@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SourceSizeTests {
 
-	private static final int MAX_LINES = 450;
+	private static final int MAX_LINES = 400;
 
 	@Test
 	void noMainSourceFileIsLongerThanTheBound() throws IOException {
