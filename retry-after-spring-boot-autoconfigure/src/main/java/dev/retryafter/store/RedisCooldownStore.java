@@ -277,9 +277,11 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		this.subscription.request();
 	}
 
-	// On the background thread, once the heartbeat is heard again: own news first, so the
-	// others learn what happened here; then theirs.
+	// On the background thread, once the heartbeat is heard again (after an outage, or on a
+	// new subscription): own news first, so the others learn what happened here, including
+	// what a failed-over master may have lost; then theirs.
 	private boolean recovered() {
+		this.writes.replay();
 		return this.writes.flush() && this.catchUp.run();
 	}
 
