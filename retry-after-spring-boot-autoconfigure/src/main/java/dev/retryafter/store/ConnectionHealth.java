@@ -2,12 +2,10 @@ package dev.retryafter.store;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;
@@ -17,10 +15,6 @@ import dev.retryafter.core.CauseChain;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
-
-import org.springframework.data.redis.core.script.RedisScript;
-import org.springframework.util.ClassUtils;
 
 /**
  * Whether a {@link RedisCooldownStore} shares cooldowns now: its heartbeat (a write and a
@@ -33,38 +27,22 @@ import org.springframework.util.ClassUtils;
  * 30 s ({@link ReconnectBackoff}), so a Redis that answers but refuses writes
  * ({@code READONLY}, {@code OOM}, {@code NOPERM}) costs one attempt per backoff step, not a
  * loop.
+ * <p>
+ * {@code connected} means that sharing works both ways now: this store's heartbeat went
+ * through a master and came back on the subscription the store holds now, within the
+ * heartbeat timeout (or the probe timeout, after a client connection closed), and the store
+ * has caught up since that subscription was made. Its parts: the {@link HeartbeatSender} and
+ * the {@link DisconnectProbe}.
  */
 final class ConnectionHealth {
 
-	private static final boolean LETTUCE_EVENTS_PRESENT = ClassUtils.isPresent(
-			"io.lettuce.core.event.connection.DisconnectedEvent", ConnectionHealth.class.getClassLoader())
-			&& ClassUtils.isPresent("reactor.core.Disposable", ConnectionHealth.class.getClassLoader());
-
 	private static final Log logger = LogFactory.getLog(RedisCooldownStore.class);
-
-	// KEYS[1] the heartbeat key; ARGV[1] the channel; ARGV[2] the heartbeat; ARGV[3] how long
-	// the key lives (ms). The write makes a Redis that refuses writes or scripts (a replica,
-	// OOM under noeviction, an ACL without scripting) fail the heartbeat, not only the
-	// cooldowns that happen to be written. Returns Redis's time (epoch ms), which keeps this
-	// instance's estimate of it fresh.
-	private static final RedisScript<Long> HEARTBEAT = RedisScript.of("""
-			local time = redis.call('TIME')
-			redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-			redis.call('PUBLISH', ARGV[1], ARGV[2])
-			return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-			""", Long.class);
 
 	private final RedisLink link;
 
 	private final long heartbeatIntervalNanos;
 
 	private final long heartbeatTimeoutNanos;
-
-	private final long probeTimeoutNanos;
-
-	private final List<String> heartbeatKey;
-
-	private final String heartbeatMillis;
 
 	// The waits between the reconnection attempts; back to the first after a heartbeat heard
 	// while connected, so an outage that follows a recovery at once keeps backing off.
@@ -101,24 +79,16 @@ final class ConnectionHealth {
 
 	private volatile long lastHeardNanos;
 
-	private volatile long lastSentNanos;
-
 	// Set when a client connection closed: the heartbeat must then come back within the probe
 	// timeout, or the outage starts at once rather than after the heartbeat timeout.
-	private volatile long probeStartNanos;
+	private final DisconnectProbe probe;
 
-	private volatile boolean probing;
+	private final HeartbeatSender heartbeat;
 
-	private volatile @Nullable String probeCause;
-
-	// Stops watching the client's connection events.
-	private volatile @Nullable Runnable disconnects;
-
-	private final AtomicBoolean heartbeatInFlight = new AtomicBoolean();
-
-	// Asked for while one was on its way, e.g. by a new subscription that the one on its way
-	// may have missed: sent once that one is done.
-	private final AtomicBoolean heartbeatAgain = new AtomicBoolean();
+	// Set when a subscription is made, by the store or by the client on its own: messages
+	// published before it were missed, so the store republishes its own and reads the fleet's
+	// once its heartbeat is heard, as after an outage.
+	private volatile boolean catchUpNeeded;
 
 	// Checks the heartbeat; never runs a Redis command, so a hung Redis cannot stop it.
 	private final ScheduledExecutorService watchdog = Executors
@@ -132,10 +102,8 @@ final class ConnectionHealth {
 		this.link = link;
 		this.heartbeatIntervalNanos = heartbeatInterval.toNanos();
 		this.heartbeatTimeoutNanos = heartbeatTimeout.toNanos();
-		this.probeTimeoutNanos = Math.min(probeTimeout.toNanos(), this.heartbeatTimeoutNanos);
-		// Not a cooldown key (no "://"), so the catch-up and the ends leave it alone.
-		this.heartbeatKey = List.of(link.keyPrefix() + "heartbeat");
-		this.heartbeatMillis = Long.toString(Math.max(1, heartbeatTimeout.toMillis()));
+		this.probe = new DisconnectProbe(link, Math.min(probeTimeout.toNanos(), this.heartbeatTimeoutNanos));
+		this.heartbeat = new HeartbeatSender(link, heartbeatTimeout, this::commandFailed);
 		this.backoff = new ReconnectBackoff(firstRetryDelay, maxRetryDelay, random);
 		this.reconnect = reconnect;
 		this.recovered = recovered;
@@ -149,7 +117,7 @@ final class ConnectionHealth {
 	 */
 	void start() {
 		this.lastHeardNanos = this.link.monotonicClock().nanoTime();
-		watchDisconnects();
+		this.probe.watch(this::connectionClosed);
 		long tick = Math.max(1, Math.min(this.heartbeatIntervalNanos / 4, TimeUnit.SECONDS.toNanos(1)));
 		try {
 			this.watchdog.scheduleWithFixedDelay(this::check, tick, tick, TimeUnit.NANOSECONDS);
@@ -178,28 +146,33 @@ final class ConnectionHealth {
 	 * Publishes the heartbeat in the background, unless one is still on its way.
 	 */
 	void sendHeartbeat() {
-		if (!this.heartbeatInFlight.compareAndSet(false, true)) {
-			// The previous one is still waiting for a hung or slow Redis.
-			this.heartbeatAgain.set(true);
-			return;
-		}
-		this.lastSentNanos = this.link.monotonicClock().nanoTime();
-		if (!this.link.runInBackground(this::publishHeartbeat)) {
-			this.heartbeatInFlight.set(false);
-		}
+		this.heartbeat.send();
 	}
 
 	/**
-	 * This store's own heartbeat came back. Called on the client's event loop: must not block.
+	 * This store's own heartbeat came back on its current subscription: its write went through
+	 * a master that the subscription hears. Called on the client's event loop: must not block.
 	 */
 	void heard() {
-		this.lastHeardNanos = this.link.monotonicClock().nanoTime();
-		if (this.connected) {
+		long now = this.link.monotonicClock().nanoTime();
+		this.lastHeardNanos = now;
+		this.probe.heard(now);
+		if (this.connected && !this.catchUpNeeded) {
 			this.backoff.reset();
 		}
 		else {
 			this.link.runInBackground(this::recover);
 		}
+	}
+
+	/**
+	 * A subscription was made (by the store, or by the client re-subscribing after a
+	 * reconnect): checks it at once, and catches up once its heartbeat is heard. Must not
+	 * block.
+	 */
+	void subscribed() {
+		this.catchUpNeeded = true;
+		sendHeartbeat();
 	}
 
 	/**
@@ -251,10 +224,7 @@ final class ConnectionHealth {
 
 	void close() {
 		this.closed = true;
-		Runnable watching = this.disconnects;
-		if (watching != null) {
-			watching.run();
-		}
+		this.probe.close();
 		this.watchdog.shutdownNow();
 	}
 
@@ -265,15 +235,12 @@ final class ConnectionHealth {
 			failed("heartbeat",
 					"no heartbeat heard back for " + Duration.ofNanos(now - this.lastHeardNanos).toMillis() + " ms");
 		}
-		if (this.probing && now - this.probeStartNanos > this.probeTimeoutNanos) {
-			this.probing = false;
-			if (this.lastHeardNanos - this.probeStartNanos < 0 && !this.outage) {
-				failed("connection", "the connection to " + this.probeCause
-						+ " closed and no heartbeat came back within " + this.probeTimeoutNanos / 1_000_000 + " ms");
-			}
+		String unanswered = this.probe.expired(now);
+		if (unanswered != null && !this.outage) {
+			failed("connection", unanswered);
 		}
 		// During an outage, only the reconnection attempts send it.
-		if (!this.outage && now - this.lastSentNanos >= this.heartbeatIntervalNanos) {
+		if (!this.outage && now - this.heartbeat.lastSentNanos() >= this.heartbeatIntervalNanos) {
 			sendHeartbeat();
 		}
 	}
@@ -297,52 +264,12 @@ final class ConnectionHealth {
 		scheduleAttempt(outage);
 	}
 
-	private void watchDisconnects() {
-		if (!LETTUCE_EVENTS_PRESENT) {
-			return;
-		}
-		try {
-			this.disconnects = LettuceDisconnects.watch(this.link.connectionFactory(), this::connectionClosed);
-		}
-		catch (RuntimeException | LinkageError ex) {
-			// The heartbeat alone still notices a lost connection.
-			logger.debug("Cannot watch the Redis client's connection events", ex);
-		}
-	}
-
 	// Called on the client's event thread: must not block.
 	private void connectionClosed(String remote) {
 		if (this.closed || this.outage) {
 			return;
 		}
-		this.probeCause = remote;
-		this.probeStartNanos = this.link.monotonicClock().nanoTime();
-		this.probing = true;
-		sendHeartbeat();
-	}
-
-	private void publishHeartbeat() {
-		try {
-			if (this.link.signature().signs()) {
-				// Its stamp is Redis's time: read once, before the first signed message.
-				this.link.readRedisTimeOnce();
-			}
-			// Encoded for each one: a signed heartbeat has a stamp and sequence number of its own.
-			String heartbeat = CooldownMessage.heartbeat(this.link.instance()).encode(this.link.signature());
-			long before = this.link.monotonicClock().nanoTime();
-			Long redisMillis = this.link.redis()
-				.execute(HEARTBEAT, this.heartbeatKey, this.link.channel(), heartbeat, this.heartbeatMillis);
-			if (redisMillis != null) {
-				this.link.redisClock().observe(redisMillis, before, this.link.monotonicClock().nanoTime());
-			}
-		}
-		catch (RuntimeException ex) {
-			commandFailed("heartbeat", ex);
-		}
-		finally {
-			this.heartbeatInFlight.set(false);
-		}
-		if (this.heartbeatAgain.getAndSet(false)) {
+		if (this.probe.start(remote)) {
 			sendHeartbeat();
 		}
 	}
@@ -351,18 +278,22 @@ final class ConnectionHealth {
 	// are read: a Redis that answers the heartbeat but fails them (a cluster with a master
 	// down, a key Redis refuses) is still in the same outage, not in a new one.
 	private void recover() {
-		if (this.connected || this.closed) {
+		if ((this.connected && !this.catchUpNeeded) || this.closed) {
 			return;
 		}
+		// Cleared first: a subscription made while this runs asks for another catch-up.
+		this.catchUpNeeded = false;
 		int queued = this.queuedWrites.getAsInt();
 		long outageNanos;
 		boolean wasOutage;
 		this.recovering = true;
 		try {
 			if (!this.recovered.getAsBoolean()) {
+				this.catchUpNeeded = true;
 				return;
 			}
 			synchronized (this.stateLock) {
+				// Connected already: a catch-up after the client re-subscribed by itself.
 				if (this.connected || this.closed) {
 					return;
 				}

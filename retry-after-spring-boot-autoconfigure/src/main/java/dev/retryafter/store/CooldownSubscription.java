@@ -36,7 +36,9 @@ final class CooldownSubscription {
 	private final ScheduledExecutorService subscriber = Executors
 		.newSingleThreadScheduledExecutor(RedisLink.daemon("retry-after-redis-subscriber"));
 
-	private final Listener listener = new Listener();
+	// One per subscription: only the current one's heartbeats count, so a heartbeat heard on a
+	// connection being replaced (e.g. still on the old master) cannot say the new one works.
+	private volatile Listener listener = new Listener();
 
 	private final AtomicBoolean resubscribing = new AtomicBoolean();
 
@@ -94,8 +96,10 @@ final class CooldownSubscription {
 				// Redis's time.
 				this.link.readRedisTime(made);
 			}
+			Listener current = new Listener();
+			this.listener = current;
 			// Lettuce returns once subscribed.
-			made.subscribe(this.listener, this.link.channel().getBytes(StandardCharsets.UTF_8));
+			made.subscribe(current, this.link.channel().getBytes(StandardCharsets.UTF_8));
 			this.resubscribing.set(false);
 		}
 		catch (RuntimeException ex) {
@@ -142,10 +146,18 @@ final class CooldownSubscription {
 			return own == (message.kind() == CooldownMessage.Kind.HEARTBEAT);
 		}
 
+		private boolean current() {
+			return CooldownSubscription.this.listener == this;
+		}
+
 		private void apply(CooldownMessage message) {
 			CooldownKey key = message.key();
 			switch (message.kind()) {
-				case HEARTBEAT -> CooldownSubscription.this.health.heard();
+				case HEARTBEAT -> {
+					if (current()) {
+						CooldownSubscription.this.health.heard();
+					}
+				}
 				case COOLDOWN -> {
 					if (key != null) {
 						CooldownSubscription.this.link.learn(key, message.remainingMillis());
@@ -169,8 +181,11 @@ final class CooldownSubscription {
 
 		@Override
 		public void onChannelSubscribed(byte[] channel, long count) {
-			// Also called when the client re-subscribes after a reconnect: check at once.
-			CooldownSubscription.this.health.sendHeartbeat();
+			// Also called when the client re-subscribes after a reconnect, perhaps to another
+			// master: what was published meanwhile was missed, so check at once and catch up.
+			if (current()) {
+				CooldownSubscription.this.health.subscribed();
+			}
 		}
 
 	}

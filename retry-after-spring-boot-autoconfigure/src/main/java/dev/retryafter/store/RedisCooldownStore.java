@@ -40,7 +40,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * at WARN, and the subscription is made again after about 1 s, then ever less often (up to
  * every 30 s, each wait jittered), until the store hears its heartbeat again. It then logs one
  * INFO with the outage's length, publishes the cooldowns recorded meanwhile that are still
- * running, and reads what the other instances wrote. Redis being down or hung (its commands
+ * running (and writes again those it wrote before that still run, which a failed-over master
+ * may have lost), and reads what the other instances wrote; it does the same whenever the
+ * client re-subscribes by itself. {@link #state()} is {@code connected} only while its
+ * heartbeat comes back on its current subscription. Redis being down or hung (its commands
  * time out after the connection factory's command timeout, {@code spring.data.redis.timeout})
  * only ever delays this background work.
  * <p>
@@ -277,9 +280,11 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		this.subscription.request();
 	}
 
-	// On the background thread, once the heartbeat is heard again: own news first, so the
-	// others learn what happened here; then theirs.
+	// On the background thread, once the heartbeat is heard again (after an outage, or on a
+	// new subscription): own news first, so the others learn what happened here, including
+	// what a failed-over master may have lost; then theirs.
 	private boolean recovered() {
+		this.writes.replay();
 		return this.writes.flush() && this.catchUp.run();
 	}
 

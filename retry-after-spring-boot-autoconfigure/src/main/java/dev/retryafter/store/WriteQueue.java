@@ -75,6 +75,12 @@ final class WriteQueue {
 	// Ends asked for while Redis could not be told: an origin's text form, or "*" for all.
 	private final Set<String> ends = ConcurrentHashMap.newKeySet();
 
+	// Monotonic end of each cooldown this instance wrote, while it runs (at most maxHosts):
+	// written again after every outage or new subscription, because a write that a master
+	// acknowledged may never have reached its replicas before a failover, and a Redis that
+	// restarted without persistence lost every key.
+	private final Map<CooldownKey, Long> sent = new ConcurrentHashMap<>();
+
 	private final AtomicBoolean flushScheduled = new AtomicBoolean();
 
 	private final LongAdder dropped = new LongAdder();
@@ -107,6 +113,7 @@ final class WriteQueue {
 	 */
 	void end(@Nullable Origin origin) {
 		this.writes.keySet().removeIf((key) -> origin == null || key.origin().equals(origin));
+		this.sent.keySet().removeIf((key) -> origin == null || key.origin().equals(origin));
 		if (this.ends.size() < this.link.protection().maxHosts() || origin == null) {
 			this.ends.add((origin != null) ? origin.toString() : ALL);
 		}
@@ -124,6 +131,25 @@ final class WriteQueue {
 
 	int size() {
 		return this.writes.size();
+	}
+
+	/**
+	 * Queues again the cooldowns this instance wrote that still run here (one ended here, or
+	 * by another instance, is not written again); the later instant is kept, and Redis keeps
+	 * the later of what it holds and what is written, so this only fills what Redis lost.
+	 */
+	void replay() {
+		long now = this.link.monotonicClock().nanoTime();
+		for (Map.Entry<CooldownKey, Long> entry : this.sent.entrySet()) {
+			CooldownKey key = entry.getKey();
+			long until = entry.getValue();
+			if (until - now <= 0 || this.link.protection().remaining(key, now).isZero()) {
+				this.sent.remove(key, until);
+			}
+			else {
+				keepLater(key, until);
+			}
+		}
 	}
 
 	/**
@@ -170,11 +196,24 @@ final class WriteQueue {
 			this.health.commandFailed("write", ex);
 			return false;
 		}
+		remember(key, untilNanos);
 		if (held != null && held > leftMillis) {
 			// Another instance holds a later instant this one may have missed.
 			this.link.learn(key, held);
 		}
 		return true;
+	}
+
+	private void remember(CooldownKey key, long untilNanos) {
+		if (this.sent.size() >= this.link.protection().maxHosts() && !this.sent.containsKey(key)) {
+			long now = this.link.monotonicClock().nanoTime();
+			this.sent.values().removeIf((until) -> until - now <= 0);
+			if (this.sent.size() >= this.link.protection().maxHosts()) {
+				// Still written now; only not written again after an outage.
+				return;
+			}
+		}
+		this.sent.merge(key, untilNanos, (held, fresh) -> (fresh - held > 0) ? fresh : held);
 	}
 
 	// The one merge: a key's queued instant only ever moves later.

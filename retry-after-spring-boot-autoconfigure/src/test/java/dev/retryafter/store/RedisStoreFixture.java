@@ -118,6 +118,19 @@ final class RedisStoreFixture implements AutoCloseable {
 	}
 
 	/**
+	 * A started store on its own connection factory with the given command timeout, signing
+	 * with {@code secret}, on the fixture's heartbeat timings.
+	 */
+	RedisCooldownStore store(Duration commandTimeout, OriginProtection cooldowns, PartitionSecret secret) {
+		RedisCooldownStore store = new RedisCooldownStore(connectionFactory(commandTimeout), cooldowns,
+				RedisCooldownStore.DEFAULT_KEY_PREFIX, MonotonicClock.SYSTEM, Clock.systemUTC(), this.heartbeatInterval,
+				this.heartbeatTimeout, FIRST_RETRY_DELAY, MAX_RETRY_DELAY, secret);
+		this.resources.add(store);
+		store.start();
+		return store;
+	}
+
+	/**
 	 * A store on the production heartbeat timings and Lettuce's default command timeout.
 	 */
 	RedisCooldownStore storeWithDefaultTimings(OriginProtection cooldowns) {
@@ -134,9 +147,17 @@ final class RedisStoreFixture implements AutoCloseable {
 	 * Redis, so the subscription alone can be dropped.
 	 */
 	RedisCooldownStore storeSubscribingThrough(LoopbackTcpProxy proxy, OriginProtection cooldowns) {
+		return storeSubscribingTo(new RedisStandaloneConfiguration("127.0.0.1", proxy.port()), cooldowns);
+	}
+
+	/**
+	 * A store whose subscription goes to {@code subscriptions} while its commands go to the
+	 * fixture's Redis: one whose subscription cannot hear its writes when that is another
+	 * server.
+	 */
+	RedisCooldownStore storeSubscribingTo(RedisConfiguration subscriptions, OriginProtection cooldowns) {
 		RedisConnectionFactory direct = connectionFactory();
-		RedisConnectionFactory proxied = connectionFactory(new RedisStandaloneConfiguration("127.0.0.1", proxy.port()),
-				COMMAND_TIMEOUT);
+		RedisConnectionFactory proxied = connectionFactory(subscriptions, COMMAND_TIMEOUT);
 		// The store subscribes on its subscriber thread and sends every command from others.
 		RedisConnectionFactory routing = (RedisConnectionFactory) Proxy.newProxyInstance(
 				RedisConnectionFactory.class.getClassLoader(), new Class<?>[] { RedisConnectionFactory.class },

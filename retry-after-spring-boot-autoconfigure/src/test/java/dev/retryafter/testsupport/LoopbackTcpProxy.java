@@ -13,7 +13,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A TCP proxy on a random loopback port, forwarding to a loopback port, that can go silent:
  * while {@linkplain #drop() dropping}, it discards what either side sends and closes nothing,
- * as a NAT or cloud load balancer does when it forgets an idle connection without a reset.
+ * as a NAT or cloud load balancer does when it forgets an idle connection without a reset;
+ * or {@linkplain #reset() reset} them.
  */
 public final class LoopbackTcpProxy implements AutoCloseable {
 
@@ -56,6 +57,18 @@ public final class LoopbackTcpProxy implements AutoCloseable {
 	 */
 	public void heal() {
 		this.dropping = false;
+	}
+
+	/**
+	 * Closes every connection made so far, as a restarted load balancer would; new ones are
+	 * forwarded.
+	 * @throws IOException if a socket cannot be closed
+	 */
+	public void reset() throws IOException {
+		for (Socket socket : this.sockets) {
+			socket.close();
+			this.sockets.remove(socket);
+		}
 	}
 
 	@Override

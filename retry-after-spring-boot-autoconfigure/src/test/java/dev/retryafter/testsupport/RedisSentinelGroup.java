@@ -15,8 +15,8 @@ import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 /**
  * A real Redis master, one replica and three sentinels ({@code redis-server --sentinel}) on
  * random loopback ports, for tests of a failover: the master can be killed, and the
- * sentinels then promote the replica (a master is down after 1 s of silence, a failover
- * times out after 3 s). Fails (never skips) when {@code redis-server} or {@code redis-cli}
+ * sentinels then promote the replica (a master is down after 1 s of silence unless told
+ * otherwise, a failover times out after 3 s). Fails (never skips) when {@code redis-server} or {@code redis-cli}
  * is missing.
  */
 public final class RedisSentinelGroup implements AutoCloseable {
@@ -46,7 +46,18 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	 * @return the group
 	 */
 	public static RedisSentinelGroup start() {
-		return start(true);
+		return start(true, Duration.ofSeconds(1));
+	}
+
+	/**
+	 * Starts the group as {@link #start()} does, with the sentinels taking a master for down
+	 * after {@code downAfter} of silence: a longer failover, for tests of what the stores say
+	 * while there is no master.
+	 * @param downAfter the sentinels' {@code down-after-milliseconds}
+	 * @return the group
+	 */
+	public static RedisSentinelGroup startWithDownAfter(Duration downAfter) {
+		return start(true, downAfter);
 	}
 
 	/**
@@ -56,14 +67,14 @@ public final class RedisSentinelGroup implements AutoCloseable {
 	 * @return the group
 	 */
 	public static RedisSentinelGroup startWithoutFailover() {
-		return start(false);
+		return start(false, Duration.ofSeconds(1));
 	}
 
-	private static RedisSentinelGroup start(boolean failover) {
+	private static RedisSentinelGroup start(boolean failover, Duration downAfter) {
 		RedisSentinelGroup group = new RedisSentinelGroup(
 				RedisServer.executable("redis-cli", "redis-tools", System.getenv("PATH")));
 		try {
-			group.startServers(failover);
+			group.startServers(failover, downAfter);
 			return group;
 		}
 		catch (RuntimeException ex) {
@@ -72,7 +83,7 @@ public final class RedisSentinelGroup implements AutoCloseable {
 		}
 	}
 
-	private void startServers(boolean failover) {
+	private void startServers(boolean failover, Duration downAfter) {
 		this.master = RedisServer.onFreePort();
 		this.servers.add(this.master);
 		this.master.start();
@@ -85,8 +96,8 @@ public final class RedisSentinelGroup implements AutoCloseable {
 			this.sentinels.add(sentinel);
 			Path config = sentinel.directory().resolve("sentinel.conf");
 			write(config, String.join("\n", "sentinel monitor " + MASTER_NAME + " 127.0.0.1 " + this.master.port() + " 2",
-					"sentinel down-after-milliseconds " + MASTER_NAME + " 1000",
-					"sentinel failover-timeout " + MASTER_NAME + " 3000", ""));
+					"sentinel down-after-milliseconds " + MASTER_NAME + " " + downAfter.toMillis(),
+					"sentinel failover-timeout " + MASTER_NAME + " " + Math.max(3000, 3 * downAfter.toMillis()), ""));
 			sentinel.configFile(config).arguments("--sentinel").start();
 		}
 		for (RedisServer sentinel : this.sentinels) {
