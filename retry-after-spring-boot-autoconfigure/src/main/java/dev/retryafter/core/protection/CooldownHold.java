@@ -1,5 +1,7 @@
 package dev.retryafter.core.protection;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * An origin's not-before instant, the delay that set it (the width of the jitter window for
  * requests held by it), and when the requests it held leave. Compared by identity in
@@ -15,6 +17,14 @@ final class CooldownHold {
 	// cooldown it replaces held, which are still to leave.
 	Releases releases = new Releases();
 
+	// Set before the hold is published through the map, as releases: a follow-up cooldown
+	// (see OriginProtection, rule 1) holds first attempts only, never a retry.
+	boolean followUp;
+
+	// Whether this cooldown held a request, itself or as the one it renewed before that one's
+	// instant (a follow-up's wave is its own): only then does it release a wave.
+	private volatile boolean heldAny;
+
 	CooldownHold(long until, long spread) {
 		this.until = until;
 		this.spread = spread;
@@ -29,15 +39,61 @@ final class CooldownHold {
 	}
 
 	/**
-	 * The merge of a held and a fresh cooldown: the later instant wins, and takes over the
-	 * requests the one it replaces held.
+	 * Whether this hold may hold {@code request}: a follow-up cooldown holds first attempts
+	 * only.
 	 */
-	static CooldownHold later(CooldownHold held, CooldownHold fresh) {
-		if (fresh.until - held.until > 0) {
-			fresh.releases = held.releases;
+	boolean holds(AdmissionRequest request) {
+		return request.firstAttempt() || !this.followUp;
+	}
+
+	/**
+	 * Counts a request this cooldown held, which leaves at {@code releaseNanos}.
+	 */
+	void release(long releaseNanos) {
+		this.heldAny = true;
+		this.releases.add(releaseNanos);
+	}
+
+	/**
+	 * Whether the wave this cooldown released is still answered at {@code nowNanos}: it held
+	 * a request, its instant has passed, and one server delay after it has not (the requests
+	 * it held leave within its jitter window, a share of that delay, and are answered soon
+	 * after).
+	 */
+	boolean waveAnswered(long nowNanos) {
+		return this.heldAny && this.until - nowNanos <= 0 && this.until + this.spread - nowNanos > 0;
+	}
+
+	/**
+	 * The merge of a kept and a fresh cooldown: the later instant wins, and takes over the
+	 * requests the one it replaces held. A fresh cooldown recorded while the wave of the kept
+	 * one (or, with none kept, of the last one) is answered is a follow-up, which holds first
+	 * attempts only; a follow-up renewed before its instant stays one.
+	 * @param kept the hold kept for the key, or {@code null}
+	 * @param fresh the hold just recorded, not yet published
+	 * @param nowNanos the current monotonic reading
+	 * @param last the last hold kept for the key, or {@code null}; read when none is kept
+	 * @return the hold to keep: {@code fresh} when it won
+	 */
+	static CooldownHold merge(@Nullable CooldownHold kept, CooldownHold fresh, long nowNanos,
+			@Nullable CooldownHold last) {
+		if (kept == null) {
+			fresh.followUp = last != null && last.waveAnswered(nowNanos);
 			return fresh;
 		}
-		return held;
+		if (fresh.until - kept.until > 0) {
+			fresh.releases = kept.releases;
+			if (kept.until - nowNanos > 0) {
+				// Renewed before its instant: the requests the kept one held are this one's wave.
+				fresh.followUp = kept.followUp;
+				fresh.heldAny = kept.heldAny;
+			}
+			else {
+				fresh.followUp = kept.waveAnswered(nowNanos);
+			}
+			return fresh;
+		}
+		return kept;
 	}
 
 }

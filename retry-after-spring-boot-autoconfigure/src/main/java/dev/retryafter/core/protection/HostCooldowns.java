@@ -27,22 +27,39 @@ final class HostCooldowns {
 
 	private final ConcurrentHashMap<CooldownKey, LearnedPacer> pacers = new ConcurrentHashMap<>();
 
+	// Per key, the last cooldown kept, whose wave a rejection may answer after the cooldown
+	// itself was forgotten (see CooldownHold#merge, and rule 1's follow-up). Bounded as the
+	// cooldowns are.
+	private final ConcurrentHashMap<CooldownKey, CooldownHold> waveEnds = new ConcurrentHashMap<>();
+
+	private final int maxHosts;
+
 	private final CooldownBound bound;
 
 	private final KeyAdmission admission;
 
 	HostCooldowns(int maxHosts) {
+		this.maxHosts = maxHosts;
 		this.bound = new CooldownBound(maxHosts, this.notBefore, this.pacers);
 		this.admission = new KeyAdmission(this.notBefore, this.pacers);
 	}
 
 	/**
-	 * Keeps the later of {@code candidate} and the hold already kept for {@code key}, and
-	 * tells the key's pacer of the rejection.
+	 * Keeps the later of {@code candidate} and the hold already kept for {@code key}, a
+	 * follow-up when it answers the wave of a cooldown whose instant has passed (see
+	 * {@link CooldownHold#merge}), and tells the key's pacer of the rejection.
 	 * @return the hold kept now: {@code candidate} when it won
 	 */
 	CooldownHold hold(CooldownKey key, CooldownHold candidate, long nowNanos) {
-		CooldownHold held = this.notBefore.merge(key, candidate, CooldownHold::later);
+		CooldownHold last = this.waveEnds.get(key);
+		CooldownHold held = this.notBefore.compute(key,
+				(k, kept) -> CooldownHold.merge(kept, candidate, nowNanos, last));
+		if (held == candidate) {
+			this.waveEnds.put(key, held);
+			if (this.waveEnds.size() > this.maxHosts) {
+				purgeWaves(nowNanos);
+			}
+		}
 		LearnedPacer pacer = this.pacers.get(key);
 		if (pacer == null) {
 			pacer = this.pacers.putIfAbsent(key, new LearnedPacer(nowNanos, candidate.spread));
@@ -106,6 +123,15 @@ final class HostCooldowns {
 
 	void purgeExpired(long nowNanos) {
 		this.bound.purgeExpired(nowNanos);
+		purgeWaves(nowNanos);
+	}
+
+	// Ended waves go first; past the bound, the waves of keys with no cooldown kept.
+	private void purgeWaves(long nowNanos) {
+		this.waveEnds.values().removeIf((hold) -> hold.until + hold.spread - nowNanos <= 0);
+		if (this.waveEnds.size() > this.maxHosts) {
+			this.waveEnds.keySet().removeIf((key) -> !this.notBefore.containsKey(key));
+		}
 	}
 
 	/** Ends the cooldowns and pacers of {@code origin}, or of every origin. */
@@ -117,11 +143,13 @@ final class HostCooldowns {
 			}
 		}
 		this.pacers.keySet().removeIf((key) -> origin == null || key.origin().equals(origin));
+		this.waveEnds.keySet().removeIf((key) -> origin == null || key.origin().equals(origin));
 		return ended;
 	}
 
 	boolean end(CooldownKey key) {
 		this.pacers.remove(key);
+		this.waveEnds.remove(key);
 		return this.notBefore.remove(key) != null;
 	}
 

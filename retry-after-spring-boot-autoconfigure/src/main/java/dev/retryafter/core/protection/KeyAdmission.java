@@ -38,6 +38,10 @@ final class KeyAdmission {
 	 */
 	Admission admit(AdmissionRequest request, CooldownKey key) {
 		CooldownHold hold = this.notBefore.get(key);
+		if (hold != null && !hold.holds(request)) {
+			// A follow-up holds first attempts only; a retry is never paced or queued either.
+			return Admission.PROCEED;
+		}
 		boolean cooling = hold != null && hold.until - request.nowNanos() > 0;
 		HeldBy held = null;
 		if (hold != null) {
@@ -128,7 +132,7 @@ final class KeyAdmission {
 				request.reserveNanos(), request.jitter(), request.random());
 		if (cooling && wait != null) {
 			// Held while the key cools down: a request the cooldown releases.
-			hold.releases.add(nowNanos + wait.delay().toNanos());
+			hold.release(nowNanos + wait.delay().toNanos());
 		}
 		return wait;
 	}
@@ -156,7 +160,7 @@ final class KeyAdmission {
 			Duration wait = Jitter.apply(this.base, Duration.ofNanos(this.hold.spread), this.jitter,
 					request.random(), this.limit);
 			if (this.released) {
-				this.hold.releases.add(request.nowNanos() + wait.toNanos());
+				this.hold.release(request.nowNanos() + wait.toNanos());
 			}
 			return new Admission.Wait(wait, this.reason);
 		}
