@@ -18,10 +18,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The one door of origin protection: whether a request may be sent now, and what each
  * response tells about its origin. It keeps, per {@link CooldownKey}, the host cooldown a
- * response's {@code Retry-After} set (the later of old and new wins; see rule 1 for the
- * requests a later one may hold), the rate the origin
- * accepted between two of its rejections, the probe state of cooling routes, the buckets the
- * origin named for its routes, and the quota it announced. No cooldown lasts longer than
+ * response's {@code Retry-After} set (the later of old and new wins; rule 1 says whom a
+ * later one may hold), the rate the origin accepted between two of its rejections, the probe
+ * state of cooling routes, the buckets the origin named for its routes, and its quota. No cooldown lasts longer than
  * {@code maxDuration}, whatever the server asked or another instance reported: a server
  * asking for hours (or an epoch timestamp sent by mistake) cools the origin down for that
  * long at most, after which one request goes out and learns the state again.
@@ -31,14 +30,12 @@ import org.jspecify.annotations.Nullable;
  * key's cooldown and pacer once for the three):
  * <ol>
  * <li>{@code cooldown}: before the instant, the request waits for it plus jitter, or is
- * refused when that does not fit its budget or in mode {@code fail-fast}. Which requests a
- * later rejection may hold: a request already held keeps its release slot (it is held once
- * per attempt), and a rejection recorded once the instant has passed, or with no cooldown
- * kept until one server delay after it, answers the wave the cooldown released (or that
- * wave's retries). It starts or renews a <em>follow-up</em>, whose instant holds first
- * attempts only (by this rule and the next three) and never a retry: a retry waits its own
- * {@code Retry-After}, and the wave's rejections do not push the first wave's retries, nor
- * one another's, back again.</li>
+ * refused when that does not fit its budget or in mode {@code fail-fast}. A request already
+ * held keeps its release slot (it is held once per attempt), and a rejection recorded once
+ * the instant has passed (up to one server delay after it) answers the wave the cooldown
+ * released, or its retries: it starts or renews a <em>follow-up</em>, which holds first
+ * attempts only (by this rule and the next three), never a retry. A retry waits its own
+ * {@code Retry-After}: the wave's rejections do not push the first wave's retries back.</li>
  * <li>{@code releaseWindow}: past the instant, a first attempt queues behind the requests
  * the cooldown held that are still leaving.</li>
  * <li>{@code pacing}: once the origin turned requests away twice, a first attempt in mode
@@ -188,9 +185,8 @@ public final class OriginProtection {
 
 	/**
 	 * Records that {@code key} asked for {@code delay} (from now) before the next request,
-	 * cut to the longest cooldown. The later of the held and the new not-before instant wins;
-	 * recorded once the held instant has passed, or within one server delay after it, the new
-	 * one is a follow-up, which holds first attempts only (rule 1).
+	 * cut to the longest cooldown. The later instant wins; one recorded past the held instant
+	 * (within one server delay of it) is a follow-up, which holds first attempts only (rule 1).
 	 * @param key the origin, or partition of an origin
 	 * @param delay the delay; zero or negative records nothing, more than the map's
 	 * {@code maxDuration} counts as {@code maxDuration}
