@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  */
 public final class FleetBenchmark {
 
-	private static final Pattern LINE = Pattern.compile("FLEET ok=(\\d+) failed=(\\d+) end=(\\d+) held=(\\d+)");
+	private static final Pattern LINE = Pattern.compile("FLEET ok=(\\d+) failed=(\\d+) end=(\\d+) held=(\\d+) slots=(\\d+) fallbacks=(\\d+) p50us=(\\d+) p99us=(\\d+) holds=(\\S+)");
 
 	/** Long enough for every instance's JVM to be up before the calls start. */
 	private static final long START_DELAY_MILLIS = 4_000;
@@ -38,7 +38,7 @@ public final class FleetBenchmark {
 
 	/** What the fleet did together against the origin. */
 	record Result(String origin, String store, int calls, int sent, int rejected, int succeeded, int failed,
-			double seconds, double ownSeconds, long held) {
+			double seconds, double ownSeconds, long held, long slots, long fallbacks, long p50Micros, long p99Micros) {
 
 		double sentPerSuccess() {
 			return QueuedCalls.sentPerSuccess(this.sent, this.succeeded);
@@ -75,10 +75,11 @@ public final class FleetBenchmark {
 							: bucket(callers, bucketPerCaller, rate, burst, store, redis);
 					results.add(result);
 					System.out.printf("%-6s %-5s calls=%d sent=%d 429s=%d ok=%d failed=%d sent/ok=%s time=%.1f s "
-							+ "(quota's own %.1f s) held=%d%n", result.origin(), result.store(), result.calls(),
-							result.sent(), result.rejected(), result.succeeded(), result.failed(),
-							Stats.format2(result.sentPerSuccess()), result.seconds(), result.ownSeconds(),
-							result.held());
+							+ "(quota's own %.1f s) held=%d fleet-slots=%d fallbacks=%d round-trip p50=%d us p99=%d us%n",
+							result.origin(), result.store(), result.calls(), result.sent(), result.rejected(),
+							result.succeeded(), result.failed(), Stats.format2(result.sentPerSuccess()),
+							result.seconds(), result.ownSeconds(), result.held(), result.slots(), result.fallbacks(),
+							result.p50Micros(), result.p99Micros());
 				}
 			}
 		}
@@ -90,15 +91,18 @@ public final class FleetBenchmark {
 			.append("/s, burst ").append(burst).append(" (").append(bucketPerCaller).append(" calls per caller). ")
 			.append(ResultFiles.environment()).append(".\n\n");
 		md.append("| origin | store | calls | sent | 429s | ended 200 | calls failed | sent per success "
-				+ "| time s | quota's own time s | time ÷ own | requests held |\n");
-		md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+				+ "| time s | quota's own time s | time ÷ own | requests held | fleet slots | fallbacks "
+				+ "| round trip p50 µs | round trip p99 µs |\n");
+		md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+				+ "| ---: | ---: |\n");
 		for (Result r : results) {
 			md.append("| ").append(r.origin()).append(" | ").append(r.store()).append(" | ").append(r.calls())
 				.append(" | ").append(r.sent()).append(" | ").append(r.rejected()).append(" | ").append(r.succeeded())
 				.append(" | ").append(r.failed()).append(" | ").append(Stats.format2(r.sentPerSuccess()))
 				.append(" | ").append(Stats.format(r.seconds())).append(" | ").append(Stats.format(r.ownSeconds()))
 				.append(" | ").append(Stats.format2(r.seconds() / r.ownSeconds())).append(" | ").append(r.held())
-				.append(" |\n");
+				.append(" | ").append(r.slots()).append(" | ").append(r.fallbacks()).append(" | ")
+				.append(r.p50Micros()).append(" | ").append(r.p99Micros()).append(" |\n");
 		}
 		ResultFiles.write(out.resolve("fleet.md"), md.toString());
 	}
@@ -112,7 +116,8 @@ public final class FleetBenchmark {
 			int calls = callers.stream().mapToInt(Integer::intValue).sum() * perCaller;
 			Fleet fleet = Fleet.run(prefix, callers, perCaller, store, redis, startAt);
 			return new Result("fixed", store, calls, origin.requests(), origin.rejected(), fleet.ok, fleet.failed,
-					(fleet.end - startAt) / 1000.0, origin.earliestSeconds(calls, startAt), fleet.held);
+					(fleet.end - startAt) / 1000.0, origin.earliestSeconds(calls, startAt), fleet.held, fleet.slots, fleet.fallbacks, fleet.p50Micros,
+					fleet.p99Micros);
 		}
 	}
 
@@ -125,7 +130,8 @@ public final class FleetBenchmark {
 			int calls = callers.stream().mapToInt(Integer::intValue).sum() * perCaller;
 			Fleet fleet = Fleet.run(prefix, callers, perCaller, store, redis, startAt);
 			return new Result("bucket", store, calls, origin.requests(), origin.rejected(), fleet.ok, fleet.failed,
-					(fleet.end - startAt) / 1000.0, Math.max(0, calls - burst) / (double) rate, fleet.held);
+					(fleet.end - startAt) / 1000.0, Math.max(0, calls - burst) / (double) rate, fleet.held, fleet.slots, fleet.fallbacks,
+					fleet.p50Micros, fleet.p99Micros);
 		}
 	}
 
@@ -139,6 +145,15 @@ public final class FleetBenchmark {
 		long end;
 
 		long held;
+
+		long slots;
+
+		long fallbacks;
+
+		// The slowest instance's.
+		long p50Micros;
+
+		long p99Micros;
 
 		static Fleet run(String origin, List<Integer> callers, int perCaller, String store, RedisProcess redis,
 				long startAt) throws Exception {
@@ -175,6 +190,11 @@ public final class FleetBenchmark {
 				fleet.failed += Integer.parseInt(matcher.group(2));
 				fleet.end = Math.max(fleet.end, Long.parseLong(matcher.group(3)));
 				fleet.held += Long.parseLong(matcher.group(4));
+				fleet.slots += Long.parseLong(matcher.group(5));
+				fleet.fallbacks += Long.parseLong(matcher.group(6));
+				fleet.p50Micros = Math.max(fleet.p50Micros, Long.parseLong(matcher.group(7)));
+				fleet.p99Micros = Math.max(fleet.p99Micros, Long.parseLong(matcher.group(8)));
+				System.out.println("  instance of " + callers.size() + ": holds (reason:requests:seconds) " + matcher.group(9));
 			}
 			return fleet;
 		}

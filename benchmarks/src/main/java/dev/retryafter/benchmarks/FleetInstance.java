@@ -42,6 +42,32 @@ public final class FleetInstance {
 	 * @param args see the class description
 	 * @throws Exception if the store cannot be started
 	 */
+	// The requests held, by what held them, and the seconds they were held: reason:count:seconds,...
+	private static String holds(SimpleMeterRegistry registry) {
+		java.util.Map<String, double[]> byReason = new java.util.TreeMap<>();
+		registry.find(RetryAfterMetrics.COOLDOWN_HELD).timers().forEach((timer) -> {
+			double[] sums = byReason.computeIfAbsent(String.valueOf(timer.getId().getTag("reason")),
+					(reason) -> new double[2]);
+			sums[0] += timer.count();
+			sums[1] += timer.totalTime(java.util.concurrent.TimeUnit.SECONDS);
+		});
+		StringBuilder holds = new StringBuilder();
+		byReason.forEach((reason, sums) -> holds.append((holds.length() > 0) ? "," : "")
+			.append(reason).append(':').append((long) sums[0]).append(':').append(String.format("%.1f", sums[1])));
+		return (holds.length() > 0) ? holds.toString() : "none";
+	}
+
+	// What the paced requests' fleet slots cost: how many took one, how many fell back to a
+	// local share, and the round trip the script added (p50, p99, in microseconds).
+	private static String quota(CooldownStore store) {
+		if (!(store instanceof RedisCooldownStore shared)) {
+			return " slots=0 fallbacks=0 p50us=0 p99us=0";
+		}
+		return " slots=" + shared.quotaSlots().takenCount() + " fallbacks=" + shared.quotaFallbackCount() + " p50us="
+				+ shared.quotaSlots().roundTrip(0.5).toNanos() / 1000 + " p99us="
+				+ shared.quotaSlots().roundTrip(0.99).toNanos() / 1000;
+	}
+
 	public static void main(String[] args) throws Exception {
 		Options options = Options.parse(args);
 		String origin = options.string("origin", "");
@@ -83,7 +109,7 @@ public final class FleetInstance {
 				.mapToLong((timer) -> timer.count())
 				.sum();
 			System.out.println("FLEET ok=" + done.succeeded() + " failed=" + (calls - done.succeeded()) + " end=" + end
-					+ " held=" + held);
+					+ " held=" + held + quota(store) + " holds=" + holds(registry));
 		}
 		finally {
 			if (store instanceof RedisCooldownStore shared) {

@@ -1,5 +1,6 @@
 package dev.retryafter.store;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -21,6 +22,7 @@ import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.protection.Admission;
 import dev.retryafter.core.protection.AdmissionRequest;
 
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
@@ -141,6 +143,30 @@ public final class FleetQuotaSlots implements AutoCloseable {
 		this.pool = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUED),
 				RedisLink.daemon("retry-after-redis-quota"));
 		this.pool.allowCoreThreadTimeOut(true);
+	}
+
+	/**
+	 * Loads the script ({@code SCRIPT LOAD}, no key written) and the pool's thread before a
+	 * request needs them, in the background: the first slot then costs one round trip, not a
+	 * {@code NOSCRIPT} reply and a second one. Never fails; a Redis that is down only leaves
+	 * the first slot slower.
+	 */
+	void warmUp() {
+		try {
+			this.pool.execute(() -> {
+				try {
+					this.link.redis()
+						.execute((RedisCallback<String>) (connection) -> connection.scriptingCommands()
+							.scriptLoad(TAKE.getScriptAsString().getBytes(StandardCharsets.UTF_8)));
+				}
+				catch (RuntimeException ex) {
+					// Down or refusing scripts: the first slot finds out, within its bound.
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			// closed
+		}
 	}
 
 	/**

@@ -194,6 +194,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	public void start() {
 		this.health.start();
 		this.subscription.request();
+		this.quotaSlots.warmUp();
 	}
 
 	@Override

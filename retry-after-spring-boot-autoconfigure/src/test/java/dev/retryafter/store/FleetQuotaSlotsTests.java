@@ -79,6 +79,9 @@ class FleetQuotaSlotsTests {
 					RedisStoreFixture.FIRST_RETRY_DELAY, RedisStoreFixture.MAX_RETRY_DELAY);
 		store.start();
 		await().atMost(AWAIT).until(() -> store.state().connected());
+		// The script is loaded once at the start, before any request needs it.
+		await().atMost(AWAIT).until(() -> callers.contains(QUOTA_THREAD));
+		callers.clear();
 		CooldownKey unknown = CooldownKey.of(Origin.of("https", "api.example.com", -1));
 		// Far from spent: each request goes at once, and only counts against what is left.
 		store.recordQuota(KEY, new RateLimitReading("p", 1000, Duration.ofSeconds(30), 1000, Duration.ofSeconds(30),
