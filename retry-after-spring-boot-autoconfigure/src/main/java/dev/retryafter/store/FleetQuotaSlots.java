@@ -40,10 +40,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * does not hold (far from spent, or no quota) never reaches this class.
  * <p>
  * The key is {@code <prefix>quota:{<cooldown key>}}, a hash with the TAT and the instances
- * that took a slot in the last {@value #LIVE_MILLIS} ms (so that on a Cluster the key's hash
- * tag puts it on one slot); it expires {@value #EXPIRY_SLACK_MILLIS} ms after its TAT.
+ * that took a slot in the last 10 s (so that on a Cluster the key's hash
+ * tag puts it on one slot); it expires 2 s after its TAT.
  * <p>
- * The round trip is bounded ({@link #ROUND_TRIP_BOUND}): the script runs on a small pool of
+ * The round trip is bounded (50 ms): the script runs on a small pool of
  * its own and the request waits for its answer that long at most. Not connected, slower than
  * that, failed, or the pool full: the request takes a local share instead (its local slot,
  * spaced by the interval times the number of instances the last answer counted), never a
@@ -288,7 +288,7 @@ public final class FleetQuotaSlots implements AutoCloseable {
 
 	/**
 	 * A quantile of the round trips to Redis that paced requests waited for (the last
-	 * {@value #ROUND_TRIPS_KEPT}), measured from handing the script over to reading its answer.
+	 * 16,384), measured from handing the script over to reading its answer.
 	 * @param quantile between 0 and 1
 	 * @return the round trip, or {@link Duration#ZERO} when none was made
 	 */
