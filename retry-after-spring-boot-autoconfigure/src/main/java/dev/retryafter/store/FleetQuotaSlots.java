@@ -61,6 +61,9 @@ public final class FleetQuotaSlots implements AutoCloseable {
 	/** How long a key outlives its TAT. */
 	static final long EXPIRY_SLACK_MILLIS = 2_000;
 
+	/** Room for the error of this instance's estimate of Redis's clock. */
+	private static final long DEADLINE_SLACK_NANOS = 10_000_000;
+
 	private static final int THREADS = 2;
 
 	private static final int QUEUED = 64;
@@ -72,7 +75,9 @@ public final class FleetQuotaSlots implements AutoCloseable {
 	// KEYS[1] the quota's key; ARGV[1] the local wait (us); ARGV[2] the interval (us);
 	// ARGV[3] the longest wait that fits the request's budget (us); ARGV[4] this instance;
 	// ARGV[5] how long an instance counts as live (us); ARGV[6] how long the key outlives its
-	// TAT (ms). Returns {wait (us) or -1 when the slot does not fit, live instances}.
+	// TAT (ms); ARGV[7] when its caller stops waiting, by Redis's clock as this instance
+	// estimates it (us), or 0. Returns {wait (us), or -1 when the slot does not fit, or -2 when
+	// the caller has stopped waiting and took a local share, live instances}.
 	private static final RedisScript<List> TAKE = RedisScript.of("""
 			local time = redis.call('TIME')
 			local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
@@ -97,6 +102,13 @@ public final class FleetQuotaSlots implements AutoCloseable {
 			  end
 			end
 			redis.call('HSET', KEYS[1], ARGV[4], string.format('%.0f', now))
+			local deadline = tonumber(ARGV[7]) or 0
+			if deadline > 0 and now > deadline then
+			  if tat <= now then
+			    redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[6]))
+			  end
+			  return {-2, live}
+			end
 			local slot = math.max(now + tonumber(ARGV[1]), tat)
 			local wait = slot - now
 			if wait > tonumber(ARGV[3]) then
@@ -195,12 +207,15 @@ public final class FleetQuotaSlots implements AutoCloseable {
 			return fallback(key, wait, interval, maxWait, request.nowNanos());
 		}
 		long started = System.nanoTime();
+		// A script Redis runs after this request stopped waiting takes no slot: nobody would use it.
+		long giveUp = this.link.redisClock().at(started + this.boundNanos + DEADLINE_SLACK_NANOS);
+		String deadline = (giveUp != RedisClock.UNKNOWN) ? Long.toString(giveUp * 1000) : "0";
 		Future<List> answer;
 		try {
 			answer = this.pool.submit(() -> this.link.redis()
 				.execute(TAKE, List.of(key(key)), Long.toString(micros(localWait)), Long.toString(micros(interval)),
 						Long.toString(micros(maxWait)), this.link.instance(), Long.toString(LIVE_MILLIS * 1000),
-						Long.toString(EXPIRY_SLACK_MILLIS)));
+						Long.toString(EXPIRY_SLACK_MILLIS), deadline));
 		}
 		catch (RejectedExecutionException ex) {
 			return fallback(key, wait, interval, maxWait, request.nowNanos());
@@ -224,6 +239,14 @@ public final class FleetQuotaSlots implements AutoCloseable {
 			return fallback(key, wait, interval, maxWait, request.nowNanos());
 		}
 		this.liveInstances = Math.max(1, live.intValue());
+		if (fleetWait.longValue() == -2) {
+			// Late by Redis's clock, though not by this one's: no slot was taken.
+			return fallback(key, wait, interval, maxWait, request.nowNanos());
+		}
+		if (fleetWait.longValue() < 0) {
+			// The fleet's slot does not fit the budget: not taken, the local one stands.
+			return wait;
+		}
 		this.taken.increment();
 		long fleetNanos = fleetWait.longValue() * 1000;
 		return (fleetNanos > localWait) ? new Admission.Wait(Duration.ofNanos(fleetNanos), HoldReason.QUOTA) : wait;

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -137,6 +138,36 @@ class FleetQuotaSlotsTests {
 	}
 
 	@Test
+	void whenRedisRunsTheScriptAfterItsCallerGaveUpThenNoSlotIsTaken() {
+		RedisCooldownStore store = this.redis.fixture().store(new OriginProtection(100));
+		await().atMost(AWAIT).until(() -> store.state().connected());
+		store.recordQuota(KEY, nearlySpent(), true, System.nanoTime());
+		slot(store);
+		String key = store.quotaSlots().key(KEY);
+		StringRedisTemplate template = this.redis.fixture().template();
+		Object tat = template.opsForHash().get(key, "tat");
+		Object seen = seen(template, key);
+		assertThat(tat).isNotNull();
+
+		this.redis.server().pause();
+		try {
+			slot(store);
+			assertThat(store.quotaFallbackCount()).isEqualTo(1);
+			// Well past the request's bound and the slack for the clocks' estimate.
+			Thread.sleep(300);
+		}
+		catch (InterruptedException ex) {
+			throw new IllegalStateException(ex);
+		}
+		finally {
+			this.redis.server().resume();
+		}
+		// The script still runs once Redis carries on, and notes the instance, but moves no TAT.
+		await().atMost(AWAIT).until(() -> !seen.equals(seen(template, key)));
+		assertThat(template.opsForHash().get(key, "tat")).isEqualTo(tat);
+	}
+
+	@Test
 	void whenRedisIsGoneThenAPacedRequestIsHeldLocallyNeverRefusedAndTheFallbackIsCounted() {
 		RedisCooldownStore store = this.redis.fixture().store(new OriginProtection(100));
 		await().atMost(AWAIT).until(() -> store.state().connected());
@@ -176,6 +207,18 @@ class FleetQuotaSlotsTests {
 		assertThat(first.quotaSlots().takenCount()).isEqualTo(4);
 		assertThat(second.quotaSlots().takenCount()).isEqualTo(4);
 		assertThat(first.quotaFallbackCount() + second.quotaFallbackCount()).isZero();
+	}
+
+	// When the one instance that took slots last did, by Redis's clock.
+	private static Object seen(StringRedisTemplate template, String key) {
+		return template.opsForHash()
+			.entries(key)
+			.entrySet()
+			.stream()
+			.filter((entry) -> !entry.getKey().equals("tat"))
+			.map(java.util.Map.Entry::getValue)
+			.findFirst()
+			.orElse("none");
 	}
 
 	static RateLimitReading nearlySpent() {
