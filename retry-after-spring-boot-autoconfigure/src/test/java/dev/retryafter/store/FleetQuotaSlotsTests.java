@@ -154,7 +154,7 @@ class FleetQuotaSlotsTests {
 			slot(store);
 			assertThat(store.quotaFallbackCount()).isEqualTo(1);
 			// Well past the request's bound and the slack for the clocks' estimate.
-			Thread.sleep(300);
+			Thread.sleep(600);
 		}
 		catch (InterruptedException ex) {
 			throw new IllegalStateException(ex);
