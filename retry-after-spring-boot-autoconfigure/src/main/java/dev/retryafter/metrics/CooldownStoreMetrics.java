@@ -40,6 +40,9 @@ public class CooldownStoreMetrics implements MeterBinder {
 	/** Name of the counter of cooldowns not shared because the write queue was full. */
 	public static final String STORE_DROPPED = "http.client.retry.store.dropped";
 
+	/** Name of the counter of paced requests that took a local share of their quota. */
+	public static final String STORE_QUOTA_FALLBACKS = "http.client.retry.store.quota.fallbacks";
+
 	/** Name of the counter of messages heard from the fleet and dropped. */
 	public static final String STORE_REJECTED = "http.client.retry.store.rejected";
 
@@ -80,6 +83,10 @@ public class CooldownStoreMetrics implements MeterBinder {
 		FunctionCounter.builder(STORE_DROPPED, this.store, CooldownStore::droppedCount)
 			.tag("store", this.store.name())
 			.description("Cooldowns not shared because the store's write queue was full; they still hold here")
+			.register(registry);
+		FunctionCounter.builder(STORE_QUOTA_FALLBACKS, this.store, CooldownStore::quotaFallbackCount)
+			.tag("store", this.store.name())
+			.description("Paced requests that took a local share of their quota: the fleet's slot was out of reach")
 			.register(registry);
 		for (MessageRejection reason : MessageRejection.values()) {
 			FunctionCounter.builder(STORE_REJECTED, this.store, (store) -> store.rejectedCount(reason))

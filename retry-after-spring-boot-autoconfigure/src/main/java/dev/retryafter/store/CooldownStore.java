@@ -244,6 +244,17 @@ public interface CooldownStore {
 	}
 
 	/**
+	 * How many paced first attempts took a local share of their quota instead of the fleet's
+	 * slot (the {@code http.client.retry.store.quota.fallbacks} counter): the shared store was
+	 * not connected, slower than its bound, or failed.
+	 * @return the number of fallbacks; always zero for a local store
+	 * @since 0.2.0
+	 */
+	default long quotaFallbackCount() {
+		return 0;
+	}
+
+	/**
 	 * How many messages heard from the fleet were dropped for {@code reason} (the
 	 * {@code http.client.retry.store.rejected} counter): a sign of instances with another
 	 * secret, or of someone who publishes on the store's channel.

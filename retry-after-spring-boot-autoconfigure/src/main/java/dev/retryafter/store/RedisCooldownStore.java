@@ -10,6 +10,8 @@ import java.util.random.RandomGenerator;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.protection.Admission;
+import dev.retryafter.core.protection.AdmissionRequest;
 import dev.retryafter.core.protection.OriginProtection;
 import org.jspecify.annotations.Nullable;
 
@@ -29,7 +31,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * <p>
  * Requests never wait for Redis: reads are local, and writes are queued (one per key, the
  * later instant kept, at most {@code maxHosts}; beyond that they are dropped and counted by
- * {@link #droppedCount()}) for a background thread.
+ * {@link #droppedCount()}) for a background thread. The one exception is a first attempt the
+ * local door holds for a quota slot: it takes its slot from the fleet's schedule
+ * ({@link FleetQuotaSlots}), waiting for Redis at most 50 ms, else it takes a local share.
  * <p>
  * The store checks its own connections: every 10 s it runs a heartbeat script (a small write
  * and a publish) that its own subscription must hear back within 25 s, which catches a dead
@@ -90,6 +94,8 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	private final CatchUp catchUp;
 
 	private final PartitionSecret partitionSecret;
+
+	private final FleetQuotaSlots quotaSlots;
 
 	private volatile boolean closed;
 
@@ -166,6 +172,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		this.subscription = new CooldownSubscription(this.link, this.health);
 		this.writes = new WriteQueue(this.link, keys, this.health);
 		this.catchUp = new CatchUp(this.link, keys, this.health);
+		this.quotaSlots = new FleetQuotaSlots(this.link, () -> this.health.state(NAME).connected());
 	}
 
 	/**
@@ -190,6 +197,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	public void start() {
 		this.health.start();
 		this.subscription.request();
+		this.quotaSlots.warmUp();
 	}
 
 	@Override
@@ -206,6 +214,29 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		}
 		Duration cap = protection.maxDuration();
 		this.writes.write(key, nowNanos + ((delay.compareTo(cap) > 0) ? cap : delay).toNanos());
+	}
+
+	/**
+	 * Decides locally; a first attempt held for a quota slot then takes its slot from the
+	 * fleet's schedule ({@link FleetQuotaSlots}), the one case that waits on Redis, bounded.
+	 */
+	@Override
+	public Admission admit(AdmissionRequest request) {
+		Admission admission = this.link.protection().admit(request);
+		return this.closed ? admission : this.quotaSlots.admit(request, admission);
+	}
+
+	/**
+	 * The quota slots this store shares with the fleet.
+	 * @return the fleet's quota slots
+	 */
+	public FleetQuotaSlots quotaSlots() {
+		return this.quotaSlots;
+	}
+
+	@Override
+	public long quotaFallbackCount() {
+		return this.quotaSlots.fallbackCount();
 	}
 
 	@Override
@@ -274,6 +305,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		this.health.close();
 		this.link.close();
 		this.subscription.close();
+		this.quotaSlots.close();
 	}
 
 	private void reconnect() {

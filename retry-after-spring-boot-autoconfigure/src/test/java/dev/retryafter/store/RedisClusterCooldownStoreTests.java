@@ -181,6 +181,19 @@ class RedisClusterCooldownStoreTests {
 		assertThat(this.fixture.messages(Level.INFO)).hasSize(recoveries + 2);
 	}
 
+	@Test
+	void whenTwoInstancesShareAQuotaThenTheScriptTakesTheirSlotsOnTheKeysOwnSlot() {
+		RedisCooldownStore first = store();
+		RedisCooldownStore second = store();
+		awaitConnected(first, second);
+		FleetQuotaSlotsTests.assertSlotsInterleave(first, second);
+		// The hash tag names the cooldown key, so the script ran on that key's master.
+		String key = first.quotaSlots().key(FleetQuotaSlotsTests.KEY);
+		assertThat(key).isEqualTo("retry-after:quota:{" + FleetQuotaSlotsTests.KEY + "}");
+		assertThat(template().hasKey(key)).isTrue();
+		assertThat(template().getExpire(key)).isPositive();
+	}
+
 	private RedisCooldownStore store() {
 		return this.fixture.store(new OriginProtection(100));
 	}

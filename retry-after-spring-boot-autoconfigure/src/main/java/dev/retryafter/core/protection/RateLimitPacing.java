@@ -127,6 +127,19 @@ public final class RateLimitPacing {
 	}
 
 	/**
+	 * The interval the last slot taken under {@code key} was spaced by from the next one: what
+	 * a fleet sharing the quota spaces its own slots by (docs/PACING.md, "Fleet").
+	 * @param key the request's cooldown key
+	 * @return the interval, or {@link Duration#ZERO} when the key is not paced or no rate is
+	 * known
+	 * @since 0.2.0
+	 */
+	public Duration interval(CooldownKey key) {
+		RateLimitSchedule schedule = this.schedules.get(key);
+		return (schedule != null) ? Duration.ofNanos(schedule.lastInterval()) : Duration.ZERO;
+	}
+
+	/**
 	 * Whether no key is paced: then {@link #admit} never holds a request.
 	 * @return {@code true} if no quota is known
 	 */

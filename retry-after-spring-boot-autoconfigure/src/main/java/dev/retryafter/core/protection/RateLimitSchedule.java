@@ -123,6 +123,9 @@ final class RateLimitSchedule {
 
 	private long nextSlot;
 
+	/** The interval the last slot given was spaced by from the next one, or 0. */
+	private long lastInterval;
+
 	private long lastActive;
 
 	RateLimitSchedule(RateLimitReading reading, long nowNanos) {
@@ -262,11 +265,21 @@ final class RateLimitSchedule {
 			return -1;
 		}
 		this.nextSlot = next;
+		this.lastInterval = beforeReset ? this.intervalBefore : this.intervalAfter;
 		if (beforeReset) {
 			this.left--;
 		}
 		this.lastActive = latest(this.lastActive, slot);
 		return Math.max(0, wait);
+	}
+
+	/**
+	 * The interval the last slot taken was spaced by from the next one: {@code t / r} before
+	 * the reset, {@code w / q} (divided by {@value #SHARE}) after it, or 0 when no slot was
+	 * taken yet or no rate is known.
+	 */
+	synchronized long lastInterval() {
+		return this.lastInterval;
 	}
 
 	/**

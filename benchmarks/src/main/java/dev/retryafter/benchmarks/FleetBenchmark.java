@@ -1,0 +1,204 @@
+package dev.retryafter.benchmarks;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A fleet sharing one API key: several instances of one application, each in a JVM of its
+ * own ({@link FleetInstance}), with uneven load (by default the first has half the callers),
+ * call one origin that announces its quota on every answer. The origin is a fixed window
+ * ({@code --limit} requests per {@code --window} seconds, {@link DialectOrigin} in the IETF
+ * draft's form) or a token bucket ({@code --rate} per second, {@code --burst},
+ * {@link TokenBucketOrigin}). Run with each instance on its own local store, and with all of
+ * them on one Redis ({@code redis-server} started on loopback for the run). The instances are
+ * told one start instant; their callers then reach the origin as their threads get going, a
+ * few milliseconds apart, and nothing at the origin lines them up.
+ * <p>
+ * Run: {@code java -cp benchmarks/target/benchmarks.jar dev.retryafter.benchmarks.FleetBenchmark}
+ * with options {@code --callers=6,3,3 --calls-per-caller=10 --origins=fixed,bucket
+ * --stores=local,redis --limit=20 --window=2 --rate=50 --burst=50 --bucket-calls-per-caller=42
+ * --out=benchmarks/results}.
+ */
+public final class FleetBenchmark {
+
+	private static final Pattern LINE = Pattern.compile("FLEET ok=(\\d+) failed=(\\d+) end=(\\d+) held=(\\d+) slots=(\\d+) fallbacks=(\\d+) p50us=(\\d+) p99us=(\\d+) holds=(\\S+)");
+
+	/** Long enough for every instance's JVM to be up before the calls start. */
+	private static final long START_DELAY_MILLIS = 4_000;
+
+	private FleetBenchmark() {
+	}
+
+	/** What the fleet did together against the origin. */
+	record Result(String origin, String store, int calls, int sent, int rejected, int succeeded, int failed,
+			double seconds, double ownSeconds, long held, long slots, long fallbacks, long p50Micros, long p99Micros) {
+
+		double sentPerSuccess() {
+			return QueuedCalls.sentPerSuccess(this.sent, this.succeeded);
+		}
+
+	}
+
+	/**
+	 * Runs the fleet once per origin and store.
+	 * @param args see the class description
+	 * @throws Exception if an instance or Redis cannot be started
+	 */
+	public static void main(String[] args) throws Exception {
+		Options options = Options.parse(args);
+		List<Integer> callers = options.list("callers", "6,3,3").stream().map(Integer::parseInt).toList();
+		int perCaller = options.integer("calls-per-caller", 10);
+		int bucketPerCaller = options.integer("bucket-calls-per-caller", 42);
+		int limit = options.integer("limit", 20);
+		int window = options.integer("window", 2);
+		int rate = options.integer("rate", 50);
+		int burst = options.integer("burst", rate);
+		List<String> origins = options.list("origins", "fixed,bucket");
+		List<String> stores = options.list("stores", "local,redis");
+		Path out = Path.of(options.string("out", "benchmarks/results"));
+		System.out.println(ResultFiles.environment());
+		List<Result> results = new ArrayList<>();
+		try (RedisProcess redis = new RedisProcess()) {
+			if (stores.contains("redis")) {
+				redis.start();
+			}
+			for (String origin : origins) {
+				for (String store : stores) {
+					Result result = origin.equals("fixed") ? fixed(callers, perCaller, limit, window, store, redis)
+							: bucket(callers, bucketPerCaller, rate, burst, store, redis);
+					results.add(result);
+					System.out.printf("%-6s %-5s calls=%d sent=%d 429s=%d ok=%d failed=%d sent/ok=%s time=%.1f s "
+							+ "(quota's own %.1f s) held=%d fleet-slots=%d fallbacks=%d round-trip p50=%d us p99=%d us%n",
+							result.origin(), result.store(), result.calls(), result.sent(), result.rejected(),
+							result.succeeded(), result.failed(), Stats.format2(result.sentPerSuccess()),
+							result.seconds(), result.ownSeconds(), result.held(), result.slots(), result.fallbacks(),
+							result.p50Micros(), result.p99Micros());
+				}
+			}
+		}
+		StringBuilder md = new StringBuilder();
+		md.append(callers.size()).append(" instances (JVMs) with ").append(callers)
+			.append(" callers, default settings, one origin announcing its quota with `RateLimit-Policy`/`RateLimit` ")
+			.append("on every answer: fixed window of ").append(limit).append(" per ").append(window)
+			.append(" s (").append(perCaller).append(" calls per caller), token bucket of ").append(rate)
+			.append("/s, burst ").append(burst).append(" (").append(bucketPerCaller).append(" calls per caller). ")
+			.append(ResultFiles.environment()).append(".\n\n");
+		md.append("| origin | store | calls | sent | 429s | ended 200 | calls failed | sent per success "
+				+ "| time s | quota's own time s | time ÷ own | requests held | fleet slots | fallbacks "
+				+ "| round trip p50 µs | round trip p99 µs |\n");
+		md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+				+ "| ---: | ---: |\n");
+		for (Result r : results) {
+			md.append("| ").append(r.origin()).append(" | ").append(r.store()).append(" | ").append(r.calls())
+				.append(" | ").append(r.sent()).append(" | ").append(r.rejected()).append(" | ").append(r.succeeded())
+				.append(" | ").append(r.failed()).append(" | ").append(Stats.format2(r.sentPerSuccess()))
+				.append(" | ").append(Stats.format(r.seconds())).append(" | ").append(Stats.format(r.ownSeconds()))
+				.append(" | ").append(Stats.format2(r.seconds() / r.ownSeconds())).append(" | ").append(r.held())
+				.append(" | ").append(r.slots()).append(" | ").append(r.fallbacks()).append(" | ")
+				.append(r.p50Micros()).append(" | ").append(r.p99Micros()).append(" |\n");
+		}
+		ResultFiles.write(out.resolve("fleet.md"), md.toString());
+	}
+
+	private static Result fixed(List<Integer> callers, int perCaller, int limit, int window, String store,
+			RedisProcess redis) throws Exception {
+		try (DialectOrigin origin = new DialectOrigin(DialectOrigin.Dialect.IETF, limit, window)) {
+			String prefix = origin.uri(0).toString();
+			prefix = prefix.substring(0, prefix.length() - 1);
+			long startAt = System.currentTimeMillis() + START_DELAY_MILLIS;
+			int calls = callers.stream().mapToInt(Integer::intValue).sum() * perCaller;
+			Fleet fleet = Fleet.run(prefix, callers, perCaller, store, redis, startAt);
+			return new Result("fixed", store, calls, origin.requests(), origin.rejected(), fleet.ok, fleet.failed,
+					(fleet.end - startAt) / 1000.0, origin.earliestSeconds(calls, startAt), fleet.held, fleet.slots, fleet.fallbacks, fleet.p50Micros,
+					fleet.p99Micros);
+		}
+	}
+
+	private static Result bucket(List<Integer> callers, int perCaller, int rate, int burst, String store,
+			RedisProcess redis) throws Exception {
+		try (TokenBucketOrigin origin = new TokenBucketOrigin(rate, burst, TokenBucketOrigin.Fields.IETF)) {
+			String prefix = origin.uri(0).toString();
+			prefix = prefix.substring(0, prefix.length() - 1);
+			long startAt = System.currentTimeMillis() + START_DELAY_MILLIS;
+			int calls = callers.stream().mapToInt(Integer::intValue).sum() * perCaller;
+			Fleet fleet = Fleet.run(prefix, callers, perCaller, store, redis, startAt);
+			return new Result("bucket", store, calls, origin.requests(), origin.rejected(), fleet.ok, fleet.failed,
+					(fleet.end - startAt) / 1000.0, Math.max(0, calls - burst) / (double) rate, fleet.held, fleet.slots, fleet.fallbacks,
+					fleet.p50Micros, fleet.p99Micros);
+		}
+	}
+
+	/** The instances' JVMs, started together and read back. */
+	private static final class Fleet {
+
+		int ok;
+
+		int failed;
+
+		long end;
+
+		long held;
+
+		long slots;
+
+		long fallbacks;
+
+		// The slowest instance's.
+		long p50Micros;
+
+		long p99Micros;
+
+		static Fleet run(String origin, List<Integer> callers, int perCaller, String store, RedisProcess redis,
+				long startAt) throws Exception {
+			String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+			List<Process> processes = new ArrayList<>();
+			for (int instanceCallers : callers) {
+				List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+						FleetInstance.class.getName(), "--origin=" + origin, "--callers=" + instanceCallers,
+						"--calls=" + (instanceCallers * perCaller), "--store=" + store, "--start-at=" + startAt));
+				if (store.equals("redis")) {
+					command.add("--redis-port=" + redis.port());
+				}
+				processes.add(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start());
+			}
+			Fleet fleet = new Fleet();
+			for (Process process : processes) {
+				String found = null;
+				try (BufferedReader reader = new BufferedReader(
+						new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+					for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+						if (line.startsWith("FLEET ")) {
+							found = line;
+						}
+					}
+				}
+				if (!process.waitFor(180, TimeUnit.SECONDS)) {
+					process.destroyForcibly();
+				}
+				Matcher matcher = (found != null) ? LINE.matcher(found) : null;
+				if (matcher == null || !matcher.matches()) {
+					throw new IllegalStateException("An instance reported nothing (exit " + process.exitValue() + ")");
+				}
+				fleet.ok += Integer.parseInt(matcher.group(1));
+				fleet.failed += Integer.parseInt(matcher.group(2));
+				fleet.end = Math.max(fleet.end, Long.parseLong(matcher.group(3)));
+				fleet.held += Long.parseLong(matcher.group(4));
+				fleet.slots += Long.parseLong(matcher.group(5));
+				fleet.fallbacks += Long.parseLong(matcher.group(6));
+				fleet.p50Micros = Math.max(fleet.p50Micros, Long.parseLong(matcher.group(7)));
+				fleet.p99Micros = Math.max(fleet.p99Micros, Long.parseLong(matcher.group(8)));
+				System.out.println("  instance of " + callers.size() + ": holds (reason:requests:seconds) " + matcher.group(9));
+			}
+			return fleet;
+		}
+
+	}
+
+}

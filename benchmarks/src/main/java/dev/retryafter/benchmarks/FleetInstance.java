@@ -1,0 +1,124 @@
+package dev.retryafter.benchmarks;
+
+import java.net.URI;
+import java.time.Duration;
+
+import dev.retryafter.client.RetryAfterInterceptor;
+import dev.retryafter.core.ClientSettingsCatalog;
+import dev.retryafter.core.MonotonicClock;
+import dev.retryafter.core.RetryBudgets;
+import dev.retryafter.core.RetrySettings;
+import dev.retryafter.core.protection.OriginProtection;
+import dev.retryafter.metrics.RetryAfterMetrics;
+import dev.retryafter.spi.OuterRetryDetector;
+import dev.retryafter.store.CooldownStore;
+import dev.retryafter.store.LocalCooldownStore;
+import dev.retryafter.store.RedisCooldownStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * One instance of a fleet, in a JVM of its own, started by {@link FleetBenchmark}: its
+ * callers share one interceptor (default settings), one retry budget and one cooldown store,
+ * local or on the fleet's Redis, as an application's instance does. It waits for the
+ * fleet's start instant, makes its calls, and prints one line the parent reads:
+ * {@code FLEET ok=<n> failed=<n> end=<epoch ms> held=<n>}.
+ * <p>
+ * Options: {@code --origin=<uri prefix> --callers=4 --calls=40 --store=local|redis
+ * --redis-port=<port> --start-at=<epoch ms>}.
+ */
+public final class FleetInstance {
+
+	private static final long RUN_TIMEOUT_MILLIS = 120_000;
+
+	private FleetInstance() {
+	}
+
+	/**
+	 * Runs the instance.
+	 * @param args see the class description
+	 * @throws Exception if the store cannot be started
+	 */
+	// The requests held, by what held them, and the seconds they were held: reason:count:seconds,...
+	private static String holds(SimpleMeterRegistry registry) {
+		java.util.Map<String, double[]> byReason = new java.util.TreeMap<>();
+		registry.find(RetryAfterMetrics.COOLDOWN_HELD).timers().forEach((timer) -> {
+			double[] sums = byReason.computeIfAbsent(String.valueOf(timer.getId().getTag("reason")),
+					(reason) -> new double[2]);
+			sums[0] += timer.count();
+			sums[1] += timer.totalTime(java.util.concurrent.TimeUnit.SECONDS);
+		});
+		StringBuilder holds = new StringBuilder();
+		byReason.forEach((reason, sums) -> holds.append((holds.length() > 0) ? "," : "")
+			.append(reason).append(':').append((long) sums[0]).append(':').append(String.format("%.1f", sums[1])));
+		return (holds.length() > 0) ? holds.toString() : "none";
+	}
+
+	// What the paced requests' fleet slots cost: how many took one, how many fell back to a
+	// local share, and the round trip the script added (p50, p99, in microseconds).
+	private static String quota(CooldownStore store) {
+		if (!(store instanceof RedisCooldownStore shared)) {
+			return " slots=0 fallbacks=0 p50us=0 p99us=0";
+		}
+		return " slots=" + shared.quotaSlots().takenCount() + " fallbacks=" + shared.quotaFallbackCount() + " p50us="
+				+ shared.quotaSlots().roundTrip(0.5).toNanos() / 1000 + " p99us="
+				+ shared.quotaSlots().roundTrip(0.99).toNanos() / 1000;
+	}
+
+	public static void main(String[] args) throws Exception {
+		Options options = Options.parse(args);
+		String origin = options.string("origin", "");
+		int callers = options.integer("callers", 4);
+		int calls = options.integer("calls", 40);
+		String storeName = options.string("store", "local");
+		long startAt = Long.parseLong(options.string("start-at", "0"));
+		LettuceConnectionFactory factory = null;
+		CooldownStore store;
+		if (storeName.equals("redis")) {
+			factory = new LettuceConnectionFactory(
+					new RedisStandaloneConfiguration("127.0.0.1", options.integer("redis-port", 6379)),
+					LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(2)).build());
+			factory.afterPropertiesSet();
+			factory.start();
+			RedisCooldownStore shared = new RedisCooldownStore(factory,
+					new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS), "retry-after:fleet:");
+			shared.start();
+			store = shared;
+		}
+		else {
+			store = new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS));
+		}
+		ClientSettingsCatalog clients = ClientSettingsCatalog.of(RetrySettings.defaults());
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		RetryAfterInterceptor interceptor = new RetryAfterInterceptor(clients, new RetryAfterMetrics(registry), store,
+				new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);
+		try (Caller caller = Contender.intercepted(interceptor, callers)) {
+			long wait = startAt - System.currentTimeMillis();
+			if (wait > 0) {
+				Thread.sleep(wait);
+			}
+			QueuedCalls done = QueuedCalls.run(calls, callers, RUN_TIMEOUT_MILLIS,
+					(thread, call) -> caller.get(URI.create(origin + call)));
+			long end = System.currentTimeMillis();
+			long held = registry.find(RetryAfterMetrics.COOLDOWN_HELD)
+				.timers()
+				.stream()
+				.mapToLong((timer) -> timer.count())
+				.sum();
+			System.out.println("FLEET ok=" + done.succeeded() + " failed=" + (calls - done.succeeded()) + " end=" + end
+					+ " held=" + held + quota(store) + " holds=" + holds(registry));
+		}
+		finally {
+			if (store instanceof RedisCooldownStore shared) {
+				shared.close();
+			}
+			if (factory != null) {
+				factory.destroy();
+			}
+		}
+	}
+
+}

@@ -1,0 +1,341 @@
+package dev.retryafter.store;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
+
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.DurationMath;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.protection.Admission;
+import dev.retryafter.core.protection.AdmissionRequest;
+
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * Quota slots shared by a fleet through Redis: the slot a first attempt's paced hold waits
+ * for, taken from one schedule for every instance instead of each instance's own.
+ * <p>
+ * Each instance paces a quota the origin announces on its own ({@code RateLimitPacing}), but
+ * the count the origin announces is the fleet's, so N instances would send N times what it
+ * allows. When the local door holds a first attempt for a quota slot
+ * ({@link HoldReason#QUOTA}), this takes the slot from a schedule kept in Redis, in one
+ * script on Redis's own clock (a generic cell rate algorithm): the key keeps a theoretical
+ * arrival time (TAT); the slot is the later of Redis's now plus the local wait and the TAT,
+ * and the TAT moves to the slot plus the interval the local schedule spaces its own slots by.
+ * The request then waits the later of the fleet's slot and its local one. A request the quota
+ * does not hold (far from spent, or no quota) never reaches this class.
+ * <p>
+ * The key is {@code <prefix>quota:{<cooldown key>}}, a hash with the TAT and the instances
+ * that took a slot in the last 10 s (so that on a Cluster the key's hash
+ * tag puts it on one slot); it expires 2 s after its TAT.
+ * <p>
+ * The round trip is bounded (50 ms): the script runs on a small pool of
+ * its own and the request waits for its answer that long at most. Not connected, slower than
+ * that, failed, or the pool full: the request takes a local share instead (its local slot,
+ * spaced by the interval times the number of instances the last answer counted), never a
+ * refusal, and {@link #fallbackCount()} counts it. A fleet slot that does not fit the
+ * request's budget is not taken, and the request keeps its local slot.
+ */
+public final class FleetQuotaSlots implements AutoCloseable {
+
+	/** How long a paced request waits for Redis's answer at most. */
+	static final Duration ROUND_TRIP_BOUND = Duration.ofMillis(50);
+
+	/** How long an instance counts as live after it last took a slot. */
+	static final long LIVE_MILLIS = 10_000;
+
+	/** How long a key outlives its TAT. */
+	static final long EXPIRY_SLACK_MILLIS = 2_000;
+
+	/**
+	 * Room for the error of this instance's estimate of Redis's clock: half the round trip that
+	 * read it, which a busy JVM may stretch.
+	 */
+	private static final long DEADLINE_SLACK_NANOS = 100_000_000;
+
+	private static final int THREADS = 2;
+
+	private static final int QUEUED = 64;
+
+	private static final int ROUND_TRIPS_KEPT = 16_384;
+
+	private static final int FALLBACK_KEYS = 1_024;
+
+	// KEYS[1] the quota's key; ARGV[1] the local wait (us); ARGV[2] the interval (us);
+	// ARGV[3] the longest wait that fits the request's budget (us); ARGV[4] this instance;
+	// ARGV[5] how long an instance counts as live (us); ARGV[6] how long the key outlives its
+	// TAT (ms); ARGV[7] when its caller stops waiting, by Redis's clock as this instance
+	// estimates it (us), or 0. Returns {wait (us), or -1 when the slot does not fit, or -2 when
+	// the caller has stopped waiting and took a local share, live instances}.
+	private static final RedisScript<List> TAKE = RedisScript.of("""
+			local time = redis.call('TIME')
+			local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+			local kind = redis.call('TYPE', KEYS[1])['ok']
+			if kind ~= 'hash' and kind ~= 'none' then
+			  redis.call('DEL', KEYS[1])
+			end
+			local tat = 0
+			local live = 1
+			local fields = redis.call('HGETALL', KEYS[1])
+			for i = 1, #fields, 2 do
+			  local name = fields[i]
+			  if name == 'tat' then
+			    tat = tonumber(fields[i + 1]) or 0
+			  elseif name ~= ARGV[4] then
+			    local seen = tonumber(fields[i + 1]) or 0
+			    if now - seen > tonumber(ARGV[5]) then
+			      redis.call('HDEL', KEYS[1], name)
+			    else
+			      live = live + 1
+			    end
+			  end
+			end
+			redis.call('HSET', KEYS[1], ARGV[4], string.format('%.0f', now))
+			local deadline = tonumber(ARGV[7]) or 0
+			if deadline > 0 and now > deadline then
+			  if tat <= now then
+			    redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[6]))
+			  end
+			  return {-2, live}
+			end
+			local slot = math.max(now + tonumber(ARGV[1]), tat)
+			local wait = slot - now
+			if wait > tonumber(ARGV[3]) then
+			  if tat <= now then
+			    redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[6]))
+			  end
+			  return {-1, live}
+			end
+			local nextTat = slot + tonumber(ARGV[2])
+			redis.call('HSET', KEYS[1], 'tat', string.format('%.0f', nextTat))
+			redis.call('PEXPIRE', KEYS[1], math.floor((nextTat - now) / 1000) + tonumber(ARGV[6]))
+			return {math.floor(wait), live}
+			""", List.class);
+
+	private final RedisLink link;
+
+	private final BooleanSupplier connected;
+
+	private final long boundNanos;
+
+	private final ThreadPoolExecutor pool;
+
+	private final LongAdder fallbacks = new LongAdder();
+
+	private final LongAdder taken = new LongAdder();
+
+	private volatile int liveInstances = 1;
+
+	// The local shares' TATs during a fallback, monotonic.
+	private final ConcurrentHashMap<CooldownKey, Long> fallbackSlots = new ConcurrentHashMap<>();
+
+	private final long[] roundTrips = new long[ROUND_TRIPS_KEPT];
+
+	private long roundTripCount;
+
+	FleetQuotaSlots(RedisLink link, BooleanSupplier connected) {
+		this(link, connected, ROUND_TRIP_BOUND);
+	}
+
+	FleetQuotaSlots(RedisLink link, BooleanSupplier connected, Duration bound) {
+		this.link = Objects.requireNonNull(link, "link");
+		this.connected = Objects.requireNonNull(connected, "connected");
+		this.boundNanos = bound.toNanos();
+		this.pool = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUED),
+				RedisLink.daemon("retry-after-redis-quota"));
+		this.pool.allowCoreThreadTimeOut(true);
+	}
+
+	/**
+	 * Loads the script ({@code SCRIPT LOAD}, no key written) and the pool's thread before a
+	 * request needs them, in the background: the first slot then costs one round trip, not a
+	 * {@code NOSCRIPT} reply and a second one. Never fails; a Redis that is down only leaves
+	 * the first slot slower.
+	 */
+	void warmUp() {
+		try {
+			this.pool.execute(() -> {
+				try {
+					this.link.redis()
+						.execute((RedisCallback<String>) (connection) -> connection.scriptingCommands()
+							.scriptLoad(TAKE.getScriptAsString().getBytes(StandardCharsets.UTF_8)));
+				}
+				catch (RuntimeException ex) {
+					// Down or refusing scripts: the first slot finds out, within its bound.
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			// closed
+		}
+	}
+
+	/**
+	 * The fleet's answer to the local door's: a quota slot from the fleet's schedule, any
+	 * other admission as it is.
+	 * @param request the request
+	 * @param local what the local door answered
+	 * @return the admission; a quota hold never shorter than the local one
+	 */
+	Admission admit(AdmissionRequest request, Admission local) {
+		if (!(local instanceof Admission.Wait wait) || wait.reason() != HoldReason.QUOTA) {
+			return local;
+		}
+		CooldownKey key = request.key().declared();
+		long interval = this.link.protection().quotas().interval(key).toNanos();
+		if (interval <= 0) {
+			// No rate is known: the quota only holds requests until its reset, the same for all.
+			return wait;
+		}
+		long localWait = wait.delay().toNanos();
+		long budget = DurationMath.saturatedNanos(request.remainingBudget(), DurationMath.DURATION_LIMIT_NANOS);
+		long reserve = Math.max(0,
+				DurationMath.saturatedNanos(request.attemptReserve(), DurationMath.DURATION_LIMIT_NANOS));
+		long maxWait = Math.max(localWait, (budget - reserve) / 2);
+		if (!this.connected.getAsBoolean()) {
+			return fallback(key, wait, interval, maxWait, request.nowNanos());
+		}
+		long started = System.nanoTime();
+		// A script Redis runs after this request stopped waiting takes no slot: nobody would use it.
+		long giveUp = this.link.redisClock().at(started + this.boundNanos + DEADLINE_SLACK_NANOS);
+		String deadline = (giveUp != RedisClock.UNKNOWN) ? Long.toString(giveUp * 1000) : "0";
+		Future<List> answer;
+		try {
+			answer = this.pool.submit(() -> this.link.redis()
+				.execute(TAKE, List.of(key(key)), Long.toString(micros(localWait)), Long.toString(micros(interval)),
+						Long.toString(micros(maxWait)), this.link.instance(), Long.toString(LIVE_MILLIS * 1000),
+						Long.toString(EXPIRY_SLACK_MILLIS), deadline));
+		}
+		catch (RejectedExecutionException ex) {
+			return fallback(key, wait, interval, maxWait, request.nowNanos());
+		}
+		List<?> reply;
+		try {
+			reply = answer.get(this.boundNanos, TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			answer.cancel(true);
+			Thread.currentThread().interrupt();
+			return fallback(key, wait, interval, maxWait, request.nowNanos());
+		}
+		catch (ExecutionException | TimeoutException | RuntimeException ex) {
+			answer.cancel(true);
+			return fallback(key, wait, interval, maxWait, request.nowNanos());
+		}
+		recordRoundTrip(System.nanoTime() - started);
+		if (reply == null || reply.size() < 2 || !(reply.get(0) instanceof Number fleetWait)
+				|| !(reply.get(1) instanceof Number live)) {
+			return fallback(key, wait, interval, maxWait, request.nowNanos());
+		}
+		this.liveInstances = Math.max(1, live.intValue());
+		if (fleetWait.longValue() == -2) {
+			// Late by Redis's clock, though not by this one's: no slot was taken.
+			return fallback(key, wait, interval, maxWait, request.nowNanos());
+		}
+		if (fleetWait.longValue() < 0) {
+			// The fleet's slot does not fit the budget: not taken, the local one stands.
+			return wait;
+		}
+		this.taken.increment();
+		long fleetNanos = fleetWait.longValue() * 1000;
+		return (fleetNanos > localWait) ? new Admission.Wait(Duration.ofNanos(fleetNanos), HoldReason.QUOTA) : wait;
+	}
+
+	/**
+	 * The Redis key of a quota: the store's prefix, then the cooldown key in a hash tag.
+	 */
+	String key(CooldownKey key) {
+		return this.link.keyPrefix() + "quota:{" + key + "}";
+	}
+
+	// This instance's share: its local slot, spaced by the interval times the instances last
+	// counted, never a refusal.
+	private Admission.Wait fallback(CooldownKey key, Admission.Wait local, long interval, long maxWait, long nowNanos) {
+		this.fallbacks.increment();
+		int live = this.liveInstances;
+		if (live <= 1) {
+			return local;
+		}
+		if (this.fallbackSlots.size() > FALLBACK_KEYS) {
+			this.fallbackSlots.clear();
+		}
+		long[] wait = { local.delay().toNanos() };
+		long share = interval * live;
+		this.fallbackSlots.compute(key, (k, tat) -> {
+			long slot = nowNanos + wait[0];
+			if (tat != null && tat - slot > 0) {
+				slot = tat;
+			}
+			if (slot - nowNanos > maxWait) {
+				return tat;
+			}
+			wait[0] = slot - nowNanos;
+			return slot + share;
+		});
+		return (wait[0] > local.delay().toNanos()) ? new Admission.Wait(Duration.ofNanos(wait[0]), HoldReason.QUOTA)
+				: local;
+	}
+
+	private synchronized void recordRoundTrip(long nanos) {
+		this.roundTrips[(int) (this.roundTripCount++ % ROUND_TRIPS_KEPT)] = nanos;
+	}
+
+	/**
+	 * How many paced requests took their slot from a local share instead of the fleet's: Redis
+	 * was not connected, slower than the bound, failed, or too many were waiting for it (the
+	 * {@code http.client.retry.store.quota.fallbacks} counter).
+	 * @return the count
+	 */
+	public long fallbackCount() {
+		return this.fallbacks.sum();
+	}
+
+	/**
+	 * How many paced requests took their slot from the fleet's schedule.
+	 * @return the count
+	 */
+	public long takenCount() {
+		return this.taken.sum();
+	}
+
+	/**
+	 * A quantile of the round trips to Redis that paced requests waited for (the last
+	 * 16,384), measured from handing the script over to reading its answer.
+	 * @param quantile between 0 and 1
+	 * @return the round trip, or {@link Duration#ZERO} when none was made
+	 */
+	public synchronized Duration roundTrip(double quantile) {
+		int count = (int) Math.min(this.roundTripCount, ROUND_TRIPS_KEPT);
+		if (count == 0) {
+			return Duration.ZERO;
+		}
+		long[] sorted = Arrays.copyOf(this.roundTrips, count);
+		Arrays.sort(sorted);
+		int index = (int) Math.min(count - 1, Math.max(0, Math.ceil(quantile * count) - 1));
+		return Duration.ofNanos(sorted[index]);
+	}
+
+	@Override
+	public void close() {
+		this.pool.shutdownNow();
+	}
+
+	private static long micros(long nanos) {
+		return Math.max(0, nanos / 1000);
+	}
+
+}
