@@ -197,7 +197,6 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	public void start() {
 		this.health.start();
 		this.subscription.request();
-		this.quotaSlots.warmUp();
 	}
 
 	@Override
@@ -314,8 +313,10 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 
 	// On the background thread, once the heartbeat is heard again (after an outage, or on a
 	// new subscription): own news first, so the others learn what happened here, including
-	// what a failed-over master may have lost; then theirs.
+	// what a failed-over master may have lost; then theirs. The quota script is loaded again
+	// too: a promoted replica, or a restarted Redis, does not have it cached.
 	private boolean recovered() {
+		this.quotaSlots.warmUp();
 		this.writes.replay();
 		return this.writes.flush() && this.catchUp.run();
 	}

@@ -149,7 +149,9 @@ class IoFailuresLoopbackTests {
 				URI.create("https://127.0.0.1:" + this.server.port() + "/plain"));
 
 		assertThat(IoFailures.classify(failure)).as(chain(failure)).isEqualTo(IoFailureKind.TLS_FAILURE);
-		assertThat(this.server.requests()).isEmpty();
+		// The handshake's random bytes may now and then read as a request line of garbage;
+		// what matters is that the request itself never reached the server.
+		assertThat(this.server.requests()).noneMatch((request) -> request.target().equals("/plain"));
 	}
 
 	private static List<Socket> fillAcceptQueue(ServerSocket server) throws IOException {
