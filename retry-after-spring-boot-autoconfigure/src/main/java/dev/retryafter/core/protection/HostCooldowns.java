@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.Origin;
@@ -38,10 +39,14 @@ final class HostCooldowns {
 
 	private final KeyAdmission admission;
 
-	HostCooldowns(int maxHosts) {
+	/**
+	 * @param announced whether an origin announced a quota for a key, which then paces its
+	 * first attempts instead of a learned rate
+	 */
+	HostCooldowns(int maxHosts, Predicate<CooldownKey> announced) {
 		this.maxHosts = maxHosts;
 		this.bound = new CooldownBound(maxHosts, this.notBefore, this.pacers);
-		this.admission = new KeyAdmission(this.notBefore, this.pacers);
+		this.admission = new KeyAdmission(this.notBefore, this.pacers, announced);
 	}
 
 	/**

@@ -2,6 +2,7 @@ package dev.retryafter.core.protection;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
@@ -27,8 +28,12 @@ final class KeyAdmission {
 
 	private final ConcurrentHashMap<CooldownKey, LearnedPacer> pacers;
 
+	/** Whether the origin announced a quota for a key (see {@link #pacing}). */
+	private final Predicate<CooldownKey> announced;
+
 	KeyAdmission(ConcurrentHashMap<CooldownKey, CooldownHold> notBefore,
-			ConcurrentHashMap<CooldownKey, LearnedPacer> pacers) {
+			ConcurrentHashMap<CooldownKey, LearnedPacer> pacers, Predicate<CooldownKey> announced) {
+		this.announced = announced;
 		this.notBefore = notBefore;
 		this.pacers = pacers;
 	}
@@ -117,6 +122,12 @@ final class KeyAdmission {
 	private Admission.@Nullable Wait pacing(AdmissionRequest request, CooldownKey key, @Nullable CooldownHold hold,
 			boolean cooling) {
 		if (request.mode() != CooldownMode.WAIT || !request.firstAttempt()) {
+			return null;
+		}
+		// The quota the origin announces knows its rate better than one guessed from two
+		// rejections; guessed from a fleet's rejections too, a learned rate only ratchets
+		// down (every instance hears every 429). The quota's own slot (rule 5) paces instead.
+		if (request.readsQuotas() && this.announced.test(key.declared())) {
 			return null;
 		}
 		LearnedPacer pacer = this.pacers.get(key);

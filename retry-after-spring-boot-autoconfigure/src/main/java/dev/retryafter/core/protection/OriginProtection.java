@@ -41,9 +41,9 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code pacing}: once the origin turned requests away twice, a first attempt in mode
  * {@code wait} takes the next slot at the rate it accepted between them. The slot is never
  * earlier than the cooldown's instant, so it replaces the wait of rule 1 or 2: a paced key
- * holds each request once. It never saves a request rule 1 refused.</li>
- * <li>{@code probe}: a guessed route that nothing holds waits once for another route's
- * probe.</li>
+ * holds each request once. It never saves a request rule 1 refused, and a key whose origin
+ * announces its quota to a client that reads it is paced by rule 5 instead.</li>
+ * <li>{@code probe}: a guessed route nothing holds waits once for another route's probe.</li>
  * <li>{@code quota}: a first attempt of a client that reads quotas takes its slot in the
  * quota its origin announced, when that is later than what the rules above give.</li>
  * </ol>
@@ -119,8 +119,8 @@ public final class OriginProtection {
 		}
 		this.maxHosts = maxHosts;
 		this.maxDurationNanos = DurationMath.saturatedNanos(maxDuration, MAX_DELAY_NANOS);
-		this.cooldowns = new HostCooldowns(maxHosts);
 		this.quotas = new RateLimitPacing(maxHosts);
+		this.cooldowns = new HostCooldowns(maxHosts, this.quotas::keeps);
 		this.probes = new RouteProbes(maxHosts);
 		this.buckets = new RouteBuckets(maxHosts);
 		this.scoped = new ScopedKeys(this.cooldowns, this.probes);

@@ -139,6 +139,11 @@ public final class RateLimitPacing {
 		return (schedule != null) ? Duration.ofNanos(schedule.lastInterval()) : Duration.ZERO;
 	}
 
+	/** Whether a quota is kept for {@code key}: its origin announced one, under that key. */
+	boolean keeps(CooldownKey key) {
+		return this.schedules.containsKey(key);
+	}
+
 	/**
 	 * Whether no key is paced: then {@link #admit} never holds a request.
 	 * @return {@code true} if no quota is known

@@ -14,6 +14,8 @@ import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.Origin;
+import dev.retryafter.core.header.RateLimitFields;
+import dev.retryafter.core.header.RateLimitReading;
 import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.FixedRandom;
 import org.junit.jupiter.api.Test;
@@ -87,6 +89,25 @@ class OriginProtectionPacingTests {
 		assertThat(admit(A, 0.2, 0.5)).isEqualTo(waitFor(1_000_000_000L + 3 * INTERVAL_NANOS + INTERVAL_NANOS / 10));
 		// Another key is not paced.
 		assertThat(admit(B, 0.2, 0.5)).isEqualTo(Admission.PROCEED);
+	}
+
+	@Test
+	void whenTheOriginAnnouncesItsQuotaThenAClientThatReadsItIsPacedByTheQuotaNotTheLearnedRate() {
+		this.cooldowns.recordQuota(A, new RateLimitReading("day", 1000, Duration.ofSeconds(60), 1000,
+				Duration.ofSeconds(60), RateLimitFields.IETF), true, now());
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		learnEighteenPerSecond();
+		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(18.0, within(1e-9));
+
+		// The quota's slots (1000 left for 60 s: 60 ms apart, the first at the cooldown's
+		// instant, where the cooldown's own hold stands) hold the first attempts, not the
+		// learned rate's.
+		assertThat(admitReadingQuotas(A)).isEqualTo(cooldownFor(1_000_000_000L));
+		assertThat(admitReadingQuotas(A)).isEqualTo(quotaFor(1_060_000_000L));
+		assertThat(admitReadingQuotas(A)).isEqualTo(quotaFor(1_120_000_000L));
+		// A client that does not read quotas is still paced at the learned rate.
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L));
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L + INTERVAL_NANOS));
 	}
 
 	@Test
@@ -301,6 +322,11 @@ class OriginProtectionPacingTests {
 				new FixedRandom(random), true));
 	}
 
+	private Admission admitReadingQuotas(CooldownKey key) {
+		return this.cooldowns.admit(new AdmissionRequest(key, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.0,
+				new FixedRandom(0.5), true, true));
+	}
+
 	private Admission admit(CooldownKey key, CooldownMode mode) {
 		return this.cooldowns.admit(new AdmissionRequest(key, now(), BUDGET, RESERVE, mode, 0.2,
 				new FixedRandom(0.5), true));
@@ -308,6 +334,10 @@ class OriginProtectionPacingTests {
 
 	private static Admission waitFor(long nanos) {
 		return new Admission.Wait(Duration.ofNanos(nanos), HoldReason.PACING);
+	}
+
+	private static Admission quotaFor(long nanos) {
+		return new Admission.Wait(Duration.ofNanos(nanos), HoldReason.QUOTA);
 	}
 
 	private static Admission cooldownFor(long nanos) {
