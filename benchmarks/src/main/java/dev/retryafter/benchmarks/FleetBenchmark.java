@@ -2,6 +2,7 @@ package dev.retryafter.benchmarks;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -110,29 +111,39 @@ public final class FleetBenchmark {
 	private static Result fixed(List<Integer> callers, int perCaller, int limit, int window, String store,
 			RedisProcess redis) throws Exception {
 		try (DialectOrigin origin = new DialectOrigin(DialectOrigin.Dialect.IETF, limit, window)) {
-			String prefix = origin.uri(0).toString();
-			prefix = prefix.substring(0, prefix.length() - 1);
 			long startAt = System.currentTimeMillis() + START_DELAY_MILLIS;
-			int calls = callers.stream().mapToInt(Integer::intValue).sum() * perCaller;
-			Fleet fleet = Fleet.run(prefix, callers, perCaller, store, redis, startAt);
-			return new Result("fixed", store, calls, origin.requests(), origin.rejected(), fleet.ok, fleet.failed,
-					(fleet.end - startAt) / 1000.0, origin.earliestSeconds(calls, startAt), fleet.held, fleet.slots, fleet.fallbacks, fleet.p50Micros,
-					fleet.p99Micros);
+			int calls = calls(callers, perCaller);
+			Fleet fleet = Fleet.run(prefix(origin.uri(0)), callers, perCaller, store, redis, startAt);
+			return result("fixed", store, calls, origin.requests(), origin.rejected(), fleet, startAt,
+					origin.earliestSeconds(calls, startAt));
 		}
 	}
 
 	private static Result bucket(List<Integer> callers, int perCaller, int rate, int burst, String store,
 			RedisProcess redis) throws Exception {
 		try (TokenBucketOrigin origin = new TokenBucketOrigin(rate, burst, TokenBucketOrigin.Fields.IETF)) {
-			String prefix = origin.uri(0).toString();
-			prefix = prefix.substring(0, prefix.length() - 1);
 			long startAt = System.currentTimeMillis() + START_DELAY_MILLIS;
-			int calls = callers.stream().mapToInt(Integer::intValue).sum() * perCaller;
-			Fleet fleet = Fleet.run(prefix, callers, perCaller, store, redis, startAt);
-			return new Result("bucket", store, calls, origin.requests(), origin.rejected(), fleet.ok, fleet.failed,
-					(fleet.end - startAt) / 1000.0, Math.max(0, calls - burst) / (double) rate, fleet.held, fleet.slots, fleet.fallbacks,
-					fleet.p50Micros, fleet.p99Micros);
+			int calls = calls(callers, perCaller);
+			Fleet fleet = Fleet.run(prefix(origin.uri(0)), callers, perCaller, store, redis, startAt);
+			return result("bucket", store, calls, origin.requests(), origin.rejected(), fleet, startAt,
+					Math.max(0, calls - burst) / (double) rate);
 		}
+	}
+
+	/** The origin's URI for call 0 without its call number: each instance appends its own. */
+	private static String prefix(URI first) {
+		String uri = first.toString();
+		return uri.substring(0, uri.length() - 1);
+	}
+
+	private static int calls(List<Integer> callers, int perCaller) {
+		return callers.stream().mapToInt(Integer::intValue).sum() * perCaller;
+	}
+
+	private static Result result(String origin, String store, int calls, int sent, int rejected, Fleet fleet,
+			long startAt, double ownSeconds) {
+		return new Result(origin, store, calls, sent, rejected, fleet.ok, fleet.failed, (fleet.end - startAt) / 1000.0,
+				ownSeconds, fleet.held, fleet.slots, fleet.fallbacks, fleet.p50Micros, fleet.p99Micros);
 	}
 
 	/** The instances' JVMs, started together and read back. */
