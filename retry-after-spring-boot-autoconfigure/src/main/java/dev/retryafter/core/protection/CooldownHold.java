@@ -22,8 +22,10 @@ final class CooldownHold {
 	boolean followUp;
 
 	// Whether this cooldown held a request, itself or as the one it renewed before that one's
-	// instant (a follow-up's wave is its own): only then does it release a wave.
-	private volatile boolean heldAny;
+	// instant (a follow-up's wave is its own): only then does it release a wave. Shared with
+	// the renewal, as releases are, rather than copied into it: a request that read this hold
+	// just before a renewal replaced it still counts for the renewal's wave.
+	private Wave wave = new Wave();
 
 	CooldownHold(long until, long spread) {
 		this.until = until;
@@ -50,7 +52,7 @@ final class CooldownHold {
 	 * Counts a request this cooldown held, which leaves at {@code releaseNanos}.
 	 */
 	void release(long releaseNanos) {
-		this.heldAny = true;
+		this.wave.heldAny = true;
 		this.releases.add(releaseNanos);
 	}
 
@@ -61,7 +63,7 @@ final class CooldownHold {
 	 * after).
 	 */
 	boolean waveAnswered(long nowNanos) {
-		return this.heldAny && this.until - nowNanos <= 0 && this.until + this.spread - nowNanos > 0;
+		return this.wave.heldAny && this.until - nowNanos <= 0 && this.until + this.spread - nowNanos > 0;
 	}
 
 	/**
@@ -86,7 +88,7 @@ final class CooldownHold {
 			if (kept.until - nowNanos > 0) {
 				// Renewed before its instant: the requests the kept one held are this one's wave.
 				fresh.followUp = kept.followUp;
-				fresh.heldAny = kept.heldAny;
+				fresh.wave = kept.wave;
 			}
 			else {
 				fresh.followUp = kept.waveAnswered(nowNanos);
@@ -94,6 +96,13 @@ final class CooldownHold {
 			return fresh;
 		}
 		return kept;
+	}
+
+	/** Whether the requests of one wave include a held one. */
+	private static final class Wave {
+
+		volatile boolean heldAny;
+
 	}
 
 }
