@@ -43,7 +43,10 @@ final class DialectOrigin implements AutoCloseable {
 		ANTHROPIC("anthropic", "Anthropic", 429),
 
 		/** {@code X-RateLimit-*} with a decimal {@code -Reset}, {@code -Reset-After} and {@code -Bucket}. */
-		DISCORD("discord", "Discord", 429);
+		DISCORD("discord", "Discord", 429),
+
+		/** No quota fields: a spent window is answered {@code 429} with {@code Retry-After} alone. */
+		NONE("none", "no quota fields", 429);
 
 		final String key;
 
@@ -173,6 +176,9 @@ final class DialectOrigin implements AutoCloseable {
 				headers.add("anthropic-ratelimit-tokens-limit", "80000");
 				headers.add("anthropic-ratelimit-tokens-remaining", "79000");
 				headers.add("anthropic-ratelimit-tokens-reset", reset);
+			}
+			case NONE -> {
+				// Says nothing until it refuses: only the learned pace can spare its 429s.
 			}
 			case DISCORD -> {
 				headers.add("X-RateLimit-Limit", Integer.toString(this.limit));

@@ -17,8 +17,10 @@ import java.util.regex.Pattern;
  * call one origin that announces its quota on every answer. The origin is a fixed window
  * ({@code --limit} requests per {@code --window} seconds, {@link DialectOrigin} in the IETF
  * draft's form) or a token bucket ({@code --rate} per second, {@code --burst},
- * {@link TokenBucketOrigin}). Run with each instance on its own local store, and with all of
- * them on one Redis ({@code redis-server} started on loopback for the run). The instances are
+ * {@link TokenBucketOrigin}); {@code fixed-none} and {@code bucket-none} are the same origins
+ * without quota fields, answering a refusal with {@code 429} and {@code Retry-After} alone, so
+ * that only a pace learned from the refusals can spare them. Run with each instance on its
+ * own local store, and with all of them on one Redis ({@code redis-server} started on loopback for the run). The instances are
  * told one start instant; their callers then reach the origin as their threads get going, a
  * few milliseconds apart, and nothing at the origin lines them up.
  * <p>
@@ -72,8 +74,18 @@ public final class FleetBenchmark {
 			}
 			for (String origin : origins) {
 				for (String store : stores) {
-					Result result = origin.equals("fixed") ? fixed(callers, perCaller, limit, window, store, redis)
-							: bucket(callers, bucketPerCaller, rate, burst, store, redis);
+					Result result = switch (origin) {
+						case "fixed" -> fixed(DialectOrigin.Dialect.IETF, origin, callers, perCaller, limit, window,
+								store, redis);
+						case "fixed-none" -> fixed(DialectOrigin.Dialect.NONE, origin, callers, perCaller, limit,
+								window, store, redis);
+						case "bucket" -> bucket(TokenBucketOrigin.Fields.IETF, origin, callers, bucketPerCaller, rate,
+								burst, store, redis);
+						case "bucket-none" -> bucket(TokenBucketOrigin.Fields.NONE, origin, callers, bucketPerCaller,
+								rate, burst, store, redis);
+						default -> throw new IllegalArgumentException("Unknown origin '" + origin
+								+ "': fixed, fixed-none, bucket or bucket-none");
+					};
 					results.add(result);
 					System.out.printf("%-6s %-5s calls=%d sent=%d 429s=%d ok=%d failed=%d sent/ok=%s time=%.1f s "
 							+ "(quota's own %.1f s) held=%d fleet-slots=%d fallbacks=%d round-trip p50=%d us p99=%d us%n",
@@ -87,7 +99,7 @@ public final class FleetBenchmark {
 		StringBuilder md = new StringBuilder();
 		md.append(callers.size()).append(" instances (JVMs) with ").append(callers)
 			.append(" callers, default settings, one origin announcing its quota with `RateLimit-Policy`/`RateLimit` ")
-			.append("on every answer: fixed window of ").append(limit).append(" per ").append(window)
+			.append("on every answer (`-none`: no quota fields, `429` with `Retry-After` alone): fixed window of ").append(limit).append(" per ").append(window)
 			.append(" s (").append(perCaller).append(" calls per caller), token bucket of ").append(rate)
 			.append("/s, burst ").append(burst).append(" (").append(bucketPerCaller).append(" calls per caller). ")
 			.append(ResultFiles.environment()).append(".\n\n");
@@ -108,24 +120,24 @@ public final class FleetBenchmark {
 		ResultFiles.write(out.resolve("fleet.md"), md.toString());
 	}
 
-	private static Result fixed(List<Integer> callers, int perCaller, int limit, int window, String store,
-			RedisProcess redis) throws Exception {
-		try (DialectOrigin origin = new DialectOrigin(DialectOrigin.Dialect.IETF, limit, window)) {
+	private static Result fixed(DialectOrigin.Dialect dialect, String name, List<Integer> callers, int perCaller,
+			int limit, int window, String store, RedisProcess redis) throws Exception {
+		try (DialectOrigin origin = new DialectOrigin(dialect, limit, window)) {
 			long startAt = System.currentTimeMillis() + START_DELAY_MILLIS;
 			int calls = calls(callers, perCaller);
 			Fleet fleet = Fleet.run(prefix(origin.uri(0)), callers, perCaller, store, redis, startAt);
-			return result("fixed", store, calls, origin.requests(), origin.rejected(), fleet, startAt,
+			return result(name, store, calls, origin.requests(), origin.rejected(), fleet, startAt,
 					origin.earliestSeconds(calls, startAt));
 		}
 	}
 
-	private static Result bucket(List<Integer> callers, int perCaller, int rate, int burst, String store,
-			RedisProcess redis) throws Exception {
-		try (TokenBucketOrigin origin = new TokenBucketOrigin(rate, burst, TokenBucketOrigin.Fields.IETF)) {
+	private static Result bucket(TokenBucketOrigin.Fields fields, String name, List<Integer> callers, int perCaller,
+			int rate, int burst, String store, RedisProcess redis) throws Exception {
+		try (TokenBucketOrigin origin = new TokenBucketOrigin(rate, burst, fields)) {
 			long startAt = System.currentTimeMillis() + START_DELAY_MILLIS;
 			int calls = calls(callers, perCaller);
 			Fleet fleet = Fleet.run(prefix(origin.uri(0)), callers, perCaller, store, redis, startAt);
-			return result("bucket", store, calls, origin.requests(), origin.rejected(), fleet, startAt,
+			return result(name, store, calls, origin.requests(), origin.rejected(), fleet, startAt,
 					Math.max(0, calls - burst) / (double) rate);
 		}
 	}
