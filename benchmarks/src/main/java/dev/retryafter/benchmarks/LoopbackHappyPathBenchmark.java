@@ -68,7 +68,10 @@ public class LoopbackHappyPathBenchmark {
 	/**
 	 * (a) {@code bare}: no interceptor, (b) {@code pass-through}: one interceptor that only
 	 * calls {@code execution.execute}, (c) {@code ours}: the starter's interceptor and request
-	 * factory, default settings, with meters. A parameter rather than three methods, so that
+	 * factory, default settings, with meters. Two more split (c) for the harness:
+	 * {@code ours-unread}, (c) with {@code retry-after.rate-limit.enabled=false}, and
+	 * {@code ours-plain}, the starter's interceptor on (a)'s transport (no
+	 * {@link SentRequestFactory}, no hop reporter). A parameter rather than three methods, so that
 	 * JMH runs the three one after another for each transport and fields, and the ratios
 	 * compare runs minutes apart at most on a shared machine.
 	 */
@@ -140,6 +143,12 @@ public class LoopbackHappyPathBenchmark {
 				.requestInterceptor(new NoOpInterceptor())
 				.build();
 			case "ours" -> ours();
+			case "ours-unread" -> ours(Map.of("rate-limit.enabled", "false"));
+			case "ours-plain" -> {
+				this.starter = StarterContext.start(Map.of(), new SimpleMeterRegistry());
+				this.resources.add(this.starter);
+				yield RestClient.builder().requestFactory(transport(false)).requestInterceptor(this.starter.interceptor()).build();
+			}
 			default -> throw new IllegalArgumentException("Unknown variant '" + this.variant + "'");
 		};
 		// The same first calls for every variant: ours needs them to have read the fields.
@@ -156,7 +165,11 @@ public class LoopbackHappyPathBenchmark {
 	}
 
 	private RestClient ours() {
-		this.starter = StarterContext.start(Map.of(), new SimpleMeterRegistry());
+		return ours(Map.of());
+	}
+
+	private RestClient ours(Map<String, String> properties) {
+		this.starter = StarterContext.start(properties, new SimpleMeterRegistry());
 		this.resources.add(this.starter);
 		// A version that looks at a sampled share of successes reads the fields within the
 		// first calls of setUp too.

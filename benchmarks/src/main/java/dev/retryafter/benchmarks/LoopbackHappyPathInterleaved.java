@@ -1,5 +1,7 @@
 package dev.retryafter.benchmarks;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,9 +12,13 @@ import java.util.Random;
 
 /**
  * {@link LoopbackHappyPathBenchmark}'s three variants in one JVM, measured for ratios on a
- * shared, noisy machine as {@link HappyPathInterleaved} does: rounds of one batch per variant,
- * in a shuffled order, so that a burst of load from elsewhere hits every variant alike; the
- * ratios are medians of per-round ratios. The three share one origin and the JDK's client;
+ * shared, noisy machine: in each round the variants take turns call by call, in a new
+ * shuffled order for each turn, so that a burst of load from elsewhere hits every variant
+ * alike; the ratios are medians of per-round ratios. Beside the wall time it reads the
+ * calling thread's CPU time per call, which the origin's threads and the scheduler do not
+ * blur: what the interceptor itself costs on a real exchange. {@code --extra-variants} adds
+ * variants of {@link LoopbackHappyPathBenchmark#variant} (a second {@code pass-through} shows
+ * the harness's own spread), each reported against the pass-through on standard output. The three share one origin and the JDK's client;
  * each has its HttpClient 5 connection pool, as in the JMH benchmark.
  *
  * <p>
@@ -23,6 +29,9 @@ import java.util.Random;
 public final class LoopbackHappyPathInterleaved {
 
 	private static final List<String> VARIANTS = List.of("bare", "pass-through", "ours");
+
+	/** Variants measured beside the three, each reported against the pass-through. */
+	private static List<String> extraVariants = List.of();
 
 	private static volatile int sink;
 
@@ -44,11 +53,13 @@ public final class LoopbackHappyPathInterleaved {
 		// Without the exchange a call is a few hundred times shorter.
 		int memoryBatch = options.integer("memory-batch", 10_000);
 		Path out = Path.of(options.string("out", "benchmarks/results"));
+		extraVariants = options.list("extra-variants", "");
 		StringBuilder md = new StringBuilder();
 		md.append("| transport | fields | bare us/op | pass-through us/op | ours us/op "
 				+ "| **ours \u00f7 pass-through** | middle half of the rounds | ours \u2212 pass-through, us "
-				+ "| pass-through \u00f7 bare |\n");
-		md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+				+ "| pass-through \u00f7 bare | pass-through, calling thread's CPU us/op "
+				+ "| ours \u2212 pass-through, calling thread's CPU us |\n");
+		md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 		for (String transport : transports) {
 			for (String field : fields) {
 				md.append(row(transport, field, rounds, warmup, "memory".equals(transport) ? memoryBatch : batch));
@@ -56,7 +67,7 @@ public final class LoopbackHappyPathInterleaved {
 			}
 		}
 		md.append("\n").append(rounds).append(" rounds (after ").append(warmup).append(" warm-up rounds) of ")
-			.append(batch).append(" calls (in memory ").append(memoryBatch).append(") per variant, variants in a shuffled order each round; times are medians of ")
+			.append(batch).append(" calls (in memory ").append(memoryBatch).append(") per variant, the variants taking turns call by call in a new shuffled order each turn; times are medians of ")
 			.append("the rounds, ratios and differences medians of the per-round ones. ")
 			.append(ResultFiles.environment()).append(".\n");
 		System.out.println(md);
@@ -74,7 +85,9 @@ public final class LoopbackHappyPathInterleaved {
 		LoopbackServer origin = "memory".equals(transport) ? null : new LoopbackServer(first::answer);
 		HttpClient jdkClient = HttpClient.newHttpClient();
 		try {
-			for (String variant : VARIANTS) {
+			List<String> all = new ArrayList<>(VARIANTS);
+			all.addAll(extraVariants);
+			for (String variant : all) {
 				LoopbackHappyPathBenchmark state = new LoopbackHappyPathBenchmark();
 				state.variant = variant;
 				state.transport = transport;
@@ -86,7 +99,13 @@ public final class LoopbackHappyPathInterleaved {
 				variants.add(state);
 				state.setUp();
 			}
-			double[][] usPerOp = measure(variants, rounds, warmup, batch);
+			double[][] cpuPerOp = new double[variants.size()][rounds];
+			double[][] usPerOp = measure(variants, rounds, warmup, batch, cpuPerOp);
+			double[] cpuDifferences = new double[rounds];
+			for (int i = 0; i < rounds; i++) {
+				cpuDifferences[i] = cpuPerOp[2][i] - cpuPerOp[1][i];
+			}
+			Arrays.sort(cpuDifferences);
 			double[] bare = sorted(usPerOp[0]);
 			double[] pass = sorted(usPerOp[1]);
 			double[] ours = sorted(usPerOp[2]);
@@ -96,12 +115,26 @@ public final class LoopbackHappyPathInterleaved {
 				differences[i] = usPerOp[2][i] - usPerOp[1][i];
 			}
 			Arrays.sort(differences);
+			for (int extra = VARIANTS.size(); extra < variants.size(); extra++) {
+				double[] extraRatios = sorted(ratios(usPerOp[extra], usPerOp[1]));
+				double[] extraCpu = new double[rounds];
+				for (int i = 0; i < rounds; i++) {
+					extraCpu[i] = cpuPerOp[extra][i] - cpuPerOp[1][i];
+				}
+				Arrays.sort(extraCpu);
+				System.out.println(transport + " " + fields + " " + variants.get(extra).variant + " \u00f7 pass-through: "
+						+ Stats.format3(Stats.percentile(extraRatios, 50)) + " (" + Stats.format3(Stats.percentile(extraRatios, 25))
+						+ "-" + Stats.format3(Stats.percentile(extraRatios, 75)) + "), calling thread's CPU "
+						+ Stats.format(Stats.percentile(extraCpu, 50)) + " us more");
+			}
 			return "| " + transport + " | " + fields + " | " + Stats.format(Stats.percentile(bare, 50)) + " | "
 					+ Stats.format(Stats.percentile(pass, 50)) + " | " + Stats.format(Stats.percentile(ours, 50))
 					+ " | **" + Stats.format3(Stats.percentile(ratios, 50)) + "** | "
 					+ Stats.format3(Stats.percentile(ratios, 25)) + "-" + Stats.format3(Stats.percentile(ratios, 75))
 					+ " | " + Stats.format(Stats.percentile(differences, 50)) + " | "
-					+ Stats.format3(Stats.percentile(sorted(ratios(usPerOp[1], usPerOp[0])), 50)) + " |\n";
+					+ Stats.format3(Stats.percentile(sorted(ratios(usPerOp[1], usPerOp[0])), 50)) + " | "
+					+ Stats.format(Stats.percentile(sorted(cpuPerOp[1]), 50)) + " | "
+					+ Stats.format(Stats.percentile(cpuDifferences, 50)) + " |\n";
 		}
 		finally {
 			for (LoopbackHappyPathBenchmark state : variants) {
@@ -113,26 +146,43 @@ public final class LoopbackHappyPathInterleaved {
 		}
 	}
 
-	private static double[][] measure(List<LoopbackHappyPathBenchmark> variants, int rounds, int warmup, int batch) {
-		double[][] usPerOp = new double[variants.size()][rounds];
+	/**
+	 * Wall time per call of each variant, per round, and the calling thread's CPU time per
+	 * call in {@code cpuPerOp}. Within a round the variants take turns call by call, in a new
+	 * shuffled order for each turn, so that whatever else the machine does (the origin's
+	 * threads, a collection, another build) falls on every variant alike within milliseconds.
+	 */
+	private static double[][] measure(List<LoopbackHappyPathBenchmark> variants, int rounds, int warmup, int batch,
+			double[][] cpuPerOp) {
+		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+		int count = variants.size();
+		double[][] usPerOp = new double[count][rounds];
 		Random order = new Random(42);
 		List<Integer> indexes = new ArrayList<>();
-		for (int variant = 0; variant < variants.size(); variant++) {
+		for (int variant = 0; variant < count; variant++) {
 			indexes.add(variant);
 		}
 		for (int round = -warmup; round < rounds; round++) {
-			Collections.shuffle(indexes, order);
-			for (int variant : indexes) {
-				LoopbackHappyPathBenchmark state = variants.get(variant);
-				long start = System.nanoTime();
-				int length = 0;
-				for (int i = 0; i < batch; i++) {
+			long[] wall = new long[count];
+			long[] cpu = new long[count];
+			int length = 0;
+			for (int i = 0; i < batch; i++) {
+				Collections.shuffle(indexes, order);
+				for (int variant : indexes) {
+					LoopbackHappyPathBenchmark state = variants.get(variant);
+					long cpuStart = threads.getCurrentThreadCpuTime();
+					long start = System.nanoTime();
 					length += state.call().length();
+					long end = System.nanoTime();
+					cpu[variant] += threads.getCurrentThreadCpuTime() - cpuStart;
+					wall[variant] += end - start;
 				}
-				long elapsed = System.nanoTime() - start;
-				sink += length;
-				if (round >= 0) {
-					usPerOp[variant][round] = elapsed / 1000.0 / batch;
+			}
+			sink += length;
+			if (round >= 0) {
+				for (int variant = 0; variant < count; variant++) {
+					usPerOp[variant][round] = wall[variant] / 1000.0 / batch;
+					cpuPerOp[variant][round] = cpu[variant] / 1000.0 / batch;
 				}
 			}
 		}

@@ -63,6 +63,8 @@ public final class CallContext {
 
 	private final RateLimitFieldReader quotaFields;
 
+	private final FirstAttemptQuota firstAttemptQuota = new FirstAttemptQuota(this);
+
 	private final PartitionWarnings partitionWarnings = new PartitionWarnings();
 
 	/** The default client's first-attempt rules: most requests, and all without named clients. */
@@ -341,6 +343,14 @@ public final class CallContext {
 	 */
 	public RateLimitFieldReader quotaFields() {
 		return this.quotaFields;
+	}
+
+	/**
+	 * The first-attempt shortcut of requests whose origin announces its quota.
+	 * @return the adapter's shortcut
+	 */
+	public FirstAttemptQuota firstAttemptQuota() {
+		return this.firstAttemptQuota;
 	}
 
 	/**

@@ -10,6 +10,7 @@ import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.protection.Admission;
 import dev.retryafter.core.protection.AdmissionRequest;
+import dev.retryafter.store.CooldownStore;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpHeaders;
@@ -230,6 +231,11 @@ final class CallCooldown {
 	 * names none in the safe form
 	 */
 	private @Nullable CooldownKey bucketKey(CooldownKey key, HttpHeaders headers) {
+		return bucketKey(key, headers, uri(), this.call.context().cooldowns());
+	}
+
+	/** As {@link #bucketKey(CooldownKey, HttpHeaders)}, for a request to {@code uri}. */
+	static @Nullable CooldownKey bucketKey(CooldownKey key, HttpHeaders headers, URI uri, CooldownStore cooldowns) {
 		if (key.scope() != null && key.scope().kind() == CooldownScope.Kind.PREFIX) {
 			return null;
 		}
@@ -238,9 +244,9 @@ final class CallCooldown {
 		if (bucket == null) {
 			return null;
 		}
-		CooldownScope route = CooldownScope.route(uri().getRawPath());
+		CooldownScope route = CooldownScope.route(uri.getRawPath());
 		if (route != null) {
-			this.call.context().cooldowns().learnBucket(key.withScope(route), bucket);
+			cooldowns.learnBucket(key.withScope(route), bucket);
 		}
 		return key.withScope(bucket);
 	}

@@ -2,7 +2,9 @@ package dev.retryafter.call;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.MonotonicClock;
@@ -21,9 +23,10 @@ import org.springframework.http.HttpHeaders;
  * <p>
  * Every response is looked at, successes included: a first success that says nothing is left
  * ({@code X-RateLimit-Remaining: 0}, {@code r=0}) must hold the next request until the reset.
- * The look is one pass over the response's field names with a check of the first character
- * of each ({@link RateLimitParser#mayAnnounce}), so its cost does not grow with the number of
- * dialects read; only a response that names a quota field is parsed. A reading is recorded
+ * The look is a lookup of each field name that may announce a quota in the dialects read
+ * ({@link RateLimitParser#announcingNames}), about ten: cheaper than one pass over the
+ * response's names, which Spring's header maps copy into a new map to give; only a response
+ * that names a quota field is parsed. A reading is recorded
  * under the request's own cooldown key, and only requests to a host with a paced key ever
  * consult the pacing ({@code CooldownStore.mayHold}), so one origin's quota costs the calls
  * to other origins nothing.
@@ -45,6 +48,9 @@ public final class RateLimitFieldReader {
 	private static final String RETRY_AFTER = "retry-after";
 
 	private static final String AGE = "age";
+
+	/** The names to look up per set of dialects: at most one entry per subset of them. */
+	private static final Map<Set<RateLimitFields>, List<String>> NAMES = new ConcurrentHashMap<>();
 
 	private final CooldownStore cooldowns;
 
@@ -82,9 +88,20 @@ public final class RateLimitFieldReader {
 		if (!reads(settings)) {
 			return false;
 		}
-		Set<RateLimitFields> fields = settings.rateLimit().fields();
-		for (String name : headers.headerNames()) {
-			if (RateLimitParser.mayAnnounce(name, fields)) {
+		return announces(headers, settings.rateLimit().fields());
+	}
+
+	/**
+	 * Whether a response carries a field that may give a reading in one of {@code fields}:
+	 * a lookup of each name that may announce one, never a walk over the response's names
+	 * (Spring's header maps copy every name for that).
+	 * @param headers the response headers
+	 * @param fields the dialects read
+	 * @return whether to parse
+	 */
+	static boolean announces(HttpHeaders headers, Set<RateLimitFields> fields) {
+		for (String name : NAMES.computeIfAbsent(fields, RateLimitParser::announcingNames)) {
+			if (headers.containsHeader(name)) {
 				return true;
 			}
 		}
@@ -141,7 +158,8 @@ public final class RateLimitFieldReader {
 	 * @return the lines, or {@code null} when the last reading cannot stand for this one
 	 */
 	private static @Nullable List<String> ietfLines(HttpHeaders headers) {
-		if (!lines(headers, RETRY_AFTER).isEmpty() || !lines(headers, AGE).isEmpty()) {
+		// Looked for, not read: a transport's header map may build a list for each read.
+		if (headers.containsHeader(RETRY_AFTER) || headers.containsHeader(AGE)) {
 			return null;
 		}
 		List<String> rateLimit = lines(headers, RATE_LIMIT);

@@ -89,12 +89,7 @@ public final class ResponseOutcomes {
 	}
 
 	private static boolean announcesQuota(HttpHeaders headers, RetrySettings settings) {
-		for (String name : headers.headerNames()) {
-			if (RateLimitParser.mayAnnounce(name, settings.rateLimit().fields())) {
-				return true;
-			}
-		}
-		return false;
+		return RateLimitFieldReader.announces(headers, settings.rateLimit().fields());
 	}
 
 	/**

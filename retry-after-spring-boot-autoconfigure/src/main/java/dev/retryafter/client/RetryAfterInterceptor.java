@@ -10,11 +10,13 @@ import dev.retryafter.api.RetryInterruptedException;
 import dev.retryafter.api.RetryRefusedException;
 import dev.retryafter.call.AttemptsSpent;
 import dev.retryafter.call.CallContext;
+import dev.retryafter.call.FirstAttemptQuota;
 import dev.retryafter.call.FirstAttemptRules;
 import dev.retryafter.call.RecordedBytes;
 import dev.retryafter.call.ResponseOutcomes;
 import dev.retryafter.call.RetryCall;
 import dev.retryafter.core.ClientSettingsCatalog;
+import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.IdempotencyMark;
 import dev.retryafter.core.MonotonicClock;
 import dev.retryafter.core.RequestFacts;
@@ -159,10 +161,19 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		AttemptsSpent.clear();
 		FirstAttemptRules rules = this.context.rules(request.getURI(), request.getAttributes());
 		boolean mayHold = this.context.mayHold(rules.settings(), request.getURI());
+		if (mayHold && !this.context.watched()) {
+			// An origin that announces its quota on every response may hold the next request,
+			// but one far from spent holds nobody: such a request is admitted in one step.
+			CooldownKey admitted = this.context.firstAttemptQuota()
+				.admit(rules.settings(), request.getURI(), request.getHeaders());
+			if (admitted != null) {
+				return sendFirst(rules, admitted, request, body, execution);
+			}
+		}
 		if (mayHold || this.context.watched()) {
 			return whole(rules, mayHold, request, body, execution);
 		}
-		return sendFirst(rules, request, body, execution);
+		return sendFirst(rules, null, request, body, execution);
 	}
 
 	/**
@@ -176,7 +187,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		RetryListener.Call watch = this.context.watched() ? this.context.listener().callStarted(rules.client().name(),
 				FirstAttemptRules.methodName(request.getMethod()), null) : RetryListener.Call.NONE;
 		if (watch == RetryListener.Call.NONE && !mayHold) {
-			return sendFirst(rules, request, body, execution);
+			return sendFirst(rules, null, request, body, execution);
 		}
 		RequestFacts facts = this.context.facts(request, rules.settings());
 		return new BlockingCall(this.context, this.sleeper, rules.client(), facts, request, body, execution).run(watch);
@@ -186,12 +197,15 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 	 * Sends the first attempt of a request no cooldown can hold, and settles it at once when
 	 * {@link FirstAttemptRules#settledBy} says the planner's rule 1 ends it whatever else is
 	 * known (a success, or a status that is not retried, without {@code Retry-After}): most
-	 * calls end here, and allocate nothing. Any
+	 * calls end here, and allocate nothing. A success that announces its origin's quota ends
+	 * here too, its quota recorded ({@link FirstAttemptQuota#settle}). Any
 	 * other outcome goes on as an {@link BlockingCall}, which decides exactly as it would have
 	 * from the start.
+	 * @param admitted the request's key when {@link FirstAttemptQuota#admit} admitted it, or
+	 * {@code null} when nothing could hold it
 	 */
-	private ClientHttpResponse sendFirst(FirstAttemptRules rules, HttpRequest request, byte[] body,
-			ClientHttpRequestExecution execution) throws IOException {
+	private ClientHttpResponse sendFirst(FirstAttemptRules rules, @Nullable CooldownKey admitted, HttpRequest request,
+			byte[] body, ClientHttpRequestExecution execution) throws IOException {
 		CallContext context = this.context;
 		// What rule 2 reads is read before the first send, as the whole call does: an
 		// interceptor further down may change the headers or attributes. The key header
@@ -219,6 +233,10 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			status = response.getStatusCode().value();
 			// The reactive filter's shortcut settles by the same rule, so the two cannot drift.
 			stop = rules.settledBy(status, response.getHeaders(), context.quotaFields());
+			if (stop == null && status < 400 && !(response instanceof RedirectedResponse)) {
+				stop = context.firstAttemptQuota()
+					.settle(rules, admitted, request.getURI(), request.getHeaders(), status, response.getHeaders());
+			}
 		}
 		catch (IOException ex) {
 			response.close();

@@ -28,22 +28,29 @@ final class SentClientHttpRequest implements ClientHttpRequest, StreamingHttpOut
 
 	private final ClientHttpRequest delegate;
 
+	/**
+	 * The URI the request was created for, which it is sent to: kept, since Apache
+	 * HttpClient 5's request builds a new one (parsing its text) each time it is asked.
+	 */
+	private final URI uri;
+
 	/** A streamed body for a transport that takes none, written to its stream at execution. */
 	private @Nullable Body body;
 
-	SentClientHttpRequest(ClientHttpRequest delegate) {
+	SentClientHttpRequest(ClientHttpRequest delegate, URI uri) {
 		this.delegate = delegate;
+		this.uri = uri;
 	}
 
 	@Override
 	public ClientHttpResponse execute() throws IOException {
 		if (this.delegate.getAttributes().get(SentRequest.ATTRIBUTE) instanceof SentRequest sent) {
-			sent.sending(this.delegate.getURI(), this.delegate.getHeaders());
+			sent.sending(this.uri, this.delegate.getHeaders());
 		}
 		if (this.body != null) {
 			this.body.writeTo(this.delegate.getBody());
 		}
-		URI sent = this.delegate.getURI();
+		URI sent = this.uri;
 		TransportHops hops = TransportHops.open();
 		// The JDK and Jetty clients tell the last hop on their own threads: kept here
 		// for this request alone, so that a late answer never reaches the thread's next one.
@@ -57,7 +64,9 @@ final class SentClientHttpRequest implements ClientHttpRequest, StreamingHttpOut
 		finally {
 			HopReportingHttpClient.clear();
 			URI last = toldHop.get();
-			if (last == null) {
+			if (last == null && !hops.told()) {
+				// Only HttpURLConnection says where it went this way; a transport that reported
+				// its hops (Apache HttpClient 5) keeps its request's URI.
 				last = followedUri(sent);
 			}
 			if (last != null) {

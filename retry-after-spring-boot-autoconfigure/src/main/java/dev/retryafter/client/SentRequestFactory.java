@@ -35,7 +35,7 @@ public final class SentRequestFactory implements ClientHttpRequestFactory {
 
 	@Override
 	public ClientHttpRequest createRequest(URI uri, HttpMethod httpMethod) throws IOException {
-		return new SentClientHttpRequest(this.delegate.createRequest(uri, httpMethod));
+		return new SentClientHttpRequest(this.delegate.createRequest(uri, httpMethod), uri);
 	}
 
 	/**

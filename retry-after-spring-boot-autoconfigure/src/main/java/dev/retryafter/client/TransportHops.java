@@ -60,6 +60,11 @@ public final class TransportHops {
 		}
 	}
 
+	/** Whether the transport reported a hop of the request since {@link #open()}. */
+	boolean told() {
+		return this.host != null;
+	}
+
 	/** Starts following the hops of a request about to be sent on this thread. */
 	static TransportHops open() {
 		TransportHops hops = CURRENT.get();

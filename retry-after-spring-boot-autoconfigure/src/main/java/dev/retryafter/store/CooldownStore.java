@@ -13,6 +13,7 @@ import dev.retryafter.core.protection.Admission;
 import dev.retryafter.core.protection.AdmissionRequest;
 import dev.retryafter.core.protection.KeyProtection;
 import dev.retryafter.core.protection.OriginProtection;
+import dev.retryafter.core.protection.RateLimitPacing;
 import dev.retryafter.core.protection.RateLimitState;
 import org.jspecify.annotations.Nullable;
 
@@ -142,6 +143,29 @@ public interface CooldownStore {
 	 */
 	default boolean mayHold(@Nullable String host) {
 		return protection().mayHold(host);
+	}
+
+	/**
+	 * Whether nothing but a quota can hold a request now; see
+	 * {@link OriginProtection#holdsByQuotaOnly}.
+	 * @return whether no cooldown, learned rate or route probe is kept
+	 * @since 0.3.0
+	 */
+	default boolean holdsByQuotaOnly() {
+		return protection().holdsByQuotaOnly();
+	}
+
+	/**
+	 * Lets a first attempt no cooldown holds go now when its quota needs no slot for it; see
+	 * {@link RateLimitPacing#takeAtOnce}. Never waits on anything: a fleet's shared slots are
+	 * taken only by a request its quota holds ({@link #admit}).
+	 * @param key the request's declared cooldown key
+	 * @param nowNanos the current monotonic reading
+	 * @return whether the request may go now
+	 * @since 0.3.0
+	 */
+	default boolean takeQuotaAtOnce(CooldownKey key, long nowNanos) {
+		return protection().quotas().takeAtOnce(key, nowNanos);
 	}
 
 	/**

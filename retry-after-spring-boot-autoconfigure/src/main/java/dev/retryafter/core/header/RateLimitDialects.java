@@ -2,6 +2,7 @@ package dev.retryafter.core.header;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
@@ -122,6 +123,17 @@ final class RateLimitDialects {
 			tightest = RateLimitParser.tightest(tightest, reading);
 		}
 		return tightest;
+	}
+
+	/**
+	 * The {@code -remaining} fields of the Anthropic quotas read, lower case.
+	 */
+	static List<String> anthropicRemainingNames() {
+		List<String> names = new ArrayList<>(ANTHROPIC_QUOTAS.length);
+		for (String quota : ANTHROPIC_QUOTAS) {
+			names.add(ANTHROPIC + quota + "-remaining");
+		}
+		return List.copyOf(names);
 	}
 
 	/**

@@ -2,7 +2,9 @@ package dev.retryafter.core.header;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
@@ -72,6 +74,13 @@ public final class RateLimitParser {
 
 	private static final String RATE_LIMIT = "ratelimit";
 
+	private static final List<String> GITLAB_COUNTS = List.of("ratelimit-remaining");
+
+	private static final List<String> OPENAI_COUNTS = List.of("x-ratelimit-remaining-requests",
+			"x-ratelimit-remaining-tokens");
+
+	private static final List<String> ANTHROPIC_COUNTS = RateLimitDialects.anthropicRemainingNames();
+
 	private static final String[] LEGACY_PREFIXES = { "x-ratelimit-", "x-rate-limit-" };
 
 	private static final String REQUESTS = "requests";
@@ -108,16 +117,27 @@ public final class RateLimitParser {
 		if (fields.contains(RateLimitFields.IETF)) {
 			reading = ietf(lines(fieldLines, RATE_LIMIT), lines(fieldLines, POLICY));
 		}
-		if (reading == null && fields.contains(RateLimitFields.GITLAB)) {
+		// A dialect reads nothing without a remaining count: one whose count fields are all
+		// absent is not looked at further (most responses speak one dialect at most).
+		if (reading == null && fields.contains(RateLimitFields.GITLAB) && any(fieldLines, GITLAB_COUNTS)) {
 			reading = RateLimitDialects.gitlab(fieldLines, receivedAt);
 		}
-		if (reading == null && fields.contains(RateLimitFields.OPENAI)) {
+		if (reading == null && fields.contains(RateLimitFields.OPENAI) && any(fieldLines, OPENAI_COUNTS)) {
 			reading = RateLimitDialects.openai(fieldLines);
 		}
-		if (reading == null && fields.contains(RateLimitFields.ANTHROPIC)) {
+		if (reading == null && fields.contains(RateLimitFields.ANTHROPIC) && any(fieldLines, ANTHROPIC_COUNTS)) {
 			reading = RateLimitDialects.anthropic(fieldLines, receivedAt);
 		}
 		return (reading != null) ? reading : xRateLimit(fieldLines, fields, receivedAt);
+	}
+
+	private static boolean any(Function<String, @Nullable List<String>> fieldLines, List<String> names) {
+		for (String name : names) {
+			if (!lines(fieldLines, name).isEmpty()) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -280,6 +300,39 @@ public final class RateLimitParser {
 		long resetIn = (reset >= EPOCH_THRESHOLD * RateLimitValues.SECOND_NANOS)
 				? RateLimitValues.until(reset, !RateLimitValues.hasFraction(resetLines), receivedAt) : reset;
 		return RateLimitDialects.requests("", remainingLines, limitLines, resetIn, RateLimitFields.X_RATELIMIT);
+	}
+
+	/**
+	 * The field names, lower case, whose presence makes a response worth parsing in one of
+	 * {@code fields}: a client that looks each up (a lookup in a case-insensitive map) pays
+	 * less than one that walks every name of the response, which Spring's header maps copy
+	 * to do. Every name here {@link #mayAnnounce}, and every name the parser reads a quota
+	 * from is here.
+	 * @param fields the dialects read
+	 * @return the names, in no particular order; empty when {@code fields} is
+	 */
+	public static List<String> announcingNames(Set<RateLimitFields> fields) {
+		List<String> names = new ArrayList<>();
+		if (fields.contains(RateLimitFields.IETF)) {
+			names.add(RATE_LIMIT.toLowerCase(Locale.ROOT));
+		}
+		if (fields.contains(RateLimitFields.GITLAB)) {
+			names.addAll(GITLAB_COUNTS);
+		}
+		if (fields.contains(RateLimitFields.X_RATELIMIT) || fields.contains(RateLimitFields.GITHUB)
+				|| fields.contains(RateLimitFields.DISCORD)) {
+			names.add("x-ratelimit-remaining");
+		}
+		if (fields.contains(RateLimitFields.X_RATELIMIT)) {
+			names.add("x-rate-limit-remaining");
+		}
+		if (fields.contains(RateLimitFields.OPENAI)) {
+			names.addAll(OPENAI_COUNTS);
+		}
+		if (fields.contains(RateLimitFields.ANTHROPIC)) {
+			names.addAll(ANTHROPIC_COUNTS);
+		}
+		return List.copyOf(names);
 	}
 
 	/**

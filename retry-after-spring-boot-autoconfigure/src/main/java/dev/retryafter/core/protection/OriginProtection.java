@@ -281,8 +281,7 @@ public final class OriginProtection {
 
 	/**
 	 * The quotas kept now, ordered by key text.
-	 * @param nowNanos the current monotonic reading
-	 * @return an unmodifiable map from key to the quota's state
+	 * @return an unmodifiable map from key to the quota's state at {@code nowNanos}
 	 * @since 0.2.0
 	 */
 	public Map<CooldownKey, RateLimitState> quotas(long nowNanos) {
@@ -290,9 +289,7 @@ public final class OriginProtection {
 	}
 
 	/**
-	 * The time left until {@code key}'s not-before instant.
-	 * @param key the origin, or partition of an origin
-	 * @param nowNanos the current monotonic reading
+	 * The time left at {@code nowNanos} until {@code key}'s not-before instant.
 	 * @return the time left, or {@link Duration#ZERO} if the key is not cooling down
 	 */
 	public Duration remaining(CooldownKey key, long nowNanos) {
@@ -315,9 +312,8 @@ public final class OriginProtection {
 	}
 
 	/**
-	 * Ends one key's cooldown at once, e.g. when another instance reports that it was ended.
-	 * @param key the key
-	 * @return whether a cooldown was held for it
+	 * Ends one key's cooldown at once (another instance reports that it was ended).
+	 * @return whether a cooldown was held for {@code key}
 	 */
 	public boolean end(CooldownKey key) {
 		return this.cooldowns.end(key);
@@ -327,7 +323,6 @@ public final class OriginProtection {
 	 * Forgets the cooldowns whose instant has passed and whose held requests have all left:
 	 * housekeeping, which records do from time to time and which an idle map otherwise needs
 	 * for {@link #isEmpty} to become true again.
-	 * @param nowNanos the current monotonic reading
 	 * @since 0.2.0
 	 */
 	public void purgeExpired(long nowNanos) {
@@ -341,8 +336,7 @@ public final class OriginProtection {
 
 	/**
 	 * How many origins are cooling down now (the {@code http.client.retry.cooldown.hosts} gauge).
-	 * @param nowNanos the current monotonic reading
-	 * @return the number of origins with time left
+	 * @return the number of origins with time left at {@code nowNanos}
 	 */
 	public int activeCount(long nowNanos) {
 		return this.cooldowns.activeCount(nowNanos);
@@ -350,8 +344,7 @@ public final class OriginProtection {
 
 	/**
 	 * The keys cooling down now with their time left, ordered by key text (for the endpoint).
-	 * @param nowNanos the current monotonic reading
-	 * @return an unmodifiable map from key to time left, positive
+	 * @return an unmodifiable map from key to time left at {@code nowNanos}, positive
 	 */
 	public Map<CooldownKey, Duration> snapshot(long nowNanos) {
 		return this.cooldowns.snapshot(nowNanos);
@@ -364,6 +357,13 @@ public final class OriginProtection {
 	 */
 	public boolean isEmpty() {
 		return !this.cooldowns.holdsAny() && this.quotas.isEmpty();
+	}
+
+	/**
+	 * Whether nothing but a quota can hold a request: no cooldown, learned rate or route probe is kept. Lock-free.
+	 */
+	public boolean holdsByQuotaOnly() {
+		return !this.cooldowns.holdsAny() && this.probes.size() == 0;
 	}
 
 	/**

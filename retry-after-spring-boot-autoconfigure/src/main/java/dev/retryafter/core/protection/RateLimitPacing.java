@@ -127,6 +127,22 @@ public final class RateLimitPacing {
 	}
 
 	/**
+	 * Lets a first attempt under {@code key} that no cooldown holds go now when its quota
+	 * needs no slot for it: the key has no quota, the quota has no say, or it is far from
+	 * spent (then the request counts against what is left). {@link #admit} would let it go
+	 * now too, and take the same share; a request it would hold gets {@code false}, and
+	 * nothing is taken.
+	 * @param key the request's cooldown key
+	 * @param nowNanos the current monotonic reading
+	 * @return whether the request may go now without a slot
+	 * @since 0.3.0
+	 */
+	public boolean takeAtOnce(CooldownKey key, long nowNanos) {
+		RateLimitSchedule schedule = this.schedules.get(key);
+		return schedule == null || schedule.takeAtOnce(nowNanos);
+	}
+
+	/**
 	 * The interval the last slot taken under {@code key} was spaced by from the next one: what
 	 * a fleet sharing the quota spaces its own slots by (docs/PACING.md, "Fleet").
 	 * @param key the request's cooldown key

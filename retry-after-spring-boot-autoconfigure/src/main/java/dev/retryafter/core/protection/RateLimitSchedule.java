@@ -132,10 +132,7 @@ final class RateLimitSchedule {
 		this(reading, false, nowNanos);
 	}
 
-	/**
-	 * A schedule from a first response's reading.
-	 * @param accepted whether the response was a success, which the origin counted
-	 */
+	/** A schedule from a first response's reading, {@code accepted} when it was a success. */
 	RateLimitSchedule(RateLimitReading reading, boolean accepted, long nowNanos) {
 		this.createdAt = nowNanos;
 		this.reading = reading;
@@ -152,9 +149,7 @@ final class RateLimitSchedule {
 		}
 	}
 
-	/**
-	 * A newer response's reading, of a response not known to be a success.
-	 */
+	/** A newer response's reading, of a response not known to be a success. */
 	void update(RateLimitReading reading, long nowNanos) {
 		update(reading, false, nowNanos);
 	}
@@ -218,17 +213,10 @@ final class RateLimitSchedule {
 	 * @return the wait in nanoseconds, or -1
 	 */
 	synchronized long take(long nowNanos, long notBefore, long budgetNanos, long reserveNanos) {
-		if (this.mixed) {
-			if (this.mixedUntil - nowNanos > 0) {
-				return -1;
-			}
-			this.mixed = false;
+		if (hasNoSay(nowNanos)) {
+			return -1;
 		}
-		if (notBefore - nowNanos <= 0 && this.resetAt - nowNanos > 0
-				&& this.left >= FREE_FLOOR + freeInLastSecond(nowNanos)) {
-			this.left--;
-			this.freeInSecond++;
-			this.lastActive = latest(this.lastActive, nowNanos);
+		if (notBefore - nowNanos <= 0 && goesAtOnce(nowNanos)) {
 			return 0;
 		}
 		if (this.spare && notBefore - nowNanos <= 0) {
@@ -274,6 +262,36 @@ final class RateLimitSchedule {
 	}
 
 	/**
+	 * As {@link #take} with nothing else holding the request, when that needs no slot (the
+	 * quota has no say, or is far from spent); {@code false}, nothing taken, when it does.
+	 */
+	synchronized boolean takeAtOnce(long nowNanos) {
+		return hasNoSay(nowNanos) || goesAtOnce(nowNanos);
+	}
+
+	/** Whether the key's responses name two partition keys: it is not paced meanwhile. */
+	private boolean hasNoSay(long nowNanos) {
+		if (this.mixed) {
+			if (this.mixedUntil - nowNanos > 0) {
+				return true;
+			}
+			this.mixed = false;
+		}
+		return false;
+	}
+
+	/** Lets a request go at once, outside the slots, while the quota is far from spent. */
+	private boolean goesAtOnce(long nowNanos) {
+		if (this.resetAt - nowNanos > 0 && this.left >= FREE_FLOOR + freeInLastSecond(nowNanos)) {
+			this.left--;
+			this.freeInSecond++;
+			this.lastActive = latest(this.lastActive, nowNanos);
+			return true;
+		}
+		return false;
+	}
+
+	/**
 	 * The interval the last slot taken was spaced by from the next one: {@code t / r} before
 	 * the reset, {@code w / q} (divided by {@value #SHARE}) after it, or 0 when no slot was
 	 * taken yet or no rate is known.
@@ -291,17 +309,13 @@ final class RateLimitSchedule {
 		return waitNanos <= (budgetNanos - reserveNanos) / 2;
 	}
 
-	/**
-	 * Whether the schedule has had nothing to do for long enough to be forgotten.
-	 */
+	/** Whether the schedule has had nothing to do for long enough to be forgotten. */
 	synchronized boolean quiet(long nowNanos) {
 		long quiet = quietNanos(this.reading);
 		return nowNanos - this.resetAt > 0 && nowNanos - this.lastActive > quiet;
 	}
 
-	/**
-	 * The last reading, and the time left until its reset, for the endpoint.
-	 */
+	/** The last reading, and the time left until its reset, for the endpoint. */
 	synchronized RateLimitState state(long nowNanos) {
 		long resetIn = this.resetAt - nowNanos;
 		return new RateLimitState(this.reading.policy(), this.reading.remaining(), Duration.ofNanos(Math.max(0, resetIn)),

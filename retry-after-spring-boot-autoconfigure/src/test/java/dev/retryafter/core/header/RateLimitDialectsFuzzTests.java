@@ -87,6 +87,9 @@ class RateLimitDialectsFuzzTests {
 			RateLimitReading reading = RateLimitParser.parse(lines::get, ALL, received);
 			if (reading != null) {
 				read++;
+				// The client looks for these names before it parses: a reading without one
+				// would never be made.
+				assertThat(RateLimitParser.announcingNames(ALL)).anyMatch(lines::containsKey);
 				assertThat(reading.resetIn()).isLessThanOrEqualTo(RateLimitParser.MAX_RESET);
 				assertThat(reading.resetIn().isNegative()).isFalse();
 				assertThat(reading.window()).isLessThanOrEqualTo(RateLimitParser.MAX_RESET);

@@ -198,6 +198,30 @@ class RateLimitDialectsTests {
 		assertThat(RateLimitParser.mayAnnounce("x-ratelimit-remaining", Set.of(RateLimitFields.DISCORD))).isTrue();
 	}
 
+	@Test
+	void theNamesLookedUpForADialectAreTheOnesItMayAnnounceWith() {
+		assertThat(RateLimitParser.announcingNames(ALL)).hasSize(10)
+			.allSatisfy((name) -> assertThat(RateLimitParser.mayAnnounce(name, ALL)).as(name).isTrue())
+			.allSatisfy((name) -> assertThat(name).isLowerCase());
+		for (RateLimitFields dialect : RateLimitFields.values()) {
+			assertThat(RateLimitParser.announcingNames(Set.of(dialect))).as(dialect.toString())
+				.isNotEmpty()
+				.allSatisfy((name) -> assertThat(RateLimitParser.mayAnnounce(name, Set.of(dialect))).isTrue());
+		}
+		assertThat(RateLimitParser.announcingNames(Set.of(RateLimitFields.IETF))).containsExactly("ratelimit");
+		assertThat(RateLimitParser.announcingNames(Set.of())).isEmpty();
+	}
+
+	@Test
+	void aDialectWhoseCountsAreAllAbsentReadsNothingWhateverElseItSends() {
+		// Each dialect is looked at only when one of its remaining counts is there.
+		assertThat(parse(Map.of("ratelimit-limit", "10", "ratelimit-reset", "30"))).isNull();
+		assertThat(parse(Map.of("x-ratelimit-limit-requests", "10", "x-ratelimit-reset-requests", "1s"))).isNull();
+		assertThat(parse(Map.of("anthropic-ratelimit-requests-limit", "10",
+				"anthropic-ratelimit-requests-reset", "2030-01-01T00:00:00Z"))).isNull();
+		assertThat(parse(Map.of("ratelimit-remaining", "3", "ratelimit-reset", "30"))).isNotNull();
+	}
+
 	private static RateLimitReading parse(Map<String, String> fields) {
 		return RateLimitParser.parse(RateLimitParserTests.lines(fields), ALL, RECEIVED);
 	}

@@ -288,6 +288,32 @@ class RateLimitPacingTests {
 	}
 
 	@Test
+	void aRequestLetGoAtOnceWithoutASlotTakesTheShareAnAdmissionWouldHaveTaken() {
+		assertThat(this.pacing.takeAtOnce(KEY, T0)).isTrue();
+		this.pacing.record(KEY, reading(RateLimitSchedule.FREE_FLOOR + 2, 10, 0, 0), T0);
+
+		// The two above the floor go at once, counted as the admission counts them.
+		assertThat(this.pacing.takeAtOnce(KEY, T0)).isTrue();
+		assertThat(this.pacing.takeAtOnce(KEY, T0)).isTrue();
+		// The next needs a slot: nothing is taken, and the admission spreads it as before.
+		assertThat(this.pacing.takeAtOnce(KEY, T0)).isFalse();
+		assertThat(this.pacing.takeAtOnce(KEY, T0)).isFalse();
+		assertThat(waits(T0, 1)[0]).isEqualTo(Duration.ofNanos(10 * SECOND / (RateLimitSchedule.FREE_FLOOR + 2)));
+		assertThat(this.pacing.takeAtOnce(OTHER, T0)).isTrue();
+	}
+
+	@Test
+	void aQuotaNearlySpentIsNeverLetGoAtOnceButOneWhoseReadingsNameTwoPartitionsIsNotPaced() {
+		this.pacing.record(KEY, reading(3, 10, 0, 0), T0);
+		assertThat(this.pacing.takeAtOnce(KEY, T0)).isFalse();
+		CooldownKey partitioned = new CooldownKey(KEY.origin(), "0123456789abcdef0123456789abcdef");
+		this.pacing.record(partitioned, partitioned(3, 10, "aaaaaaaaaaaaaaaa"), T0);
+		this.pacing.record(partitioned, partitioned(3, 10, "bbbbbbbbbbbbbbbb"), T0);
+		assertThat(this.pacing.takeAtOnce(partitioned, T0)).isTrue();
+		assertThat(this.pacing.admit(partitioned, T0, Duration.ZERO, BUDGET, RESERVE)).isNull();
+	}
+
+	@Test
 	void whenTheFreeRequestsOfTheLastSecondMayNotBeCountedYetThenTheyRaiseTheFloor() {
 		this.pacing.record(KEY, reading(RateLimitSchedule.FREE_FLOOR + 10, 10, 0, 0), T0);
 		assertThat(waits(T0, 5)).containsOnlyNulls();
