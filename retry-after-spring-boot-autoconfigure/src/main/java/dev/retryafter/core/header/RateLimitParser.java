@@ -81,7 +81,10 @@ public final class RateLimitParser {
 
 	private static final List<String> ANTHROPIC_COUNTS = RateLimitDialects.anthropicRemainingNames();
 
-	private static final String[] LEGACY_PREFIXES = { "x-ratelimit-", "x-rate-limit-" };
+	/** The legacy fields' names, remaining, reset and limit, in their two spellings. */
+	private static final String[][] LEGACY_NAMES = {
+			{ "x-ratelimit-remaining", "x-ratelimit-reset", "x-ratelimit-limit" },
+			{ "x-rate-limit-remaining", "x-rate-limit-reset", "x-rate-limit-limit" } };
 
 	private static final String REQUESTS = "requests";
 
@@ -158,10 +161,10 @@ public final class RateLimitParser {
 			}
 		}
 		if (fields.contains(RateLimitFields.X_RATELIMIT)) {
-			for (String prefix : LEGACY_PREFIXES) {
-				List<String> remaining = lines(fieldLines, prefix + "remaining");
+			for (String[] names : LEGACY_NAMES) {
+				List<String> remaining = lines(fieldLines, names[0]);
 				if (!remaining.isEmpty()) {
-					return legacy(remaining, lines(fieldLines, prefix + "reset"), lines(fieldLines, prefix + "limit"),
+					return legacy(remaining, lines(fieldLines, names[1]), lines(fieldLines, names[2]),
 							receivedAt);
 				}
 			}
