@@ -3,15 +3,20 @@ package dev.retryafter.client;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.random.RandomGenerator;
 
 import dev.retryafter.client.HttpCaller.Kind;
-import dev.retryafter.core.CooldownMode;
-import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.ClientSettingsCatalog;
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.CooldownScope;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.protection.OriginProtection;
+import dev.retryafter.core.protection.RateLimitState;
 import dev.retryafter.store.CooldownStore;
 import dev.retryafter.store.LocalCooldownStore;
 import dev.retryafter.testsupport.FakeClock;
@@ -22,6 +27,8 @@ import dev.retryafter.testsupport.RecordingSleeper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
@@ -30,7 +37,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Quota pacing holds only what a quota needs, through {@link RetryAfterInterceptor}: real
- * requests to a loopback server, a fake clock and a recording sleeper (docs/PACING.md).
+ * requests to a loopback server, a fake clock and a recording sleeper (docs/PACING.md). A
+ * request that only a far-from-spent quota could hold takes the first-attempt shortcut
+ * ({@code FirstAttemptQuota}, rule 8): it holds nobody, each answer is still recorded, the
+ * shares it lets go count as the admission counts them, and whatever may hold a request
+ * still takes the whole call path.
  */
 class RetryAfterInterceptorQuotaNeedTests {
 
@@ -82,6 +93,115 @@ class RetryAfterInterceptorQuotaNeedTests {
 				.header("RateLimit", "\"hour\";r=" + (4999 - i) + ";t=3600");
 		}
 		assertNeverHeld(replies);
+	}
+
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void aQuotaFarFromSpentHoldsNobodyAndEveryAnswerIsRecorded(Kind kind) {
+		this.server.on("/report", ietf(1000), ietf(999), ietf(998), ietf(997), ietf(996));
+		HttpCaller caller = kind.create(interceptor(NO_JITTER));
+
+		for (int i = 0; i < 5; i++) {
+			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		}
+
+		assertThat(this.sleeper.sleeps()).isEmpty();
+		assertThat(this.listener.holdReasons()).isEmpty();
+		assertThat(this.server.requests()).hasSize(5);
+		assertThat(quotas().values()).singleElement().extracting(RateLimitState::remaining).isEqualTo(996L);
+		assertThat(this.listener.attempts()).hasSize(5);
+	}
+
+	@Test
+	void theSharesLetGoAtOnceCountAsTheAdmissionCountsThemAndTheFirstPastTheFloorIsSpread() {
+		// 66 left for 10 s: two above the floor of 64 go at once, the third waits 10 s / 66.
+		this.server.on("/report", Reply.status(200).header("RateLimit", "\"p\";r=66;t=10"), Reply.status(200),
+				Reply.status(200), Reply.status(200));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER));
+
+		for (int i = 0; i < 4; i++) {
+			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		}
+
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofNanos(10_000_000_000L / 66));
+		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.QUOTA);
+	}
+
+	@Test
+	void aFirstSuccessThatSaysNothingIsLeftHoldsTheNextRequestUntilTheReset() {
+		this.server.on("/report", Reply.status(200).header("X-RateLimit-Remaining", "0").header("X-RateLimit-Reset", "2"),
+				Reply.status(200));
+		HttpCaller caller = Kind.REST_CLIENT_SIMPLE.create(interceptor(NO_JITTER));
+
+		caller.get(this.server.uri("/report"));
+		caller.get(this.server.uri("/report"));
+
+		assertThat(this.sleeper.sleeps()).singleElement()
+			.satisfies((wait) -> assertThat(wait).isGreaterThanOrEqualTo(Duration.ofSeconds(2)));
+		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.QUOTA);
+	}
+
+	@Test
+	void inFailFastModeAQuotaIsRecordedButNeverHolds() {
+		this.server.on("/report", Reply.status(200).header("RateLimit", "\"p\";r=0;t=5"),
+				Reply.status(200).header("RateLimit", "\"p\";r=0;t=5"), Reply.status(200));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(
+				NO_JITTER.withCooldown(new RetrySettings.Cooldown(true, CooldownMode.FAIL_FAST))));
+
+		for (int i = 0; i < 3; i++) {
+			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		}
+
+		assertThat(this.sleeper.sleeps()).isEmpty();
+		assertThat(quotas()).hasSize(1);
+	}
+
+	@Test
+	void aQuotaTheAnswerFilesUnderABucketIsKeptUnderThatBucket() {
+		long reset = this.clock.instant().getEpochSecond() + 3600;
+		this.server.on("/repos/a", github(4999, reset), github(4998, reset));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER));
+
+		caller.get(this.server.uri("/repos/a"));
+		caller.get(this.server.uri("/repos/a"));
+
+		assertThat(this.sleeper.sleeps()).isEmpty();
+		Map.Entry<CooldownKey, RateLimitState> quota = quotas().entrySet().iterator().next();
+		assertThat(quotas()).hasSize(1);
+		assertThat(quota.getKey().scope()).extracting(CooldownScope::kind).isEqualTo(CooldownScope.Kind.BUCKET);
+		assertThat(quota.getValue().remaining()).isEqualTo(4998L);
+	}
+
+	@Test
+	void whileAnyOriginCoolsDownRequestsToAQuotaTakeTheWholeCallPathAndAreHeldByTheirOwnCooldown() {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "3").header("RateLimit", "\"p\";r=500;t=60"),
+				Reply.status(200).header("RateLimit", "\"p\";r=499;t=60"));
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER.withMaxAttempts(1)));
+
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(3));
+		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.COOLDOWN);
+	}
+
+	private Map<CooldownKey, RateLimitState> quotas() {
+		return this.cooldowns.protection().quotas(this.clock.nanoTime());
+	}
+
+	private static Reply ietf(int remaining) {
+		return Reply.status(200)
+			.header("RateLimit-Policy", "\"hour\";q=5000;w=3600")
+			.header("RateLimit", "\"hour\";r=" + remaining + ";t=3600");
+	}
+
+	private static Reply github(int remaining, long reset) {
+		return Reply.status(200)
+			.header("X-RateLimit-Limit", "5000")
+			.header("X-RateLimit-Remaining", Integer.toString(remaining))
+			.header("X-RateLimit-Used", Integer.toString(5000 - remaining))
+			.header("X-RateLimit-Reset", Long.toString(reset))
+			.header("X-RateLimit-Resource", "core");
 	}
 
 	private void assertNeverHeld(Reply[] replies) {
