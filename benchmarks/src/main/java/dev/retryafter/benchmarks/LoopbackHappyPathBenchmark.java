@@ -143,12 +143,8 @@ public class LoopbackHappyPathBenchmark {
 				.requestInterceptor(new NoOpInterceptor())
 				.build();
 			case "ours" -> ours();
-			case "ours-unread" -> ours(Map.of("rate-limit.enabled", "false"));
-			case "ours-plain" -> {
-				this.starter = StarterContext.start(Map.of(), new SimpleMeterRegistry());
-				this.resources.add(this.starter);
-				yield RestClient.builder().requestFactory(transport(false)).requestInterceptor(this.starter.interceptor()).build();
-			}
+			case "ours-unread" -> ours(Map.of("rate-limit.enabled", "false"), true);
+			case "ours-plain" -> ours(Map.of(), false);
 			default -> throw new IllegalArgumentException("Unknown variant '" + this.variant + "'");
 		};
 		// The same first calls for every variant: ours needs them to have read the fields.
@@ -165,16 +161,20 @@ public class LoopbackHappyPathBenchmark {
 	}
 
 	private RestClient ours() {
-		return ours(Map.of());
+		return ours(Map.of(), true);
 	}
 
-	private RestClient ours(Map<String, String> properties) {
+	/**
+	 * The starter's interceptor with these properties, on the transport as its customizers
+	 * leave it ({@code decorated}) or on the bare one.
+	 */
+	private RestClient ours(Map<String, String> properties, boolean decorated) {
 		this.starter = StarterContext.start(properties, new SimpleMeterRegistry());
 		this.resources.add(this.starter);
 		// A version that looks at a sampled share of successes reads the fields within the
 		// first calls of setUp too.
 		return RestClient.builder()
-			.requestFactory(new SentRequestFactory(transport(true)))
+			.requestFactory(decorated ? new SentRequestFactory(transport(true)) : transport(false))
 			.requestInterceptor(this.starter.interceptor())
 			.build();
 	}

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
@@ -317,7 +316,7 @@ public final class RateLimitParser {
 	public static List<String> announcingNames(Set<RateLimitFields> fields) {
 		List<String> names = new ArrayList<>();
 		if (fields.contains(RateLimitFields.IETF)) {
-			names.add(RATE_LIMIT.toLowerCase(Locale.ROOT));
+			names.add(RATE_LIMIT);
 		}
 		if (fields.contains(RateLimitFields.GITLAB)) {
 			names.addAll(GITLAB_COUNTS);
