@@ -34,7 +34,7 @@ public final class FleetBenchmark {
 	private static final Pattern LINE = Pattern.compile("FLEET ok=(\\d+) failed=(\\d+) end=(\\d+) held=(\\d+) slots=(\\d+) fallbacks=(\\d+) p50us=(\\d+) p99us=(\\d+) holds=(\\S+)");
 
 	/** Long enough for every instance's JVM to be up before the calls start. */
-	private static final long START_DELAY_MILLIS = 4_000;
+	private static final long START_DELAY_MILLIS = 7_000;
 
 	private FleetBenchmark() {
 	}

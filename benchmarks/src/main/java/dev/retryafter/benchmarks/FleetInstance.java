@@ -23,8 +23,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * One instance of a fleet, in a JVM of its own, started by {@link FleetBenchmark}: its
  * callers share one interceptor (default settings), one retry budget and one cooldown store,
- * local or on the fleet's Redis, as an application's instance does. It waits for the
- * fleet's start instant, makes its calls, and prints one line the parent reads:
+ * local or on the fleet's Redis, as an application's instance does. It waits until its
+ * Redis store is connected and for the fleet's start instant (failing when it is ready only
+ * after it), makes its calls, and prints one line the parent reads:
  * {@code FLEET ok=<n> failed=<n> end=<epoch ms> held=<n>}.
  * <p>
  * Options: {@code --origin=<uri prefix> --callers=4 --calls=40 --store=local|redis
@@ -33,6 +34,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 public final class FleetInstance {
 
 	private static final long RUN_TIMEOUT_MILLIS = 120_000;
+
+	private static final long CONNECT_TIMEOUT_NANOS = 20_000_000_000L;
 
 	private FleetInstance() {
 	}
@@ -68,6 +71,20 @@ public final class FleetInstance {
 				+ shared.quotaSlots().roundTrip(0.99).toNanos() / 1000;
 	}
 
+	// A fleet's instances have long been connected when a quota runs low; one that is not yet
+	// (a cold JVM takes a second or two) paces by its local share, which is not what this
+	// measures. The parent's start instant leaves room for it; an instance that cannot connect
+	// fails the run instead of measuring local shares.
+	private static void awaitConnected(RedisCooldownStore store) throws InterruptedException {
+		long started = System.nanoTime();
+		while (!store.state().connected()) {
+			if (System.nanoTime() - started > CONNECT_TIMEOUT_NANOS) {
+				throw new IllegalStateException("The Redis store did not connect within 20 s");
+			}
+			Thread.sleep(5);
+		}
+	}
+
 	public static void main(String[] args) throws Exception {
 		Options options = Options.parse(args);
 		String origin = options.string("origin", "");
@@ -86,6 +103,7 @@ public final class FleetInstance {
 			RedisCooldownStore shared = new RedisCooldownStore(factory,
 					new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS), "retry-after:fleet:");
 			shared.start();
+			awaitConnected(shared);
 			store = shared;
 		}
 		else {
@@ -97,9 +115,11 @@ public final class FleetInstance {
 				new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);
 		try (Caller caller = Contender.intercepted(interceptor, callers)) {
 			long wait = startAt - System.currentTimeMillis();
-			if (wait > 0) {
-				Thread.sleep(wait);
+			if (wait <= 0) {
+				// Late: the run would measure a fleet that does not start together.
+				throw new IllegalStateException("Ready " + -wait + " ms after the fleet's start instant");
 			}
+			Thread.sleep(wait);
 			QueuedCalls done = QueuedCalls.run(calls, callers, RUN_TIMEOUT_MILLIS,
 					(thread, call) -> caller.get(URI.create(origin + call)));
 			long end = System.currentTimeMillis();
