@@ -21,7 +21,9 @@ import dev.retryafter.core.header.RateLimitReading;
  * using up what that response said was left. From then on slots are handed out in order and
  * never move earlier.</li>
  * <li>A later response within a second of the same reset (the grain of the field) can only
- * lower the count left before it, since the requests sent meanwhile may not be in it yet;
+ * lower the count left before it, since the requests sent meanwhile may not be in it yet,
+ * and can only move the reset earlier, since a field in whole seconds rounded up names it
+ * late by up to a second; one that names the last window's reset came late and is ignored;
  * one with another reset starts a new window, whose first slot is again one interval after
  * that response.</li>
  * <li>Paced a little under the quota, an origin that refills as it goes saves some
@@ -101,19 +103,16 @@ final class RateLimitSchedule {
 
 	private long sparesInSecond;
 
-	/** Whether the origin was seen to refill before its reset: it is then paced at its rate. */
-	private boolean refilling;
-
-	/** The lowest {@code r} an accepted answer of this window reported, or -1, and its reset. */
-	private long lowestAccepted = -1;
-
-	private long lowestAcceptedReset;
+	private final RefillWatch refills = new RefillWatch();
 
 	private RateLimitReading reading;
 
 	private long readAt;
 
 	private long resetAt;
+
+	/** The reset of the window the answers name, this.resetAt's source. */
+	private final WindowReset window;
 
 	private long left;
 
@@ -138,15 +137,13 @@ final class RateLimitSchedule {
 		this.reading = reading;
 		this.readAt = nowNanos;
 		this.resetAt = nowNanos + reading.resetIn().toNanos();
+		this.window = new WindowReset(this.resetAt);
 		this.left = reading.remaining();
 		this.intervalAfter = intervalAfter(reading);
 		this.intervalBefore = intervalBefore(this.left, this.resetAt - nowNanos);
 		this.nextSlot = firstSlot(nowNanos);
 		this.lastActive = nowNanos;
-		if (accepted) {
-			this.lowestAccepted = this.left;
-			this.lowestAcceptedReset = this.resetAt;
-		}
+		this.refills.note(this.left, accepted, this.intervalAfter > 0, this.resetAt, nowNanos);
 	}
 
 	/** A newer response's reading, of a response not known to be a success. */
@@ -159,28 +156,33 @@ final class RateLimitSchedule {
 	 * @param accepted whether the response was a success, which the origin counted
 	 */
 	synchronized void update(RateLimitReading reading, boolean accepted, long nowNanos) {
-		long resetAt = nowNanos + reading.resetIn().toNanos();
+		long announced = nowNanos + reading.resetIn().toNanos();
 		if (!reading.partitionKey().equals(this.reading.partitionKey())) {
 			this.mixed = true;
 			this.mixedUntil = nowNanos + quietNanos(reading);
 		}
-		long shift = resetAt - this.resetAt;
-		boolean sameWindow = shift > -SECOND_NANOS && shift < SECOND_NANOS;
+		WindowReset.Seen seen = this.window.see(announced, reading.window().toNanos());
+		if (seen == WindowReset.Seen.LATE) {
+			this.lastActive = nowNanos;
+			return;
+		}
+		boolean sameWindow = seen == WindowReset.Seen.SAME;
+		long resetAt = this.window.at();
 		this.left = sameWindow ? Math.min(this.left, reading.remaining()) : reading.remaining();
 		if (!sameWindow || !reading.policy().equals(this.reading.policy())) {
-			this.lowestAccepted = -1;
+			this.refills.newWindow();
 		}
 		this.reading = reading;
 		this.readAt = nowNanos;
 		this.resetAt = resetAt;
 		this.intervalAfter = intervalAfter(reading);
-		noteRefill(reading, accepted, resetAt, nowNanos);
+		this.refills.note(reading.remaining(), accepted, this.intervalAfter > 0, announced, nowNanos);
 		this.intervalBefore = intervalBefore(this.left, resetAt - nowNanos);
-		if (this.refilling) {
+		if (this.refills.refilling()) {
 			// What is left goes no slower than the rate: the origin gives more back meanwhile.
 			this.intervalBefore = Math.min(this.intervalBefore, this.intervalAfter);
 		}
-		this.spare = this.intervalAfter > 0 && (this.refilling || resetAt - nowNanos <= 0)
+		this.spare = this.intervalAfter > 0 && (this.refills.refilling() || resetAt - nowNanos <= 0)
 				&& reading.remaining() >= SPARE_MARGIN + sparesInLastSecond(nowNanos)
 				&& nowNanos - this.createdAt >= Math.max(SECOND_NANOS, reading.window().toNanos())
 				&& (this.sparesInSecond == 0 || nowNanos - this.lastSpare >= this.intervalAfter);
@@ -191,7 +193,7 @@ final class RateLimitSchedule {
 				this.nextSlot = first;
 			}
 		}
-		else if (this.left == 0 && !this.refilling) {
+		else if (this.left == 0 && !this.refills.refilling()) {
 			// Nothing left before the reset: the first request after it waits one interval,
 			// since an origin that refills as it goes (a token bucket) has only begun to.
 			long afterReset = ((resetAt - nowNanos > 0) ? resetAt : nowNanos) + this.intervalAfter;
@@ -233,7 +235,7 @@ final class RateLimitSchedule {
 			next = slot + this.intervalBefore;
 		}
 		else {
-			if (!this.refilling) {
+			if (!this.refills.refilling()) {
 				// A refilling origin's reset only says when it is full again: it is not waited for.
 				slot = latest(slot, this.resetAt);
 			}
@@ -346,37 +348,7 @@ final class RateLimitSchedule {
 
 	private long firstSlot(long nowNanos) {
 		return (this.left > 0 && this.resetAt - nowNanos > 0) ? nowNanos + this.intervalBefore
-				: (this.refilling ? nowNanos : latest(nowNanos, this.resetAt)) + this.intervalAfter;
-	}
-
-	/**
-	 * Whether this reading shows the origin refilling before its reset: an accepted answer
-	 * that reports the lowest {@code r} an earlier accepted answer of the window reported, before
-	 * the reset that one announced. A fixed window gives each count once per window (it is
-	 * lowered by every request it accepts, and answers that come back out of order only report
-	 * more), so only an origin that gave a request back in between reports it twice. A refusal
-	 * that says nothing is left ends it: the origin is paced by its resets again.
-	 */
-	private void noteRefill(RateLimitReading reading, boolean accepted, long resetAt, long nowNanos) {
-		long remaining = reading.remaining();
-		if (this.intervalAfter == 0) {
-			// Paced by its rate, or not at all: a reading without one ends it.
-			this.refilling = false;
-			return;
-		}
-		if (!accepted) {
-			if (remaining == 0) {
-				this.refilling = false;
-			}
-			return;
-		}
-		if (this.lowestAccepted >= 0 && remaining == this.lowestAccepted && this.lowestAcceptedReset - nowNanos > 0) {
-			this.refilling = true;
-		}
-		if (this.lowestAccepted < 0 || remaining < this.lowestAccepted) {
-			this.lowestAccepted = remaining;
-			this.lowestAcceptedReset = resetAt;
-		}
+				: (this.refills.refilling() ? nowNanos : latest(nowNanos, this.resetAt)) + this.intervalAfter;
 	}
 
 	private static long intervalAfter(RateLimitReading reading) {

@@ -27,6 +27,8 @@ class RateLimitPacingTests {
 
 	private static final long SECOND = 1_000_000_000L;
 
+	private static final long MS = 1_000_000L;
+
 	// Near the end of the long range, so that any comparison that is not a difference fails.
 	private static final long T0 = Long.MAX_VALUE - 5 * SECOND;
 
@@ -73,9 +75,34 @@ class RateLimitPacingTests {
 		this.pacing.record(KEY, reading(0, 10, 0, 0), T0 + SECOND / 10);
 		this.pacing.record(KEY, reading(8, 10, 0, 0), T0 + SECOND / 5);
 
-		// Nothing left since the second response, so the request waits for the reset.
+		// Nothing left since the second response, so the request waits for the reset: the one
+		// the first named, since the later ones name it within the same second.
 		assertThat(this.pacing.admit(KEY, T0 + SECOND / 5, Duration.ZERO, Duration.ofSeconds(60), RESERVE))
-			.isEqualTo(new Admission.Wait(Duration.ofSeconds(10), HoldReason.QUOTA));
+			.isEqualTo(new Admission.Wait(Duration.ofMillis(9_800), HoldReason.QUOTA));
+	}
+
+	@Test
+	void whenAnswersOfOneWindowNameItsResetWithinASecondThenTheEarliestHoldsTheRequestsBeyondTheCount() {
+		this.pacing.record(KEY, reading(10, 2, 0, 0), T0);
+		// 900 ms later, t=2 again: a second rounded up names the same reset, later.
+		this.pacing.record(KEY, reading(0, 2, 0, 0), T0 + 900 * MS);
+
+		assertThat(this.pacing.admit(KEY, T0 + 900 * MS, Duration.ZERO, Duration.ofSeconds(60), RESERVE))
+			.isEqualTo(new Admission.Wait(ms(1100), HoldReason.QUOTA));
+	}
+
+	@Test
+	void whenTheLastWindowsAnswerComesAfterTheNextOnesThenTheNextWindowsCountStands() {
+		this.pacing.record(KEY, reading(0, 1, 20, 2), T0);
+		long flip = T0 + 1010 * MS;
+		this.pacing.record(KEY, reading(19, 2, 20, 2), flip);
+		// Counted by the last window just before its reset, read after the next one's answer.
+		long late = T0 + 1030 * MS;
+		this.pacing.record(KEY, reading(0, 1, 20, 2), late);
+
+		// The next window's first slot, one interval after the answer that showed it.
+		assertThat(this.pacing.admit(KEY, late, Duration.ZERO, BUDGET, RESERVE))
+			.isEqualTo(new Admission.Wait(Duration.ofNanos(flip + 2 * SECOND / 19 - late), HoldReason.QUOTA));
 	}
 
 	@Test
