@@ -17,10 +17,12 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 
 import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.DurationMath;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.protection.Admission;
 import dev.retryafter.core.protection.AdmissionRequest;
+import dev.retryafter.core.protection.QuotaSpacing;
 
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -32,12 +34,14 @@ import org.springframework.data.redis.core.script.RedisScript;
  * Each instance paces a quota the origin announces on its own ({@code RateLimitPacing}), but
  * the count the origin announces is the fleet's, so N instances would send N times what it
  * allows. When the local door holds a first attempt for a quota slot
- * ({@link HoldReason#QUOTA}), this takes the slot from a schedule kept in Redis, in one
- * script on Redis's own clock (a generic cell rate algorithm): the key keeps a theoretical
- * arrival time (TAT); the slot is the later of Redis's now plus the local wait and the TAT,
- * and the TAT moves to the slot plus the interval the local schedule spaces its own slots by.
- * The request then waits the later of the fleet's slot and its local one. A request the quota
- * does not hold (far from spent, or no quota) never reaches this class.
+ * ({@link HoldReason#QUOTA}), or lets it go because its slot is now, this takes the slot
+ * from a schedule kept in Redis, in one script on Redis's own clock (a generic cell rate
+ * algorithm): the key keeps a theoretical arrival time (TAT); the slot is the later of Redis's
+ * now plus the local wait and the TAT, and the TAT moves to the slot plus the quota's interval
+ * where the slot lies: {@code t / r} before the reset the local schedule sees, the policy's
+ * rate after it ({@link QuotaSpacing}), since the fleet's slots run ahead of any one
+ * instance's. The request then waits the later of the fleet's slot and its local one. A
+ * request the quota does not spread (far from spent, or no quota) never takes a fleet slot.
  * <p>
  * The key is {@code <prefix>quota:{<cooldown key>}}, a hash with the TAT and the instances
  * that took a slot in the last 10 s (so that on a Cluster the key's hash
@@ -75,7 +79,10 @@ public final class FleetQuotaSlots implements AutoCloseable {
 
 	private static final int FALLBACK_KEYS = 1_024;
 
-	// KEYS[1] the quota's key; ARGV[1] the local wait (us); ARGV[2] the interval (us);
+	// KEYS[1] the quota's key; ARGV[1] the local wait (us); ARGV[2] the interval before the
+	// reset (us), ARGV[8] the one after it (us), ARGV[9] the time to the reset (us): a slot
+	// before the reset is followed by the next a t / r later, but never later than an interval
+	// of the rate past the reset, since the window the reset opens has its own allowance;
 	// ARGV[3] the longest wait that fits the request's budget (us); ARGV[4] this instance;
 	// ARGV[5] how long an instance counts as live (us); ARGV[6] how long the key outlives its
 	// TAT (ms); ARGV[7] when its caller stops waiting, by Redis's clock as this instance
@@ -120,7 +127,18 @@ public final class FleetQuotaSlots implements AutoCloseable {
 			  end
 			  return {-1, live}
 			end
-			local nextTat = slot + tonumber(ARGV[2])
+			local before = tonumber(ARGV[2])
+			local after = tonumber(ARGV[8])
+			local reset = now + tonumber(ARGV[9])
+			local nextTat
+			if before > 0 and (slot < reset or after <= 0) then
+			  nextTat = slot + before
+			  if after > 0 then
+			    nextTat = math.min(nextTat, math.max(slot, reset) + after)
+			  end
+			else
+			  nextTat = slot + after
+			end
 			redis.call('HSET', KEYS[1], 'tat', string.format('%.0f', nextTat))
 			redis.call('PEXPIRE', KEYS[1], math.floor((nextTat - now) / 1000) + tonumber(ARGV[6]))
 			return {math.floor(wait), live}
@@ -192,22 +210,30 @@ public final class FleetQuotaSlots implements AutoCloseable {
 	 * @return the admission; a quota hold never shorter than the local one
 	 */
 	Admission admit(AdmissionRequest request, Admission local) {
-		if (!(local instanceof Admission.Wait wait) || wait.reason() != HoldReason.QUOTA) {
+		CooldownKey key = request.key().declared();
+		boolean quotaHold = local instanceof Admission.Wait wait && wait.reason() == HoldReason.QUOTA;
+		// A slot that is now is a slot too: the local schedule falls behind the fleet's, so
+		// most of an instance's slots come out now, and each must still take the fleet's.
+		if (!quotaHold && !(local == Admission.PROCEED && spacedNow(request, key))) {
 			return local;
 		}
-		CooldownKey key = request.key().declared();
-		long interval = this.link.protection().quotas().interval(key).toNanos();
-		if (interval <= 0) {
+		QuotaSpacing spacing = this.link.protection().quotas().spacing(key, request.nowNanos());
+		if (spacing.isNone()) {
 			// No rate is known: the quota only holds requests until its reset, the same for all.
-			return wait;
+			return local;
 		}
-		long localWait = wait.delay().toNanos();
+		long localWait = quotaHold ? ((Admission.Wait) local).delay().toNanos() : 0;
+		long before = spacing.beforeReset().toNanos();
+		long after = spacing.afterReset().toNanos();
+		long resetIn = spacing.resetIn().toNanos();
+		// A local share is spaced as the local slot lies, before the reset or after it.
+		long interval = (before > 0 && (localWait < resetIn || after <= 0)) ? before : after;
 		long budget = DurationMath.saturatedNanos(request.remainingBudget(), DurationMath.DURATION_LIMIT_NANOS);
 		long reserve = Math.max(0,
 				DurationMath.saturatedNanos(request.attemptReserve(), DurationMath.DURATION_LIMIT_NANOS));
 		long maxWait = Math.max(localWait, (budget - reserve) / 2);
 		if (!this.connected.getAsBoolean()) {
-			return fallback(key, wait, interval, maxWait, request.nowNanos());
+			return fallback(key, local, localWait, interval, maxWait, request.nowNanos());
 		}
 		long started = System.nanoTime();
 		// A script Redis runs after this request stopped waiting takes no slot: nobody would use it.
@@ -216,12 +242,13 @@ public final class FleetQuotaSlots implements AutoCloseable {
 		Future<List> answer;
 		try {
 			answer = this.pool.submit(() -> this.link.redis()
-				.execute(TAKE, List.of(key(key)), Long.toString(micros(localWait)), Long.toString(micros(interval)),
+				.execute(TAKE, List.of(key(key)), Long.toString(micros(localWait)), Long.toString(micros(before)),
 						Long.toString(micros(maxWait)), this.link.instance(), Long.toString(LIVE_MILLIS * 1000),
-						Long.toString(EXPIRY_SLACK_MILLIS), deadline));
+						Long.toString(EXPIRY_SLACK_MILLIS), deadline, Long.toString(micros(after)),
+						Long.toString(micros(resetIn))));
 		}
 		catch (RejectedExecutionException ex) {
-			return fallback(key, wait, interval, maxWait, request.nowNanos());
+			return fallback(key, local, localWait, interval, maxWait, request.nowNanos());
 		}
 		List<?> reply;
 		try {
@@ -230,29 +257,35 @@ public final class FleetQuotaSlots implements AutoCloseable {
 		catch (InterruptedException ex) {
 			answer.cancel(true);
 			Thread.currentThread().interrupt();
-			return fallback(key, wait, interval, maxWait, request.nowNanos());
+			return fallback(key, local, localWait, interval, maxWait, request.nowNanos());
 		}
 		catch (ExecutionException | TimeoutException | RuntimeException ex) {
 			answer.cancel(true);
-			return fallback(key, wait, interval, maxWait, request.nowNanos());
+			return fallback(key, local, localWait, interval, maxWait, request.nowNanos());
 		}
 		recordRoundTrip(System.nanoTime() - started);
 		if (reply == null || reply.size() < 2 || !(reply.get(0) instanceof Number fleetWait)
 				|| !(reply.get(1) instanceof Number live)) {
-			return fallback(key, wait, interval, maxWait, request.nowNanos());
+			return fallback(key, local, localWait, interval, maxWait, request.nowNanos());
 		}
 		this.liveInstances = Math.max(1, live.intValue());
 		if (fleetWait.longValue() == -2) {
 			// Late by Redis's clock, though not by this one's: no slot was taken.
-			return fallback(key, wait, interval, maxWait, request.nowNanos());
+			return fallback(key, local, localWait, interval, maxWait, request.nowNanos());
 		}
 		if (fleetWait.longValue() < 0) {
 			// The fleet's slot does not fit the budget: not taken, the local one stands.
-			return wait;
+			return local;
 		}
 		this.taken.increment();
 		long fleetNanos = fleetWait.longValue() * 1000;
-		return (fleetNanos > localWait) ? new Admission.Wait(Duration.ofNanos(fleetNanos), HoldReason.QUOTA) : wait;
+		return (fleetNanos > localWait) ? new Admission.Wait(Duration.ofNanos(fleetNanos), HoldReason.QUOTA) : local;
+	}
+
+	// A first attempt that reads quotas and may be held, let go because its local slot is now.
+	private boolean spacedNow(AdmissionRequest request, CooldownKey key) {
+		return request.firstAttempt() && request.readsQuotas() && request.mode() != CooldownMode.FAIL_FAST
+				&& this.link.protection().quotas().spaces(key, request.nowNanos());
 	}
 
 	/**
@@ -264,7 +297,8 @@ public final class FleetQuotaSlots implements AutoCloseable {
 
 	// This instance's share: its local slot, spaced by the interval times the instances last
 	// counted, never a refusal.
-	private Admission.Wait fallback(CooldownKey key, Admission.Wait local, long interval, long maxWait, long nowNanos) {
+	private Admission fallback(CooldownKey key, Admission local, long localWait, long interval, long maxWait,
+			long nowNanos) {
 		this.fallbacks.increment();
 		int live = this.liveInstances;
 		if (live <= 1) {
@@ -273,7 +307,7 @@ public final class FleetQuotaSlots implements AutoCloseable {
 		if (this.fallbackSlots.size() > FALLBACK_KEYS) {
 			this.fallbackSlots.clear();
 		}
-		long[] wait = { local.delay().toNanos() };
+		long[] wait = { localWait };
 		long share = interval * live;
 		this.fallbackSlots.compute(key, (k, tat) -> {
 			long slot = nowNanos + wait[0];
@@ -286,8 +320,7 @@ public final class FleetQuotaSlots implements AutoCloseable {
 			wait[0] = slot - nowNanos;
 			return slot + share;
 		});
-		return (wait[0] > local.delay().toNanos()) ? new Admission.Wait(Duration.ofNanos(wait[0]), HoldReason.QUOTA)
-				: local;
+		return (wait[0] > localWait) ? new Admission.Wait(Duration.ofNanos(wait[0]), HoldReason.QUOTA) : local;
 	}
 
 	private synchronized void recordRoundTrip(long nanos) {

@@ -61,6 +61,57 @@ class FleetQuotaSlotsTests {
 	}
 
 	@Test
+	void whenALocalSlotIsNowThenTheRequestStillTakesTheFleetsSlot() {
+		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
+		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
+		awaitConnected(first, second);
+		// Read 5 s ago: each instance's first slot (one interval after the answer) has passed.
+		long readAt = System.nanoTime() - Duration.ofSeconds(5).toNanos();
+		first.recordQuota(KEY, nearlySpent(), true, readAt);
+		second.recordQuota(KEY, nearlySpent(), true, readAt);
+
+		assertThat(first.admit(request(KEY))).isEqualTo(Admission.PROCEED);
+		// Its own slot is now too, but the fleet's next is an interval after the first's.
+		long now = System.nanoTime();
+		Admission.Wait held = slot(second);
+		assertThat(Duration.ofNanos(now + held.delay().toNanos() - readAt))
+			.isGreaterThanOrEqualTo(Duration.ofSeconds(5).plus(INTERVAL).minus(SPACING_SLACK));
+		assertThat(first.quotaSlots().takenCount()).isEqualTo(1);
+		assertThat(second.quotaSlots().takenCount()).isEqualTo(1);
+	}
+
+	@Test
+	void whenTheFleetsSlotsRunPastTheResetThenTheyAreSpacedByThePolicysRate() {
+		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
+		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
+		awaitConnected(first, second);
+		// Two left for 4 s (one every 2 s), then 10 a second.
+		RateLimitReading twoLeft = new RateLimitReading("p", 2, Duration.ofSeconds(4), 10, Duration.ofSeconds(1),
+				RateLimitFields.IETF);
+		long readAt = System.nanoTime();
+		first.recordQuota(KEY, twoLeft, true, readAt);
+		second.recordQuota(KEY, twoLeft, true, readAt);
+		List<Long> instants = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			for (RedisCooldownStore store : List.of(first, second)) {
+				long now = System.nanoTime();
+				instants.add(now + slot(store).delay().toNanos() - readAt);
+			}
+		}
+
+		// The first two t / r apart; the second is at the reset, so the next come a rate's
+		// interval apart, however the instance that took it counts it.
+		assertThat(Duration.ofNanos(instants.get(1) - instants.get(0)))
+			.isGreaterThanOrEqualTo(Duration.ofSeconds(2).minus(SPACING_SLACK));
+		assertThat(Duration.ofNanos(instants.get(1))).isGreaterThanOrEqualTo(Duration.ofSeconds(4).minus(SPACING_SLACK));
+		for (int i = 2; i < instants.size(); i++) {
+			assertThat(Duration.ofNanos(instants.get(i) - instants.get(i - 1)))
+				.isGreaterThanOrEqualTo(Duration.ofMillis(100).minus(SPACING_SLACK))
+				.isLessThan(Duration.ofSeconds(1));
+		}
+	}
+
+	@Test
 	void whenARequestIsNotPacedThenItSendsNothingToRedis() {
 		List<String> callers = new CopyOnWriteArrayList<>();
 		RedisConnectionFactory real = this.redis.fixture().connectionFactory();

@@ -143,16 +143,32 @@ public final class RateLimitPacing {
 	}
 
 	/**
-	 * The interval the last slot taken under {@code key} was spaced by from the next one: what
-	 * a fleet sharing the quota spaces its own slots by (docs/PACING.md, "Fleet").
+	 * Whether a first attempt under {@code key} that nothing else holds takes a slot of its
+	 * quota, even one that is now: the quota is spread, not far from spent. A fleet sharing the
+	 * quota takes its own slot for such a request too (docs/PACING.md, "Fleet"); one that goes
+	 * at once or has no quota needs none. Takes nothing.
 	 * @param key the request's cooldown key
-	 * @return the interval, or {@link Duration#ZERO} when the key is not paced or no rate is
-	 * known
-	 * @since 0.2.0
+	 * @param nowNanos the current monotonic reading
+	 * @return whether the key's requests are spread
+	 * @since 0.3.0
 	 */
-	public Duration interval(CooldownKey key) {
+	public boolean spaces(CooldownKey key, long nowNanos) {
 		RateLimitSchedule schedule = this.schedules.get(key);
-		return (schedule != null) ? Duration.ofNanos(schedule.lastInterval()) : Duration.ZERO;
+		return schedule != null && schedule.spaces(nowNanos);
+	}
+
+	/**
+	 * What a fleet sharing the quota of {@code key} spaces the slots it takes by: the interval
+	 * before the reset, the one after it, and the time left until it (docs/PACING.md,
+	 * "Fleet").
+	 * @param key the request's cooldown key
+	 * @param nowNanos the current monotonic reading
+	 * @return the spacing, {@link QuotaSpacing#NONE} when the key is not paced
+	 * @since 0.3.0
+	 */
+	public QuotaSpacing spacing(CooldownKey key, long nowNanos) {
+		RateLimitSchedule schedule = this.schedules.get(key);
+		return (schedule != null) ? schedule.spacing(nowNanos) : QuotaSpacing.NONE;
 	}
 
 	/** Whether a quota is kept for {@code key}: its origin announced one, under that key. */

@@ -122,9 +122,6 @@ final class RateLimitSchedule {
 
 	private long nextSlot;
 
-	/** The interval the last slot given was spaced by from the next one, or 0. */
-	private long lastInterval;
-
 	private long lastActive;
 
 	RateLimitSchedule(RateLimitReading reading, long nowNanos) {
@@ -255,7 +252,6 @@ final class RateLimitSchedule {
 			return -1;
 		}
 		this.nextSlot = next;
-		this.lastInterval = beforeReset ? this.intervalBefore : this.intervalAfter;
 		if (beforeReset) {
 			this.left--;
 		}
@@ -269,6 +265,16 @@ final class RateLimitSchedule {
 	 */
 	synchronized boolean takeAtOnce(long nowNanos) {
 		return hasNoSay(nowNanos) || goesAtOnce(nowNanos);
+	}
+
+	/**
+	 * Whether a request that nothing else holds would take a slot now, though maybe one that
+	 * is now: the quota has a say and is not far from spent. Takes nothing.
+	 */
+	synchronized boolean spaces(long nowNanos) {
+		boolean beforeReset = this.resetAt - nowNanos > 0;
+		return !hasNoSay(nowNanos) && !(beforeReset && this.left >= FREE_FLOOR + freeInLastSecond(nowNanos))
+				&& (this.intervalAfter > 0 || (beforeReset && this.left > 0));
 	}
 
 	/** Whether the key's responses name two partition keys: it is not paced meanwhile. */
@@ -293,13 +299,11 @@ final class RateLimitSchedule {
 		return false;
 	}
 
-	/**
-	 * The interval the last slot taken was spaced by from the next one: {@code t / r} before
-	 * the reset, {@code w / q} (divided by {@value #SHARE}) after it, or 0 when no slot was
-	 * taken yet or no rate is known.
-	 */
-	synchronized long lastInterval() {
-		return this.lastInterval;
+	/** What a fleet sharing the quota spaces its slots by, from now. */
+	synchronized QuotaSpacing spacing(long nowNanos) {
+		long resetIn = (this.refills.refilling() || this.resetAt - nowNanos <= 0) ? 0 : this.resetAt - nowNanos;
+		return new QuotaSpacing(Duration.ofNanos((resetIn > 0 && this.left > 0) ? this.intervalBefore : 0),
+				Duration.ofNanos(this.intervalAfter), Duration.ofNanos(resetIn));
 	}
 
 	/**

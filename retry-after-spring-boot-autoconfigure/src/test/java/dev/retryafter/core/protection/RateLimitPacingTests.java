@@ -106,6 +106,41 @@ class RateLimitPacingTests {
 	}
 
 	@Test
+	void whenAQuotaIsSpreadThenItSpacesEvenASlotThatIsNowAndAFarFromSpentOneDoesNot() {
+		assertThat(this.pacing.spaces(KEY, T0)).isFalse();
+		this.pacing.record(KEY, reading(1000, 30, 0, 0), T0);
+		assertThat(this.pacing.spaces(KEY, T0)).isFalse();
+
+		this.pacing.record(KEY, reading(10, 30, 0, 0), T0);
+		assertThat(this.pacing.spaces(KEY, T0)).isTrue();
+		// Past the first slot (3 s after the answer): the slot is now, and still a slot.
+		long later = T0 + 5 * SECOND;
+		assertThat(this.pacing.admit(KEY, later, Duration.ZERO, BUDGET, RESERVE)).isNull();
+		assertThat(this.pacing.spaces(KEY, later)).isTrue();
+		assertThat(this.pacing.spaces(OTHER, later)).isFalse();
+	}
+
+	@Test
+	void whenNothingIsLeftAndNoRateIsKnownThenNothingIsSpacedOnlyHeldUntilTheReset() {
+		this.pacing.record(KEY, reading(0, 1, 0, 0), T0);
+
+		assertThat(this.pacing.spaces(KEY, T0)).isFalse();
+		assertThat(this.pacing.spacing(KEY, T0).isNone()).isTrue();
+	}
+
+	@Test
+	void whenAFleetAsksHowToSpaceItsSlotsThenItGetsBothIntervalsAndTheTimeToTheReset() {
+		this.pacing.record(KEY, reading(2, 4, 10, 1), T0);
+		Duration rate = Duration.ofNanos((long) (1e8 / RateLimitSchedule.SHARE));
+
+		assertThat(this.pacing.spacing(KEY, T0 + SECOND))
+			.isEqualTo(new QuotaSpacing(Duration.ofSeconds(2), rate, Duration.ofSeconds(3)));
+		assertThat(this.pacing.spacing(KEY, T0 + 5 * SECOND))
+			.isEqualTo(new QuotaSpacing(Duration.ZERO, rate, Duration.ZERO));
+		assertThat(this.pacing.spacing(OTHER, T0)).isEqualTo(QuotaSpacing.NONE);
+	}
+
+	@Test
 	void whenAResponseStartsANewWindowThenItsCountHolds() {
 		this.pacing.record(KEY, reading(0, 1, 0, 0), T0);
 		this.pacing.record(KEY, reading(4, 3, 0, 0), T0 + 2 * SECOND);
