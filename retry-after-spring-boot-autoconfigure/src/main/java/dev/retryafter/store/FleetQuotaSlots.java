@@ -207,14 +207,15 @@ public final class FleetQuotaSlots implements AutoCloseable {
 	 * other admission as it is.
 	 * @param request the request
 	 * @param local what the local door answered
+	 * @param spread what {@link #spreads} said before the door answered
 	 * @return the admission; a quota hold never shorter than the local one
 	 */
-	Admission admit(AdmissionRequest request, Admission local) {
+	Admission admit(AdmissionRequest request, Admission local, boolean spread) {
 		CooldownKey key = request.key().declared();
 		boolean quotaHold = local instanceof Admission.Wait wait && wait.reason() == HoldReason.QUOTA;
 		// A slot that is now is a slot too: the local schedule falls behind the fleet's, so
 		// most of an instance's slots come out now, and each must still take the fleet's.
-		if (!quotaHold && !(local == Admission.PROCEED && spacedNow(request, key))) {
+		if (!quotaHold && !(local == Admission.PROCEED && spread)) {
 			return local;
 		}
 		QuotaSpacing spacing = this.link.protection().quotas().spacing(key, request.nowNanos());
@@ -282,10 +283,16 @@ public final class FleetQuotaSlots implements AutoCloseable {
 		return (fleetNanos > localWait) ? new Admission.Wait(Duration.ofNanos(fleetNanos), HoldReason.QUOTA) : local;
 	}
 
-	// A first attempt that reads quotas and may be held, let go because its local slot is now.
-	private boolean spacedNow(AdmissionRequest request, CooldownKey key) {
+	/**
+	 * Whether the local door will take a slot for this first attempt, maybe one that is now:
+	 * asked before the door takes it, since a request it lets go outside the slots (a spare
+	 * the origin saved) needs no fleet slot, and the door does not say which it was.
+	 * @param request the request
+	 * @return whether a slot the door gives it now is a slot of the fleet's too
+	 */
+	boolean spreads(AdmissionRequest request) {
 		return request.firstAttempt() && request.readsQuotas() && request.mode() != CooldownMode.FAIL_FAST
-				&& this.link.protection().quotas().spaces(key, request.nowNanos());
+				&& this.link.protection().quotas().spaces(request.key().declared(), request.nowNanos());
 	}
 
 	/**

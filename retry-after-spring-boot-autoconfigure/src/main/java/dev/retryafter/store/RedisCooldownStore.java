@@ -221,8 +221,9 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	 */
 	@Override
 	public Admission admit(AdmissionRequest request) {
+		boolean spread = !this.closed && this.quotaSlots.spreads(request);
 		Admission admission = this.link.protection().admit(request);
-		return this.closed ? admission : this.quotaSlots.admit(request, admission);
+		return this.closed ? admission : this.quotaSlots.admit(request, admission, spread);
 	}
 
 	/**

@@ -81,6 +81,24 @@ class FleetQuotaSlotsTests {
 	}
 
 	@Test
+	void whenTheOriginSavedSomeThenTheRequestLetGoOutsideTheSlotsTakesNoFleetSlot() {
+		RedisCooldownStore store = this.redis.fixture().store(new OriginProtection(100));
+		await().atMost(AWAIT).until(() -> store.state().connected());
+		long now = System.nanoTime();
+		store.recordQuota(KEY, new RateLimitReading("p", 0, Duration.ZERO, 50, Duration.ofSeconds(1),
+				RateLimitFields.IETF), true, now - Duration.ofSeconds(2).toNanos());
+		// After the reset, a window old: three saved, so one goes at once outside the slots.
+		store.recordQuota(KEY, new RateLimitReading("p", 3, Duration.ZERO, 50, Duration.ofSeconds(1),
+				RateLimitFields.IETF), true, now);
+
+		assertThat(store.admit(request(KEY))).isEqualTo(Admission.PROCEED);
+		assertThat(store.quotaSlots().takenCount()).isZero();
+		// The next takes its slot, the fleet's too.
+		store.admit(request(KEY));
+		assertThat(store.quotaSlots().takenCount()).isEqualTo(1);
+	}
+
+	@Test
 	void whenTheFleetsSlotsRunPastTheResetThenTheyAreSpacedByThePolicysRate() {
 		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
 		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));

@@ -268,13 +268,14 @@ final class RateLimitSchedule {
 	}
 
 	/**
-	 * Whether a request that nothing else holds would take a slot now, though maybe one that
-	 * is now: the quota has a say and is not far from spent. Takes nothing.
+	 * Whether the next request that nothing else holds would take a slot, though maybe one
+	 * that is now: the quota has a say, is not far from spent, and lets none go outside the
+	 * slots. Takes nothing.
 	 */
 	synchronized boolean spaces(long nowNanos) {
 		boolean beforeReset = this.resetAt - nowNanos > 0;
 		return !hasNoSay(nowNanos) && !(beforeReset && this.left >= FREE_FLOOR + freeInLastSecond(nowNanos))
-				&& (this.intervalAfter > 0 || (beforeReset && this.left > 0));
+				&& !this.spare && (this.intervalAfter > 0 || (beforeReset && this.left > 0));
 	}
 
 	/** Whether the key's responses name two partition keys: it is not paced meanwhile. */

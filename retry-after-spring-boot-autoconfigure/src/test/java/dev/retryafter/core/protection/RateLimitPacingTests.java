@@ -121,6 +121,17 @@ class RateLimitPacingTests {
 	}
 
 	@Test
+	void whenTheOriginSavedSomeThenTheRequestLetGoOutsideTheSlotsIsNotSpacedAndTheNextIs() {
+		this.pacing.record(KEY, reading(0, 0, 50, 1), T0);
+		long later = T0 + 2 * SECOND;
+		this.pacing.record(KEY, reading(3, 0, 50, 1), later);
+
+		assertThat(this.pacing.spaces(KEY, later)).isFalse();
+		assertThat(this.pacing.admit(KEY, later, Duration.ZERO, BUDGET, RESERVE)).isNull();
+		assertThat(this.pacing.spaces(KEY, later)).isTrue();
+	}
+
+	@Test
 	void whenNothingIsLeftAndNoRateIsKnownThenNothingIsSpacedOnlyHeldUntilTheReset() {
 		this.pacing.record(KEY, reading(0, 1, 0, 0), T0);
 
