@@ -212,7 +212,9 @@ public final class FleetQuotaSlots implements AutoCloseable {
 	 */
 	Admission admit(AdmissionRequest request, Admission local, boolean spread) {
 		CooldownKey key = request.key().declared();
-		boolean quotaHold = local instanceof Admission.Wait wait && wait.reason() == HoldReason.QUOTA;
+		Admission.Wait quotaWait = (local instanceof Admission.Wait wait && wait.reason() == HoldReason.QUOTA) ? wait
+				: null;
+		boolean quotaHold = quotaWait != null;
 		// A slot that is now is a slot too: the local schedule falls behind the fleet's, so
 		// most of an instance's slots come out now, and each must still take the fleet's.
 		if (!quotaHold && !(local == Admission.PROCEED && spread)) {
@@ -223,7 +225,7 @@ public final class FleetQuotaSlots implements AutoCloseable {
 			// No rate is known: the quota only holds requests until its reset, the same for all.
 			return local;
 		}
-		long localWait = quotaHold ? ((Admission.Wait) local).delay().toNanos() : 0;
+		long localWait = quotaHold ? quotaWait.delay().toNanos() : 0;
 		long before = spacing.beforeReset().toNanos();
 		long after = spacing.afterReset().toNanos();
 		long resetIn = spacing.resetIn().toNanos();

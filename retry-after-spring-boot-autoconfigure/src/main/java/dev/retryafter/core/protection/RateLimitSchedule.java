@@ -274,8 +274,8 @@ final class RateLimitSchedule {
 	 */
 	synchronized boolean spaces(long nowNanos) {
 		boolean beforeReset = this.resetAt - nowNanos > 0;
-		return !hasNoSay(nowNanos) && !(beforeReset && this.left >= FREE_FLOOR + freeInLastSecond(nowNanos))
-				&& !this.spare && (this.intervalAfter > 0 || (beforeReset && this.left > 0));
+		return !hasNoSay(nowNanos) && !farFromSpent(nowNanos) && !this.spare
+				&& (this.intervalAfter > 0 || (beforeReset && this.left > 0));
 	}
 
 	/** Whether the key's responses name two partition keys: it is not paced meanwhile. */
@@ -289,9 +289,14 @@ final class RateLimitSchedule {
 		return false;
 	}
 
+	/** Whether at least the floor is left before the reset, past what went at once lately. */
+	private boolean farFromSpent(long nowNanos) {
+		return this.resetAt - nowNanos > 0 && this.left >= FREE_FLOOR + freeInLastSecond(nowNanos);
+	}
+
 	/** Lets a request go at once, outside the slots, while the quota is far from spent. */
 	private boolean goesAtOnce(long nowNanos) {
-		if (this.resetAt - nowNanos > 0 && this.left >= FREE_FLOOR + freeInLastSecond(nowNanos)) {
+		if (farFromSpent(nowNanos)) {
 			this.left--;
 			this.freeInSecond++;
 			this.lastActive = latest(this.lastActive, nowNanos);
