@@ -12,9 +12,10 @@ final class FailoverReport {
 	private static final String HEADER = "| run | replica promoted | A not connected from / connected for good from "
 			+ "| B not connected from / connected for good from | said connected with no master, last, A / B "
 			+ "| said connected, then not: last, A / B | 429 during the failover answered in (ms), A / B "
-			+ "| it reached the other, A→B / B→A | sharing both ways again "
+			+ "| it reached the other, A→B / B→A | 429 once it said not connected reached the other, A→B / B→A "
+			+ "| sharing both ways again "
 			+ "| new 429 after it reached the other (ms after the 429), A→B / B→A | checks passed | calls failed |\n"
-			+ "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+			+ "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
 
 	private FailoverReport() {
 	}
@@ -49,11 +50,12 @@ final class FailoverReport {
 	static String row(FailoverRun.Result r) {
 		long checks = r.checks().stream().filter(FailoverRun.Check::passed).count();
 		long[] during = r.duringSharedMs();
+		long[] outage = r.outageSharedMs();
 		long bothWays = (during[0] < 0 || during[1] < 0) ? -1 : Math.max(during[0], during[1]);
 		return "| " + r.run() + " | " + r.promotedMs() + " | " + pair(r.disconnectedMs(), r.connectedMs(), 0) + " | "
 				+ pair(r.disconnectedMs(), r.connectedMs(), 1) + " | " + both(r.connectedWithoutMasterMs()) + " | "
 				+ both(r.connectedBeforeDropMs()) + " | " + both(r.duringRelayMs()) + " | " + both(during) + " | "
-				+ bothWays + " | " + both(r.afterSharedMs()) + " | " + checks + " of " + r.checks().size() + " | "
+				+ both(outage) + " | " + bothWays + " | " + both(r.afterSharedMs()) + " | " + checks + " of " + r.checks().size() + " | "
 				+ r.failedCalls() + " |";
 	}
 

@@ -20,7 +20,8 @@ import dev.retryafter.testsupport.RedisServer;
  * One run of the Sentinel failover scenario ({@link SentinelFailover}): a master, a replica and
  * three sentinels, an origin, two sample-app instances sharing cooldowns through Redis behind
  * the sentinels; sharing checked both ways, the master killed (SIGKILL), a {@code 429}
- * recorded through each instance while there is no master, and then what the issue asks of a
+ * recorded through each instance at once, while there is no master, and another once it says
+ * it is not connected, and then what the issue asks of a
  * failover checked: each cooldown recorded meanwhile reaches the other instance, a new
  * {@code 429} through either holds the other, no instance says {@code connected} without a
  * master for longer than the probe window, and a paced request takes its slot from the
@@ -67,11 +68,12 @@ final class FailoverRun {
 	 */
 	record Result(int run, long promotedMs, long[] disconnectedMs, long[] connectedMs,
 			long[] connectedWithoutMasterMs, long[] connectedBeforeDropMs, long[] duringRelayMs,
-			long[] duringSharedMs, long[] afterSharedMs, int failedCalls, List<Check> checks) {
+			long[] duringSharedMs, long[] outageSharedMs, long[] afterSharedMs, int failedCalls,
+			List<Check> checks) {
 
 		static Result aborted(int run, Exception ex) {
 			long[] none = { -1, -1 };
-			return new Result(run, -1, none, none, none, none, none, none, none, 0,
+			return new Result(run, -1, none, none, none, none, none, none, none, none, 0,
 					List.of(new Check("the run completed", false, ex.toString())));
 		}
 
@@ -155,6 +157,9 @@ final class FailoverRun {
 						&& duringB.partition() != null,
 				"A " + duringA.status() + " in " + duringA.millis() + " ms, B " + duringB.status() + " in "
 						+ duringB.millis() + " ms"));
+		// And once each says it is not connected: kept in its write queue until it is again.
+		Recorded outageA = recordWhileNotConnected(a, 0, "Bearer outage-a", killed, monitor);
+		Recorded outageB = recordWhileNotConnected(b, 1, "Bearer outage-b", killed, monitor);
 		// Past the probe window: what an instance says then is no longer what it said before.
 		FailoverMonitor.Sample back = monitor.await(killed + PROBE_WINDOW.toNanos(), (sample) -> sample.promoted()
 				&& sample.readings().stream().allMatch(FailoverMonitor.Reading::connected), FAILOVER_TIMEOUT);
@@ -165,6 +170,10 @@ final class FailoverRun {
 		long[] duringShared = { reaches("(a) A's 429 during the failover holds B", b, 1, "Bearer during-a", duringA,
 				killed, monitor),
 				reaches("(a) B's 429 during the failover holds A", a, 0, "Bearer during-b", duringB, killed,
+						monitor) };
+		long[] outageShared = { reaches("(a) A's 429 while it said not connected holds B", b, 1, "Bearer outage-a",
+				outageA, killed, monitor),
+				reaches("(a) B's 429 while it said not connected holds A", a, 0, "Bearer outage-b", outageB, killed,
 						monitor) };
 		long[] afterShared = { shares("(b) after: A's 429 holds B", a, b, 1, "Bearer after-a", monitor),
 				shares("(b) after: B's 429 holds A", b, a, 0, "Bearer after-b", monitor) };
@@ -190,7 +199,8 @@ final class FailoverRun {
 					"last said connected before saying it was not at " + beforeDrop[i] + " ms"));
 		}
 		return new Result(this.run, timeline.promoted(), disconnected, connected, withoutMaster, beforeDrop,
-				new long[] { duringA.millis(), duringB.millis() }, duringShared, afterShared, this.failedCalls,
+				new long[] { duringA.millis(), duringB.millis() }, duringShared, outageShared, afterShared,
+				this.failedCalls,
 				List.copyOf(this.checks));
 	}
 
@@ -233,6 +243,16 @@ final class FailoverRun {
 						+ "; its next request answered " + next.statusCode() + ", origin saw " + arrivals
 						+ " request(s) of the tenant"));
 		return seen;
+	}
+
+	/**
+	 * A 429 through an instance once it says it is not connected (within the failover
+	 * timeout): what it records then waits in its write queue, not in the client's.
+	 */
+	private Recorded recordWhileNotConnected(SampleAppProcess from, int index, String tenant, long killed,
+			FailoverMonitor monitor) throws IOException, InterruptedException {
+		monitor.await(killed, (sample) -> !sample.readings().get(index).connected(), FAILOVER_TIMEOUT);
+		return record(from, tenant);
 	}
 
 	private Recorded record(SampleAppProcess from, String tenant) throws IOException, InterruptedException {

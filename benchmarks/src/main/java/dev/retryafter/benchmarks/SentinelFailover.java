@@ -28,9 +28,10 @@ import java.util.stream.Stream;
  * Build the jar first ({@code ./mvnw -pl sample-app -am package -DskipTests}), then run
  * {@code java -cp benchmarks/target/benchmarks.jar dev.retryafter.benchmarks.SentinelFailover}
  * with options {@code --runs=5 --jar=sample-app/target/sample-app-0.1.0-SNAPSHOT.jar
- * --down-after-ms=1000 --out=benchmarks/results} (the sentinels' {@code failover-timeout} is
- * three times {@code down-after}, at least 3 s). Exits with 1 when a run failed; each failed run's instance logs
- * are kept (their folder is printed).
+ * --down-after-ms=1000 --keep-logs=false --out=benchmarks/results} (the sentinels'
+ * {@code failover-timeout} is three times {@code down-after}, at least 3 s). Exits with 1 when
+ * a run failed; the instances' logs of a failed run are kept (their folder is printed), of
+ * every run with {@code --keep-logs=true}.
  */
 public final class SentinelFailover {
 
@@ -46,6 +47,7 @@ public final class SentinelFailover {
 		Options options = Options.parse(args);
 		int runs = options.integer("runs", 5);
 		Duration downAfter = Duration.ofMillis(options.integer("down-after-ms", 1000));
+		boolean keepLogs = Boolean.parseBoolean(options.string("keep-logs", "false"));
 		Path jar = Path.of(options.string("jar", findJar().toString()));
 		Path out = Path.of(options.string("out", "benchmarks/results"));
 		String boot = bootVersion(jar);
@@ -71,18 +73,21 @@ public final class SentinelFailover {
 						+ check.detail());
 			}
 			System.out.println("  " + FailoverReport.row(result));
-			if (result.passed()) {
+			if (result.passed() && !keepLogs) {
 				deleteLogs(logs, run);
 			}
 		}
 		long passed = results.stream().filter(FailoverRun.Result::passed).count();
 		String report = FailoverReport.markdown(results, boot, downAfter, load());
 		ResultFiles.write(out.resolve("sentinel-failover-boot-" + boot + ".md"), report);
-		System.out.println(passed + " of " + runs + " runs passed" + ((passed < runs) ? "; logs in " + logs : ""));
+		boolean logsKept = passed < runs || keepLogs;
+		System.out.println(passed + " of " + runs + " runs passed" + (logsKept ? "; logs in " + logs : ""));
 		if (passed < runs) {
 			System.exit(1);
 		}
-		Files.deleteIfExists(logs);
+		if (!logsKept) {
+			Files.deleteIfExists(logs);
+		}
 	}
 
 	// The jar the sample app's build leaves, not the plain one.
