@@ -79,7 +79,8 @@ public final class SentinelFailover {
 		}
 		long passed = results.stream().filter(FailoverRun.Result::passed).count();
 		String report = FailoverReport.markdown(results, boot, downAfter, load());
-		ResultFiles.write(out.resolve("sentinel-failover-boot-" + boot + ".md"), report);
+		String variant = (downAfter.toMillis() == 1000) ? "" : "-down-after-" + downAfter.toMillis();
+		ResultFiles.write(out.resolve("sentinel-failover-boot-" + boot + variant + ".md"), report);
 		boolean logsKept = passed < runs || keepLogs;
 		System.out.println(passed + " of " + runs + " runs passed" + (logsKept ? "; logs in " + logs : ""));
 		if (passed < runs) {
