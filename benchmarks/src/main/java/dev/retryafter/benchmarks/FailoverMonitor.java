@@ -8,8 +8,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 
-import dev.retryafter.testsupport.RedisSentinelGroup;
-
 /**
  * Watches the two instances of a {@link FailoverRun} and the replica on a thread of its own,
  * every {@value #INTERVAL_MILLIS} ms: what each instance's {@code /actuator/retryafter} says
@@ -31,7 +29,7 @@ final class FailoverMonitor implements AutoCloseable {
 
 	private final List<SampleAppProcess> instances;
 
-	private final RedisSentinelGroup group;
+	private final SentinelGroup group;
 
 	private final String origin;
 
@@ -43,7 +41,7 @@ final class FailoverMonitor implements AutoCloseable {
 
 	private volatile String failure;
 
-	FailoverMonitor(List<SampleAppProcess> instances, RedisSentinelGroup group, String origin) {
+	FailoverMonitor(List<SampleAppProcess> instances, SentinelGroup group, String origin) {
 		this.instances = instances;
 		this.group = group;
 		this.origin = origin;
@@ -111,7 +109,7 @@ final class FailoverMonitor implements AutoCloseable {
 					readings.add(new Reading(nanos, SampleAppProcess.connected(endpoint),
 							SampleAppProcess.partitions(endpoint, this.origin)));
 				}
-				boolean promoted = this.group.cli(this.group.replica(), "ROLE").strip().startsWith("master");
+				boolean promoted = this.group.isMaster(this.group.replica());
 				synchronized (this) {
 					this.samples.add(new Sample(List.copyOf(readings), promoted));
 				}

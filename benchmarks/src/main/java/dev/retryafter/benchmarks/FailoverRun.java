@@ -11,10 +11,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
-
-import dev.retryafter.testsupport.RedisSentinelGroup;
-import dev.retryafter.testsupport.RedisServer;
 
 /**
  * One run of the Sentinel failover scenario ({@link SentinelFailover}): a master, a replica and
@@ -120,7 +116,7 @@ final class FailoverRun {
 	}
 
 	Result execute() throws Exception {
-		try (RedisSentinelGroup group = opened(RedisSentinelGroup.startWithDownAfter(this.downAfter));
+		try (SentinelGroup group = opened(SentinelGroup.start(this.downAfter));
 				FailoverOrigin origin = opened(new FailoverOrigin(RETRY_AFTER_SECONDS))) {
 			this.origin = origin;
 			this.originName = origin.root().toString();
@@ -139,7 +135,7 @@ final class FailoverRun {
 		}
 	}
 
-	private Result failover(RedisSentinelGroup group, List<SampleAppProcess> instances, FailoverMonitor monitor)
+	private Result failover(SentinelGroup group, List<SampleAppProcess> instances, FailoverMonitor monitor)
 			throws Exception {
 		SampleAppProcess a = instances.get(0);
 		SampleAppProcess b = instances.get(1);
@@ -281,8 +277,8 @@ final class FailoverRun {
 	 * script was cached there (no {@code NOSCRIPT} answered): the store loads it on a promoted
 	 * master before a request needs it.
 	 */
-	private void quotaSlots(String name, List<SampleAppProcess> instances, RedisSentinelGroup group,
-			RedisServer master) throws IOException, InterruptedException {
+	private void quotaSlots(String name, List<SampleAppProcess> instances, SentinelGroup group,
+			RedisProcess master) throws IOException, InterruptedException {
 		String pattern = KEY_PREFIX + "quota:*";
 		for (String key : lines(group.cli(master, "KEYS", pattern))) {
 			group.cli(master, "DEL", key);
@@ -309,16 +305,10 @@ final class FailoverRun {
 				+ ", NOSCRIPT answers " + (noScriptAfter - noScript) + ", SCRIPT LOAD calls there " + loads));
 	}
 
-	private List<String> arguments(RedisSentinelGroup group, FailoverOrigin origin) {
-		String nodes = group.configuration()
-			.getSentinels()
-			.stream()
-			.map((node) -> node.getHost() + ":" + node.getPort())
-			.sorted()
-			.collect(Collectors.joining(","));
+	private List<String> arguments(SentinelGroup group, FailoverOrigin origin) {
 		return List.of("--sample.upstream-url=" + origin.root(), "--retry-after.store=redis",
-				"--spring.data.redis.sentinel.master=" + RedisSentinelGroup.MASTER_NAME,
-				"--spring.data.redis.sentinel.nodes=" + nodes, "--retry-after.cooldown.partition-headers=Authorization",
+				"--spring.data.redis.sentinel.master=" + SentinelGroup.MASTER_NAME,
+				"--spring.data.redis.sentinel.nodes=" + group.nodes(), "--retry-after.cooldown.partition-headers=Authorization",
 				"--retry-after.cooldown.partition-secret=" + SECRET);
 	}
 

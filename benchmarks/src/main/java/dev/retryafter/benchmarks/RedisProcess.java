@@ -11,12 +11,15 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A {@code redis-server} child process on a free loopback port, no persistence, that can be
  * killed (SIGKILL), paused (SIGSTOP), resumed (SIGCONT) and started again on the same port.
+ * A configuration file and arguments of its own make it a replica or a sentinel
+ * ({@link SentinelGroup}).
  */
 final class RedisProcess implements AutoCloseable {
 
@@ -26,10 +29,14 @@ final class RedisProcess implements AutoCloseable {
 
 	private final int port;
 
+	private Path configFile;
+
+	private List<String> arguments = List.of();
+
 	private Process process;
 
 	RedisProcess() throws IOException {
-		this.executable = find();
+		this.executable = find("redis-server");
 		this.directory = Files.createTempDirectory("redis-bench");
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			this.port = socket.getLocalPort();
@@ -40,9 +47,30 @@ final class RedisProcess implements AutoCloseable {
 		return this.port;
 	}
 
+	/** Its own folder: its log, and a configuration file it is given. */
+	Path directory() {
+		return this.directory;
+	}
+
+	/**
+	 * A configuration file read at the next starts before the arguments (a sentinel's, which
+	 * it rewrites), and arguments added after the port and the rest.
+	 */
+	RedisProcess configured(Path configFile, String... arguments) {
+		this.configFile = configFile;
+		this.arguments = List.of(arguments);
+		return this;
+	}
+
 	void start() throws IOException, InterruptedException {
-		this.process = new ProcessBuilder(List.of(this.executable.toString(), "--port", Integer.toString(this.port),
-				"--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.directory.toString()))
+		List<String> command = new ArrayList<>(List.of(this.executable.toString()));
+		if (this.configFile != null) {
+			command.add(this.configFile.toString());
+		}
+		command.addAll(List.of("--port", Integer.toString(this.port), "--bind", "127.0.0.1", "--save", "",
+				"--appendonly", "no", "--dir", this.directory.toString()));
+		command.addAll(this.arguments);
+		this.process = new ProcessBuilder(command)
 			.redirectErrorStream(true)
 			.redirectOutput(this.directory.resolve("redis.log").toFile())
 			.start();
@@ -104,14 +132,17 @@ final class RedisProcess implements AutoCloseable {
 		}
 	}
 
-	private static Path find() {
+	/**
+	 * A Redis program on the {@code PATH}: {@code redis-server}, {@code redis-cli}.
+	 */
+	static Path find(String program) {
 		for (String directory : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-			Path candidate = Path.of(directory, "redis-server");
+			Path candidate = Path.of(directory, program);
 			if (!directory.isEmpty() && Files.isExecutable(candidate)) {
 				return candidate;
 			}
 		}
-		throw new IllegalStateException("redis-server is not on the PATH (apt-get install -y redis-server)");
+		throw new IllegalStateException(program + " is not on the PATH (apt-get install -y redis-server redis-tools)");
 	}
 
 }
