@@ -330,24 +330,9 @@ class HostileOriginTests {
 			throws InterruptedException {
 		this.server.on("/report", Reply.status(503).header("Retry-After", "1"), Reply.status(200));
 		HttpCaller caller = transport.caller(interceptor(NO_JITTER));
-		AtomicReference<Throwable> thrown = new AtomicReference<>();
-		AtomicBoolean interruptedAfterwards = new AtomicBoolean();
-		Thread calling = new Thread(() -> {
-			Thread.currentThread().interrupt();
-			try {
-				caller.get(this.server.uri("/report"));
-			}
-			catch (Throwable ex) {
-				thrown.set(ex);
-			}
-			interruptedAfterwards.set(Thread.currentThread().isInterrupted());
-		});
 
-		calling.start();
-		calling.join(HANG.toMillis());
+		AtomicReference<Throwable> thrown = callOnItsOwnThread(caller, true);
 
-		assertThat(calling.isAlive()).isFalse();
-		assertThat(interruptedAfterwards).isTrue();
 		assertThat(this.sleeper.sleeps()).isEmpty();
 		if (transport == Transport.HTTP_COMPONENTS) {
 			// HttpClient 5 will not lease a connection to an interrupted thread, and Spring's
@@ -386,23 +371,9 @@ class HostileOriginTests {
 		};
 		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER), transport.factory.get(),
 				interruptedOnAnswer);
-		AtomicReference<Throwable> thrown = new AtomicReference<>();
-		AtomicBoolean interruptedAfterwards = new AtomicBoolean();
-		Thread calling = new Thread(() -> {
-			try {
-				caller.get(this.server.uri("/report"));
-			}
-			catch (Throwable ex) {
-				thrown.set(ex);
-			}
-			interruptedAfterwards.set(Thread.currentThread().isInterrupted());
-		});
 
-		calling.start();
-		calling.join(HANG.toMillis());
+		AtomicReference<Throwable> thrown = callOnItsOwnThread(caller, false);
 
-		assertThat(calling.isAlive()).isFalse();
-		assertThat(interruptedAfterwards).isTrue();
 		assertThat(this.sleeper.sleeps()).isEmpty();
 		assertThat(this.server.requests()).hasSize(1);
 		assertThat(thrown.get()).isInstanceOf(ResourceAccessException.class)
@@ -459,6 +430,34 @@ class HostileOriginTests {
 			.containsExactly(OTHER_FAILURE, OTHER_FAILURE, OTHER_FAILURE);
 		assertThat(this.listener.attempts().get(2).decision())
 			.isEqualTo(new RetryDecision.Stop(StopReason.MAX_ATTEMPTS));
+	}
+
+	/**
+	 * Calls on a thread of its own (interrupted before the call when {@code interruptedFirst}),
+	 * which must end within {@link #HANG} with its interrupt flag set.
+	 * @return what the call threw, if anything
+	 */
+	private AtomicReference<Throwable> callOnItsOwnThread(HttpCaller caller, boolean interruptedFirst)
+			throws InterruptedException {
+		AtomicReference<Throwable> thrown = new AtomicReference<>();
+		AtomicBoolean interruptedAfterwards = new AtomicBoolean();
+		Thread calling = new Thread(() -> {
+			if (interruptedFirst) {
+				Thread.currentThread().interrupt();
+			}
+			try {
+				caller.get(this.server.uri("/report"));
+			}
+			catch (Throwable ex) {
+				thrown.set(ex);
+			}
+			interruptedAfterwards.set(Thread.currentThread().isInterrupted());
+		});
+		calling.start();
+		calling.join(HANG.toMillis());
+		assertThat(calling.isAlive()).isFalse();
+		assertThat(interruptedAfterwards).as("the calling thread's interrupt flag afterwards").isTrue();
+		return thrown;
 	}
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings) {
