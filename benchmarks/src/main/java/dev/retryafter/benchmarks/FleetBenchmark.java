@@ -24,10 +24,13 @@ import java.util.regex.Pattern;
  * told one start instant; their callers then reach the origin as their threads get going, a
  * few milliseconds apart, and nothing at the origin lines them up.
  * <p>
+ * The peers ({@code --clients}, keys of {@link Contender}) run the same fleet, each instance
+ * with the peer's own client: they share nothing, so they run once per origin, with no store.
+ * <p>
  * Run: {@code java -cp benchmarks/target/benchmarks.jar dev.retryafter.benchmarks.FleetBenchmark}
  * with options {@code --callers=6,3,3 --calls-per-caller=10 --origins=fixed,bucket
- * --stores=local,redis --limit=20 --window=2 --rate=50 --burst=50 --bucket-calls-per-caller=42
- * --out=benchmarks/results}.
+ * --clients=ours,hc5,resilience4j,spring-retry --stores=local,redis --limit=20 --window=2
+ * --rate=50 --burst=50 --bucket-calls-per-caller=42 --out=benchmarks/results}.
  */
 public final class FleetBenchmark {
 
@@ -36,15 +39,25 @@ public final class FleetBenchmark {
 	/** Long enough for every instance's JVM to be up before the calls start. */
 	private static final long START_DELAY_MILLIS = 7_000;
 
+	/** The client whose instances keep a store; every other runs with none. */
+	private static final String OURS = "ours";
+
+	/** The store column of a peer, which shares nothing. */
+	private static final String NO_STORE = "-";
+
 	private FleetBenchmark() {
 	}
 
 	/** What the fleet did together against the origin. */
-	record Result(String origin, String store, int calls, int sent, int rejected, int succeeded, int failed,
+	record Result(String origin, String client, String store, int calls, int sent, int rejected, int succeeded, int failed,
 			double seconds, double ownSeconds, long held, long slots, long fallbacks, long p50Micros, long p99Micros) {
 
 		double sentPerSuccess() {
 			return QueuedCalls.sentPerSuccess(this.sent, this.succeeded);
+		}
+
+		boolean peer() {
+			return !this.client.equals(OURS);
 		}
 
 	}
@@ -64,80 +77,102 @@ public final class FleetBenchmark {
 		int rate = options.integer("rate", 50);
 		int burst = options.integer("burst", rate);
 		List<String> origins = options.list("origins", "fixed,bucket");
+		List<String> clients = clients(options.list("clients", "ours,hc5,resilience4j,spring-retry"));
 		List<String> stores = options.list("stores", "local,redis");
 		Path out = Path.of(options.string("out", "benchmarks/results"));
 		System.out.println(ResultFiles.environment());
 		List<Result> results = new ArrayList<>();
 		try (RedisProcess redis = new RedisProcess()) {
-			if (stores.contains("redis")) {
+			if (clients.contains(OURS) && stores.contains("redis")) {
 				redis.start();
 			}
 			for (String origin : origins) {
-				for (String store : stores) {
-					Result result = switch (origin) {
-						case "fixed" -> fixed(DialectOrigin.Dialect.IETF, origin, callers, perCaller, limit, window,
-								store, redis);
-						case "fixed-none" -> fixed(DialectOrigin.Dialect.NONE, origin, callers, perCaller, limit,
-								window, store, redis);
-						case "bucket" -> bucket(TokenBucketOrigin.Fields.IETF, origin, callers, bucketPerCaller, rate,
-								burst, store, redis);
-						case "bucket-none" -> bucket(TokenBucketOrigin.Fields.NONE, origin, callers, bucketPerCaller,
-								rate, burst, store, redis);
-						default -> throw new IllegalArgumentException("Unknown origin '" + origin
-								+ "': fixed, fixed-none, bucket or bucket-none");
-					};
-					results.add(result);
-					System.out.printf("%-6s %-5s calls=%d sent=%d 429s=%d ok=%d failed=%d sent/ok=%s time=%.1f s "
-							+ "(quota's own %.1f s) held=%d fleet-slots=%d fallbacks=%d round-trip p50=%d us p99=%d us%n",
-							result.origin(), result.store(), result.calls(), result.sent(), result.rejected(),
-							result.succeeded(), result.failed(), Stats.format2(result.sentPerSuccess()),
-							result.seconds(), result.ownSeconds(), result.held(), result.slots(), result.fallbacks(),
-							result.p50Micros(), result.p99Micros());
+				for (String client : clients) {
+					for (String store : client.equals(OURS) ? stores : List.of(NO_STORE)) {
+						Instances instances = new Instances(client, store, callers, redis);
+						Result result = switch (origin) {
+							case "fixed" -> fixed(DialectOrigin.Dialect.IETF, origin, instances, perCaller, limit,
+									window);
+							case "fixed-none" -> fixed(DialectOrigin.Dialect.NONE, origin, instances, perCaller,
+									limit, window);
+							case "bucket" -> bucket(TokenBucketOrigin.Fields.IETF, origin, instances,
+									bucketPerCaller, rate, burst);
+							case "bucket-none" -> bucket(TokenBucketOrigin.Fields.NONE, origin, instances,
+									bucketPerCaller, rate, burst);
+							default -> throw new IllegalArgumentException("Unknown origin '" + origin
+									+ "': fixed, fixed-none, bucket or bucket-none");
+						};
+						results.add(result);
+						System.out.printf("%-11s %-12s %-5s calls=%d sent=%d 429s=%d ok=%d failed=%d sent/ok=%s "
+								+ "time=%.1f s (quota's own %.1f s) held=%d fleet-slots=%d fallbacks=%d "
+								+ "round-trip p50=%d us p99=%d us%n", result.origin(), result.client(),
+								result.store(), result.calls(), result.sent(), result.rejected(), result.succeeded(),
+								result.failed(), Stats.format2(result.sentPerSuccess()), result.seconds(),
+								result.ownSeconds(), result.held(), result.slots(), result.fallbacks(),
+								result.p50Micros(), result.p99Micros());
+					}
 				}
 			}
 		}
 		StringBuilder md = new StringBuilder();
 		md.append(callers.size()).append(" instances (JVMs) with ").append(callers)
-			.append(" callers, default settings, one origin announcing its quota with `RateLimit-Policy`/`RateLimit` ")
+			.append(" callers (ours with default settings on each store; each peer with its own client in every ")
+			.append("instance, sharing nothing), one origin announcing its quota with `RateLimit-Policy`/`RateLimit` ")
 			.append("on every answer (`-none`: no quota fields, `429` with `Retry-After` alone): fixed window of ").append(limit).append(" per ").append(window)
 			.append(" s (").append(perCaller).append(" calls per caller), token bucket of ").append(rate)
 			.append("/s, burst ").append(burst).append(" (").append(bucketPerCaller).append(" calls per caller). ")
 			.append(ResultFiles.environment()).append(".\n\n");
-		md.append("| origin | store | calls | sent | 429s | ended 200 | calls failed | sent per success "
+		md.append("| origin | client | store | calls | sent | 429s | ended 200 | calls failed | sent per success "
 				+ "| time s | quota's own time s | time ÷ own | requests held | fleet slots | fallbacks "
 				+ "| round trip p50 µs | round trip p99 µs |\n");
-		md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-				+ "| ---: | ---: |\n");
+		md.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+				+ "| ---: | ---: | ---: |\n");
 		for (Result r : results) {
-			md.append("| ").append(r.origin()).append(" | ").append(r.store()).append(" | ").append(r.calls())
+			md.append("| ").append(r.origin()).append(" | ").append(Contender.ALL.get(r.client()).label())
+				.append(" | ").append(r.store()).append(" | ").append(r.calls())
 				.append(" | ").append(r.sent()).append(" | ").append(r.rejected()).append(" | ").append(r.succeeded())
 				.append(" | ").append(r.failed()).append(" | ").append(Stats.format2(r.sentPerSuccess()))
 				.append(" | ").append(Stats.format(r.seconds())).append(" | ").append(Stats.format(r.ownSeconds()))
-				.append(" | ").append(Stats.format2(r.seconds() / r.ownSeconds())).append(" | ").append(r.held())
-				.append(" | ").append(r.slots()).append(" | ").append(r.fallbacks()).append(" | ")
-				.append(r.p50Micros()).append(" | ").append(r.p99Micros()).append(" |\n");
+				.append(" | ").append(Stats.format2(r.seconds() / r.ownSeconds())).append(" | ")
+				// A peer holds nothing and takes no fleet slot: its store columns say so rather than 0.
+				.append(r.peer() ? NO_STORE : r.held()).append(" | ").append(r.peer() ? NO_STORE : r.slots())
+				.append(" | ").append(r.peer() ? NO_STORE : r.fallbacks()).append(" | ")
+				.append(r.peer() ? NO_STORE : r.p50Micros()).append(" | ").append(r.peer() ? NO_STORE : r.p99Micros())
+				.append(" |\n");
 		}
 		ResultFiles.write(out.resolve("fleet.md"), md.toString());
 	}
 
-	private static Result fixed(DialectOrigin.Dialect dialect, String name, List<Integer> callers, int perCaller,
-			int limit, int window, String store, RedisProcess redis) throws Exception {
+	// The clients to run, checked up front: a typo should not surface minutes into a run. The
+	// starter's other variants build their own store, which the store column would misname.
+	private static List<String> clients(List<String> keys) {
+		for (Contender contender : Contender.select(keys)) {
+			if (contender.key().startsWith(OURS) && !contender.key().equals(OURS)) {
+				throw new IllegalArgumentException("The fleet runs 'ours' on --stores and the peers; not '"
+						+ contender.key() + "'");
+			}
+		}
+		return keys;
+	}
+
+	private static Result fixed(DialectOrigin.Dialect dialect, String name, Instances instances, int perCaller,
+			int limit, int window) throws Exception {
 		try (DialectOrigin origin = new DialectOrigin(dialect, limit, window)) {
 			long startAt = System.currentTimeMillis() + START_DELAY_MILLIS;
-			int calls = calls(callers, perCaller);
-			Fleet fleet = Fleet.run(prefix(origin.uri(0)), callers, perCaller, store, redis, startAt);
-			return result(name, store, calls, origin.requests(), origin.rejected(), fleet, startAt,
+			int calls = calls(instances.callers(), perCaller);
+			Fleet fleet = Fleet.run(prefix(origin.uri(0)), instances, perCaller, startAt);
+			return result(name, instances, calls, origin.requests(), origin.rejected(), fleet, startAt,
 					origin.earliestSeconds(calls, startAt));
 		}
 	}
 
-	private static Result bucket(TokenBucketOrigin.Fields fields, String name, List<Integer> callers, int perCaller,
-			int rate, int burst, String store, RedisProcess redis) throws Exception {
+	private static Result bucket(TokenBucketOrigin.Fields fields, String name, Instances instances, int perCaller,
+			int rate, int burst) throws Exception {
 		try (TokenBucketOrigin origin = new TokenBucketOrigin(rate, burst, fields)) {
 			long startAt = System.currentTimeMillis() + START_DELAY_MILLIS;
-			int calls = calls(callers, perCaller);
-			Fleet fleet = Fleet.run(prefix(origin.uri(0)), callers, perCaller, store, redis, startAt);
-			return result(name, store, calls, origin.requests(), origin.rejected(), fleet, startAt,
+			int calls = calls(instances.callers(), perCaller);
+			Fleet fleet = Fleet.run(prefix(origin.uri(0)), instances, perCaller, startAt);
+			return result(name, instances, calls, origin.requests(), origin.rejected(), fleet, startAt,
 					Math.max(0, calls - burst) / (double) rate);
 		}
 	}
@@ -152,10 +187,23 @@ public final class FleetBenchmark {
 		return callers.stream().mapToInt(Integer::intValue).sum() * perCaller;
 	}
 
-	private static Result result(String origin, String store, int calls, int sent, int rejected, Fleet fleet,
+	private static Result result(String origin, Instances instances, int calls, int sent, int rejected, Fleet fleet,
 			long startAt, double ownSeconds) {
-		return new Result(origin, store, calls, sent, rejected, fleet.ok, fleet.failed, (fleet.end - startAt) / 1000.0,
-				ownSeconds, fleet.held, fleet.slots, fleet.fallbacks, fleet.p50Micros, fleet.p99Micros);
+		return new Result(origin, instances.client(), instances.store(), calls, sent, rejected, fleet.ok, fleet.failed,
+				(fleet.end - startAt) / 1000.0, ownSeconds, fleet.held, fleet.slots, fleet.fallbacks, fleet.p50Micros,
+				fleet.p99Micros);
+	}
+
+	/**
+	 * What every instance of one fleet runs.
+	 *
+	 * @param client the client's key: {@code ours}, or a peer's
+	 * @param store {@code local} or {@code redis} for ours, {@code -} for a peer
+	 * @param callers each instance's callers
+	 * @param redis the fleet's Redis, used by ours on the Redis store
+	 */
+	private record Instances(String client, String store, List<Integer> callers, RedisProcess redis) {
+
 	}
 
 	/** The instances' JVMs, started together and read back. */
@@ -178,16 +226,17 @@ public final class FleetBenchmark {
 
 		long p99Micros;
 
-		static Fleet run(String origin, List<Integer> callers, int perCaller, String store, RedisProcess redis,
-				long startAt) throws Exception {
+		static Fleet run(String origin, Instances instances, int perCaller, long startAt) throws Exception {
 			String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 			List<Process> processes = new ArrayList<>();
+			List<Integer> callers = instances.callers();
 			for (int instanceCallers : callers) {
 				List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
 						FleetInstance.class.getName(), "--origin=" + origin, "--callers=" + instanceCallers,
-						"--calls=" + (instanceCallers * perCaller), "--store=" + store, "--start-at=" + startAt));
-				if (store.equals("redis")) {
-					command.add("--redis-port=" + redis.port());
+						"--calls=" + (instanceCallers * perCaller), "--client=" + instances.client(),
+						"--store=" + instances.store(), "--start-at=" + startAt));
+				if (instances.store().equals("redis")) {
+					command.add("--redis-port=" + instances.redis().port());
 				}
 				processes.add(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start());
 			}

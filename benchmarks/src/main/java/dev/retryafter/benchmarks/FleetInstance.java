@@ -2,6 +2,7 @@ package dev.retryafter.benchmarks;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 
 import dev.retryafter.client.RetryAfterInterceptor;
 import dev.retryafter.core.ClientSettingsCatalog;
@@ -28,8 +29,13 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * after it), makes its calls, and prints one line the parent reads:
  * {@code FLEET ok=<n> failed=<n> end=<epoch ms> held=<n>}.
  * <p>
- * Options: {@code --origin=<uri prefix> --callers=4 --calls=40 --store=local|redis
- * --redis-port=<port> --start-at=<epoch ms>}.
+ * With {@code --client} set to a peer's key ({@link Contender}: {@code hc5},
+ * {@code resilience4j}, {@code spring-retry}) its callers share that peer's own client
+ * instead, which keeps nothing of the fleet's; the store is then not used and the line's
+ * store figures are 0.
+ * <p>
+ * Options: {@code --origin=<uri prefix> --callers=4 --calls=40 --client=ours
+ * --store=local|redis --redis-port=<port> --start-at=<epoch ms>}.
  */
 public final class FleetInstance {
 
@@ -85,6 +91,25 @@ public final class FleetInstance {
 		}
 	}
 
+	// Every instance, ours or a peer's, starts at the fleet's instant and is cut off alike;
+	// a call not finished by then counts as failed.
+	private static QueuedCalls fromStart(Caller caller, String origin, int callers, int calls, long startAt)
+			throws InterruptedException {
+		long wait = startAt - System.currentTimeMillis();
+		if (wait <= 0) {
+			// Late: the run would measure a fleet that does not start together.
+			throw new IllegalStateException("Ready " + -wait + " ms after the fleet's start instant");
+		}
+		Thread.sleep(wait);
+		return QueuedCalls.run(calls, callers, RUN_TIMEOUT_MILLIS,
+				(thread, call) -> caller.get(URI.create(origin + call)));
+	}
+
+	private static String line(QueuedCalls done, int calls, long end, long held) {
+		return "FLEET ok=" + done.succeeded() + " failed=" + (calls - done.succeeded()) + " end=" + end + " held="
+				+ held;
+	}
+
 	public static void main(String[] args) throws Exception {
 		Options options = Options.parse(args);
 		String origin = options.string("origin", "");
@@ -92,6 +117,16 @@ public final class FleetInstance {
 		int calls = options.integer("calls", 40);
 		String storeName = options.string("store", "local");
 		long startAt = Long.parseLong(options.string("start-at", "0"));
+		String client = options.string("client", "ours");
+		if (!client.equals("ours")) {
+			try (Caller caller = Contender.select(List.of(client)).get(0).open(callers)) {
+				QueuedCalls done = fromStart(caller, origin, callers, calls, startAt);
+				long end = System.currentTimeMillis();
+				// A peer keeps no store: nothing held by it, no fleet slots.
+				System.out.println(line(done, calls, end, 0) + quota(null) + " holds=none");
+			}
+			return;
+		}
 		LettuceConnectionFactory factory = null;
 		CooldownStore store;
 		if (storeName.equals("redis")) {
@@ -114,22 +149,14 @@ public final class FleetInstance {
 		RetryAfterInterceptor interceptor = new RetryAfterInterceptor(clients, new RetryAfterMetrics(registry), store,
 				new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);
 		try (Caller caller = Contender.intercepted(interceptor, callers)) {
-			long wait = startAt - System.currentTimeMillis();
-			if (wait <= 0) {
-				// Late: the run would measure a fleet that does not start together.
-				throw new IllegalStateException("Ready " + -wait + " ms after the fleet's start instant");
-			}
-			Thread.sleep(wait);
-			QueuedCalls done = QueuedCalls.run(calls, callers, RUN_TIMEOUT_MILLIS,
-					(thread, call) -> caller.get(URI.create(origin + call)));
+			QueuedCalls done = fromStart(caller, origin, callers, calls, startAt);
 			long end = System.currentTimeMillis();
 			long held = registry.find(RetryAfterMetrics.COOLDOWN_HELD)
 				.timers()
 				.stream()
 				.mapToLong((timer) -> timer.count())
 				.sum();
-			System.out.println("FLEET ok=" + done.succeeded() + " failed=" + (calls - done.succeeded()) + " end=" + end
-					+ " held=" + held + quota(store) + " holds=" + holds(registry));
+			System.out.println(line(done, calls, end, held) + quota(store) + " holds=" + holds(registry));
 		}
 		finally {
 			if (store instanceof RedisCooldownStore shared) {

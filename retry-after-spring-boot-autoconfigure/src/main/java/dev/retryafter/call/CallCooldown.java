@@ -171,6 +171,22 @@ final class CallCooldown {
 	}
 
 	/**
+	 * Tells the cooldowns that the request the last admission held is sent now, however late
+	 * its thread woke: its answer is heard as its cooldown's wave's (rule 1 of the door).
+	 * @param sinceNanos when the hold began
+	 * @return how long the request was held
+	 */
+	Duration left(long sinceNanos) {
+		CallContext context = this.call.context();
+		long nowNanos = context.monotonicClock().nanoTime();
+		CooldownKey holder = holder();
+		if (holder != null) {
+			context.cooldowns().left(holder, this.holdReason, nowNanos);
+		}
+		return Duration.ofNanos(nowNanos - sinceNanos);
+	}
+
+	/**
 	 * What held the request last.
 	 * @return the reason of the last {@link Admission.Wait}
 	 */

@@ -249,7 +249,7 @@ public abstract class RetryCall {
 	 */
 	protected final void held(long sinceNanos) {
 		CooldownKey key = this.cooldown.holder();
-		Duration heldFor = Duration.ofNanos(context().monotonicClock().nanoTime() - sinceNanos);
+		Duration heldFor = this.cooldown.left(sinceNanos);
 		this.watch.waitEnded(heldFor);
 		if (key != null) {
 			context().listener().held(this.client.name(), this.facts.method(), key, heldFor, this.cooldown.holdReason());

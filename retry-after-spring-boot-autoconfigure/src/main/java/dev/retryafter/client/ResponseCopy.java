@@ -53,7 +53,8 @@ final class ResponseCopy implements ClientHttpResponse {
 	 * body is abandoned: its connection is dropped rather than drained, since every Spring
 	 * request factory's {@code close()} reads a body to its end, and a hostile server's body
 	 * need never end. A copy that cannot stand in for the response (a body too long, cut short,
-	 * or over the application's total) keeps no bytes at all.
+	 * or over the application's total) keeps no bytes at all. A pending interrupt of the
+	 * calling thread is still pending on return, whatever the transport's body stream did.
 	 * @param response the response, closed on return
 	 * @param limit the most body bytes to keep
 	 * @param recordedBytes the application's total of bytes kept for retries; the copy's
@@ -62,6 +63,22 @@ final class ResponseCopy implements ClientHttpResponse {
 	 * @throws IOException if the status cannot be read
 	 */
 	static ResponseCopy of(ClientHttpResponse response, int limit, RecordedBytes recordedBytes) throws IOException {
+		boolean interrupted = Thread.currentThread().isInterrupted();
+		try {
+			return copy(response, limit, recordedBytes);
+		}
+		finally {
+			if (interrupted) {
+				// The JDK 17 HttpClient's body stream clears a pending interrupt as it reads
+				// (it waits for its next buffer and goes on waiting; later JDKs keep the flag
+				// and throw): the wait before the retry must still see it and stop.
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private static ResponseCopy copy(ClientHttpResponse response, int limit, RecordedBytes recordedBytes)
+			throws IOException {
 		try {
 			HttpStatusCode statusCode = response.getStatusCode();
 			HttpHeaders headers = HttpHeaders.copyOf(response.getHeaders());

@@ -96,6 +96,18 @@ public interface CooldownStore {
 	}
 
 	/**
+	 * Records that a request held under {@code key} was sent now; see
+	 * {@link OriginProtection#left}. Local: the requests a cooldown holds are this instance's.
+	 * @param key the key that held the request
+	 * @param reason what held it
+	 * @param nowNanos the current monotonic reading
+	 * @since 0.2.0
+	 */
+	default void left(CooldownKey key, HoldReason reason, long nowNanos) {
+		protection().left(key, reason, nowNanos);
+	}
+
+	/**
 	 * Learns the bucket an origin named for a route; see {@link OriginProtection#learnBucket}.
 	 * @param route the request's key, scoped to its route
 	 * @param bucket the bucket

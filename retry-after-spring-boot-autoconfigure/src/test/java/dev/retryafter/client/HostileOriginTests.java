@@ -37,6 +37,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
+import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.http.client.SimpleClientHttpRequestFactory;
@@ -328,24 +330,9 @@ class HostileOriginTests {
 			throws InterruptedException {
 		this.server.on("/report", Reply.status(503).header("Retry-After", "1"), Reply.status(200));
 		HttpCaller caller = transport.caller(interceptor(NO_JITTER));
-		AtomicReference<Throwable> thrown = new AtomicReference<>();
-		AtomicBoolean interruptedAfterwards = new AtomicBoolean();
-		Thread calling = new Thread(() -> {
-			Thread.currentThread().interrupt();
-			try {
-				caller.get(this.server.uri("/report"));
-			}
-			catch (Throwable ex) {
-				thrown.set(ex);
-			}
-			interruptedAfterwards.set(Thread.currentThread().isInterrupted());
-		});
 
-		calling.start();
-		calling.join(HANG.toMillis());
+		AtomicReference<Throwable> thrown = callOnItsOwnThread(caller, true);
 
-		assertThat(calling.isAlive()).isFalse();
-		assertThat(interruptedAfterwards).isTrue();
 		assertThat(this.sleeper.sleeps()).isEmpty();
 		if (transport == Transport.HTTP_COMPONENTS) {
 			// HttpClient 5 will not lease a connection to an interrupted thread, and Spring's
@@ -364,6 +351,36 @@ class HostileOriginTests {
 				.isEqualTo(new StoppedWithoutAttempt("default", "GET", StopReason.INTERRUPTED));
 			assertThat(this.server.requests()).hasSizeLessThanOrEqualTo(1);
 		}
+	}
+
+	/**
+	 * The thread is interrupted as the answer arrives (as when the JDK client's response is
+	 * complete before Spring waits for it, which then never looks at the flag). The copy of
+	 * the answer kept for the wait must not clear the flag, as JDK 17's body stream does when
+	 * read: the wait then stops at once, nothing is sent again, and the caller's flag is kept.
+	 */
+	@ParameterizedTest
+	@EnumSource(Transport.class)
+	void whenTheThreadIsInterruptedAsTheAnswerArrivesThenTheRetryIsNotSentAndTheFlagIsKept(Transport transport)
+			throws InterruptedException {
+		this.server.on("/report", Reply.status(503).header("Retry-After", "1").body("busy"), Reply.status(200));
+		ClientHttpRequestInterceptor interruptedOnAnswer = (request, body, execution) -> {
+			ClientHttpResponse response = execution.execute(request, body);
+			Thread.currentThread().interrupt();
+			return response;
+		};
+		HttpCaller caller = Kind.REST_CLIENT_JDK.create(interceptor(NO_JITTER), transport.factory.get(),
+				interruptedOnAnswer);
+
+		AtomicReference<Throwable> thrown = callOnItsOwnThread(caller, false);
+
+		assertThat(this.sleeper.sleeps()).isEmpty();
+		assertThat(this.server.requests()).hasSize(1);
+		assertThat(thrown.get()).isInstanceOf(ResourceAccessException.class)
+			.cause()
+			.isInstanceOf(InterruptedIOException.class);
+		assertThat(this.listener.events()).last()
+			.isEqualTo(new StoppedWithoutAttempt("default", "GET", StopReason.INTERRUPTED));
 	}
 
 	@Test
@@ -413,6 +430,34 @@ class HostileOriginTests {
 			.containsExactly(OTHER_FAILURE, OTHER_FAILURE, OTHER_FAILURE);
 		assertThat(this.listener.attempts().get(2).decision())
 			.isEqualTo(new RetryDecision.Stop(StopReason.MAX_ATTEMPTS));
+	}
+
+	/**
+	 * Calls on a thread of its own (interrupted before the call when {@code interruptedFirst}),
+	 * which must end within {@link #HANG} with its interrupt flag set.
+	 * @return what the call threw, if anything
+	 */
+	private AtomicReference<Throwable> callOnItsOwnThread(HttpCaller caller, boolean interruptedFirst)
+			throws InterruptedException {
+		AtomicReference<Throwable> thrown = new AtomicReference<>();
+		AtomicBoolean interruptedAfterwards = new AtomicBoolean();
+		Thread calling = new Thread(() -> {
+			if (interruptedFirst) {
+				Thread.currentThread().interrupt();
+			}
+			try {
+				caller.get(this.server.uri("/report"));
+			}
+			catch (Throwable ex) {
+				thrown.set(ex);
+			}
+			interruptedAfterwards.set(Thread.currentThread().isInterrupted());
+		});
+		calling.start();
+		calling.join(HANG.toMillis());
+		assertThat(calling.isAlive()).isFalse();
+		assertThat(interruptedAfterwards).as("the calling thread's interrupt flag afterwards").isTrue();
+		return thrown;
 	}
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings) {

@@ -613,6 +613,34 @@ class RetryAfterInterceptorProtectionTests {
 		assertThat(this.listener.events().toString()).doesNotContain("secret");
 	}
 
+	/**
+	 * A held request that a busy machine wakes well after its release instant: its {@code 429}
+	 * answers the wave the cooldown released (rule 1 counts from when it was really sent), so
+	 * the cooldown it starts holds new first attempts only, not other callers' retries.
+	 */
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void whenAHeldRequestIsSentLateThenTheCooldownItsRejectionStartsHoldsNoRetry(Kind kind) {
+		this.server.on("/report", Reply.status(429).header("Retry-After", "1"),
+				Reply.status(429).header("Retry-After", "1"));
+		Sleeper late = (duration) -> this.clock.advance(duration.plusMillis(1500));
+		HttpCaller caller = kind.create(interceptor(SINGLE_ATTEMPT, late));
+
+		// 0 s: a 429 starts a cooldown; the next request is held to 1 s, sent at 2.5 s, and
+		// turned away in its turn.
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
+
+		// The route's key: the origin named no other scope.
+		CooldownKey route = this.cooldowns.protection().snapshot(this.clock.nanoTime()).keySet().iterator().next();
+		assertThat(this.cooldowns.admit(new AdmissionRequest(route, this.clock.nanoTime(), Duration.ofSeconds(10),
+				Duration.ofMillis(500), CooldownMode.WAIT, 0.0, MIDDLE, false)))
+			.isEqualTo(Admission.PROCEED);
+		assertThat(this.cooldowns.admit(new AdmissionRequest(route, this.clock.nanoTime(), Duration.ofSeconds(10),
+				Duration.ofMillis(500), CooldownMode.WAIT, 0.0, MIDDLE, true)))
+			.isEqualTo(new Admission.Wait(Duration.ofSeconds(1)));
+	}
+
 	@Test
 	void whenTheServerPacesTheRetriesThenAnExhaustedBudgetStillLetsThemThrough() {
 		this.server.on("/report", Reply.status(429).header("Retry-After", "1"), Reply.status(200).body("ready"));

@@ -14,7 +14,8 @@ final class CooldownHold {
 	final long spread;
 
 	// Set before the hold is published through the map: a renewal takes over the requests the
-	// cooldown it replaces held, which are still to leave.
+	// cooldown it replaces held, which are still to leave, and so does a follow-up of the wave
+	// they are.
 	Releases releases = new Releases();
 
 	// Set before the hold is published through the map, as releases: a follow-up cooldown
@@ -57,13 +58,15 @@ final class CooldownHold {
 	}
 
 	/**
-	 * Whether the wave this cooldown released is still answered at {@code nowNanos}: it held
-	 * a request, its instant has passed, and one server delay after it has not (the requests
-	 * it held leave within its jitter window, a share of that delay, and are answered soon
-	 * after).
+	 * Whether the wave this cooldown released is still answered at {@code nowNanos}: its
+	 * instant has passed, and either it held a request and one server delay after the instant
+	 * has not passed (the requests it held leave within its jitter window, a share of that
+	 * delay, and are answered soon after), or a request it (or a cooldown it took over from)
+	 * held was sent less than one server delay ago, however late a busy machine let it go.
 	 */
 	boolean waveAnswered(long nowNanos) {
-		return this.wave.heldAny && this.until - nowNanos <= 0 && this.until + this.spread - nowNanos > 0;
+		return this.until - nowNanos <= 0 && ((this.wave.heldAny && this.until + this.spread - nowNanos > 0)
+				|| this.releases.leftWithin(this.spread, nowNanos));
 	}
 
 	/**
@@ -81,6 +84,10 @@ final class CooldownHold {
 			@Nullable CooldownHold last) {
 		if (kept == null) {
 			fresh.followUp = last != null && last.waveAnswered(nowNanos);
+			if (fresh.followUp) {
+				// The wave's requests still being sent are this follow-up's to hear of.
+				fresh.releases = last.releases;
+			}
 			return fresh;
 		}
 		if (fresh.until - kept.until > 0) {

@@ -76,6 +76,20 @@ final class HostCooldowns {
 		return held;
 	}
 
+	/**
+	 * A request the cooldown of {@code key} held has been sent now: the cooldown kept, or
+	 * with none kept (its release window over on the planned instants), the last one.
+	 */
+	void left(CooldownKey key, long nowNanos) {
+		CooldownHold hold = this.notBefore.get(key);
+		if (hold == null) {
+			hold = this.waveEnds.get(key);
+		}
+		if (hold != null) {
+			hold.releases.left(nowNanos);
+		}
+	}
+
 	/** Tells {@code key}'s pacer, if it has one, that the origin accepted a request. */
 	void accepted(CooldownKey key, long nowNanos) {
 		LearnedPacer pacer = this.pacers.get(key);

@@ -27,12 +27,13 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * {@link #admit} applies its rules in this order; each has one method, named after the
  * {@link HoldReason} of the wait it gives (rules 1-3 in {@link KeyAdmission}, which reads a
- * key's cooldown and pacer once for the three):
+ * key's cooldown and pacer once for the three, rule 5 in {@link RateLimitPacing}):
  * <ol>
  * <li>{@code cooldown}: before the instant, the request waits for it plus jitter, or is
  * refused when that does not fit its budget or in mode {@code fail-fast}. A request already
  * held keeps its release slot (it is held once per attempt), and a rejection recorded once
- * the instant has passed (up to one server delay after it) answers the wave the cooldown
+ * the instant has passed (up to one server delay after it, or after the last request it
+ * held was really sent, see {@link #left}) answers the wave the cooldown
  * released, or its retries: it starts or renews a <em>follow-up</em>, which holds first
  * attempts only (by this rule and the next three), never a retry. A retry waits its own
  * {@code Retry-After}: the wave's rejections do not push the first wave's retries back.</li>
@@ -138,23 +139,9 @@ public final class OriginProtection {
 		}
 		if (request.firstAttempt() && request.readsQuotas() && request.mode() != CooldownMode.FAIL_FAST
 				&& !(admission instanceof Admission.Refuse)) {
-			admission = quota(request, admission);
+			admission = this.quotas.quota(request, admission);
 		}
 		return admission;
-	}
-
-	/**
-	 * Rule 5, {@link HoldReason#QUOTA}: a first attempt's slot inside the quota its origin
-	 * announced, when that is later than what the cooldown alone gives it: the cooldown's
-	 * instant is the earliest a slot may be. Pacing never refuses, so the cooldown's answer
-	 * stands when the quota has no say.
-	 */
-	private Admission quota(AdmissionRequest request, Admission admission) {
-		Duration cooldownWait = (admission instanceof Admission.Wait wait) ? wait.delay() : Duration.ZERO;
-		// On the same clock reading and budget as the cooldown's answer.
-		Admission.Wait slot = this.quotas.admit(request.key().declared(), request.nowNanos(), cooldownWait,
-				request.remainingBudget(), request.attemptReserve());
-		return (slot != null && slot.delay().compareTo(cooldownWait) > 0) ? slot : admission;
 	}
 
 	/**
@@ -186,7 +173,8 @@ public final class OriginProtection {
 	/**
 	 * Records that {@code key} asked for {@code delay} (from now) before the next request,
 	 * cut to the longest cooldown. The later instant wins; one recorded past the held instant
-	 * (within one server delay of it) is a follow-up, which holds first attempts only (rule 1).
+	 * (within one server delay of it, or of the last held request sent) is a follow-up, which
+	 * holds first attempts only (rule 1).
 	 * @param key the origin, or partition of an origin
 	 * @param delay the delay; zero or negative records nothing, more than the map's
 	 * {@code maxDuration} counts as {@code maxDuration}
@@ -204,6 +192,18 @@ public final class OriginProtection {
 		CooldownHold held = this.cooldowns.hold(key, candidate, nowNanos);
 		this.probes.cooled(key, nowNanos, held.until);
 		return held == candidate;
+	}
+
+	/**
+	 * Records that a request {@code reason} held under {@code key} (see {@link #holder}) was
+	 * sent at {@code nowNanos}, however late a busy machine woke it: for one server delay the
+	 * rejections still answer its cooldown's wave (rule 1). Other holds change nothing.
+	 * @since 0.2.0
+	 */
+	public void left(CooldownKey key, HoldReason reason, long nowNanos) {
+		if (reason == HoldReason.COOLDOWN) {
+			this.cooldowns.left(Objects.requireNonNull(key, "key"), nowNanos);
+		}
 	}
 
 	/**

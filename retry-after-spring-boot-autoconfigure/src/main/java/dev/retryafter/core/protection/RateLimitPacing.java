@@ -127,6 +127,20 @@ public final class RateLimitPacing {
 	}
 
 	/**
+	 * Rule 5 of {@link OriginProtection}, {@link HoldReason#QUOTA}: a first attempt's slot
+	 * inside the quota its origin announced, when that is later than what the cooldown alone
+	 * gives it: the cooldown's instant is the earliest a slot may be. Pacing never refuses, so
+	 * the cooldown's answer stands when the quota has no say.
+	 */
+	Admission quota(AdmissionRequest request, Admission admission) {
+		Duration cooldownWait = (admission instanceof Admission.Wait wait) ? wait.delay() : Duration.ZERO;
+		// On the same clock reading and budget as the cooldown's answer.
+		Admission.Wait slot = admit(request.key().declared(), request.nowNanos(), cooldownWait,
+				request.remainingBudget(), request.attemptReserve());
+		return (slot != null && slot.delay().compareTo(cooldownWait) > 0) ? slot : admission;
+	}
+
+	/**
 	 * Lets a first attempt under {@code key} that no cooldown holds go now when its quota
 	 * needs no slot for it: the key has no quota, the quota has no say, or it is far from
 	 * spent (then the request counts against what is left). {@link #admit} would let it go

@@ -20,6 +20,14 @@ final class Releases {
 
 	private long last;
 
+	private boolean heldAny;
+
+	// When a request held here was last really sent: a busy machine may wake a held thread
+	// well after its release instant, and the request's answer comes that much later too.
+	private long lastLeft;
+
+	private boolean leftAny;
+
 	/**
 	 * A request held now is released at {@code releaseNanos}.
 	 */
@@ -28,6 +36,25 @@ final class Releases {
 			this.last = releaseNanos;
 		}
 		this.instants.add(releaseNanos);
+		this.heldAny = true;
+	}
+
+	/**
+	 * A request held here has been sent at {@code nowNanos}, at its release instant or later.
+	 * Ignored when nothing was ever held here: the request was released by another cooldown.
+	 */
+	synchronized void left(long nowNanos) {
+		if (this.heldAny && (!this.leftAny || nowNanos - this.lastLeft > 0)) {
+			this.lastLeft = nowNanos;
+			this.leftAny = true;
+		}
+	}
+
+	/**
+	 * Whether a request held here was sent less than {@code spanNanos} before {@code nowNanos}.
+	 */
+	synchronized boolean leftWithin(long spanNanos, long nowNanos) {
+		return this.leftAny && this.lastLeft + spanNanos - nowNanos > 0;
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.Origin;
 import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.FixedRandom;
@@ -95,6 +96,87 @@ class OriginProtectionWaveTests {
 		this.cooldowns.record(A, Duration.ofSeconds(5), now());
 		assertThat(retry()).isEqualTo(Admission.PROCEED);
 		assertThat(first(0.0)).isEqualTo(new Admission.Wait(Duration.ofSeconds(5)));
+	}
+
+	@Test
+	void whenAHeldRequestIsSentLateThenItsRejectionStillAnswersTheWave() {
+		// 0 s: a 429 with Retry-After: 1; a caller is held to the instant plus 0.5 x 0.2 x 1 s.
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		assertThat(first(0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(1100)));
+		// 2.3 s: a busy machine lets it go 1.2 s after its release instant; 2.9 s: its 429,
+		// past one server delay after the instant, but not after the request was sent.
+		this.clock.advance(Duration.ofMillis(2300));
+		this.cooldowns.left(A, HoldReason.COOLDOWN, now());
+		this.clock.advance(Duration.ofMillis(600));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		// A follow-up: the first caller's retry is not held for it, a new arrival is.
+		assertThat(retry()).isEqualTo(Admission.PROCEED);
+		assertThat(first(0.0)).isEqualTo(new Admission.Wait(Duration.ofSeconds(1)));
+	}
+
+	@Test
+	void whenTheWavesLastRequestIsSentAfterTheFollowUpsInstantThenItsRejectionStillAnswersTheWave() {
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		first(0.0);
+		first(0.0);
+		// 1 s: one held request is sent at its instant, 1.05 s its 429 starts the follow-up.
+		this.clock.advance(Duration.ofSeconds(1));
+		this.cooldowns.left(A, HoldReason.COOLDOWN, now());
+		this.clock.advance(Duration.ofMillis(50));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		// 1.9 s: the other is sent late; 2.4 s its 429, after the follow-up's instant (2.05 s).
+		this.clock.advance(Duration.ofMillis(850));
+		this.cooldowns.left(A, HoldReason.COOLDOWN, now());
+		this.clock.advance(Duration.ofMillis(500));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		assertThat(retry()).isEqualTo(Admission.PROCEED);
+	}
+
+	@Test
+	void whenTheCooldownWasForgottenBeforeItsWaveWasSentThenTheWavesRejectionsStillStartAFollowUp() {
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		first(0.0);
+		first(0.0);
+		// 1.5 s: every planned release has passed, and a retry's admission ends the cooldown.
+		this.clock.advance(Duration.ofMillis(1500));
+		assertThat(retry()).isEqualTo(Admission.PROCEED);
+		assertThat(this.cooldowns.size()).isZero();
+		// 2.2 s: one held request is sent at last; 2.5 s: its 429 starts a follow-up.
+		this.clock.advance(Duration.ofMillis(700));
+		this.cooldowns.left(A, HoldReason.COOLDOWN, now());
+		this.clock.advance(Duration.ofMillis(300));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		assertThat(retry()).isEqualTo(Admission.PROCEED);
+		// 3.2 s: the other is sent; 3.6 s: its 429, after the follow-up's instant (3.5 s), is
+		// still the wave's: the follow-up goes on with the wave's releases.
+		this.clock.advance(Duration.ofMillis(700));
+		this.cooldowns.left(A, HoldReason.COOLDOWN, now());
+		this.clock.advance(Duration.ofMillis(400));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		assertThat(retry()).isEqualTo(Admission.PROCEED);
+	}
+
+	@Test
+	void whenTheWavesRequestsWereSentMoreThanOneDelayAgoThenANewCooldownHoldsRetriesAgain() {
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		first(0.0);
+		this.clock.advance(Duration.ofMillis(1500));
+		this.cooldowns.left(A, HoldReason.COOLDOWN, now());
+		this.clock.advance(Duration.ofMillis(1100));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		assertThat(retry()).isEqualTo(new Admission.Wait(Duration.ofSeconds(1)));
+	}
+
+	@Test
+	void whenARequestAnotherRuleHeldIsSentThenTheWaveIsAnsweredAsBefore() {
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		first(0.0);
+		// Sent late, but reported as held for a quota slot: not the cooldown's wave.
+		this.clock.advance(Duration.ofMillis(2300));
+		this.cooldowns.left(A, HoldReason.QUOTA, now());
+		this.clock.advance(Duration.ofMillis(100));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		assertThat(retry()).isEqualTo(new Admission.Wait(Duration.ofSeconds(1)));
 	}
 
 	private Admission first(double random) {
