@@ -12,7 +12,7 @@ final class FailoverReport {
 	private static final String HEADER = "| run | replica promoted | A not connected from / connected for good from "
 			+ "| B not connected from / connected for good from | said connected with no master, last, A / B "
 			+ "| said connected, then not: last, A / B | 429 during the failover answered in (ms), A / B "
-			+ "| it reached the other, A→B / B→A | 429 once it said not connected reached the other, A→B / B→A "
+			+ "| it reached the other, A→B / B→A | 429 once it said not connected (else 5 s after the kill) reached the other, A→B / B→A "
 			+ "| sharing both ways again "
 			+ "| new 429 after it reached the other (ms after the 429), A→B / B→A | checks passed | calls failed |\n"
 			+ "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
