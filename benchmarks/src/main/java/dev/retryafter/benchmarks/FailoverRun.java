@@ -17,11 +17,11 @@ import java.util.Set;
  * three sentinels, an origin, two sample-app instances sharing cooldowns through Redis behind
  * the sentinels; sharing checked both ways, the master killed (SIGKILL), a {@code 429}
  * recorded through each instance at once, while there is no master, and another once it says
- * it is not connected, and then what the issue asks of a
- * failover checked: each cooldown recorded meanwhile reaches the other instance, a new
- * {@code 429} through either holds the other, no instance says {@code connected} without a
- * master for longer than the probe window, and a paced request takes its slot from the
- * fleet's schedule on the promoted master.
+ * it is not connected (or 5 s after the kill); then what the issue asks of a failover is
+ * checked: each cooldown recorded meanwhile reaches the other instance, a new {@code 429}
+ * through either holds the other, no instance says {@code connected} without a master (nor
+ * says it and takes it back) past the probe window, and paced requests take their slots from
+ * the fleet's schedule on the promoted master.
  */
 final class FailoverRun {
 
