@@ -40,11 +40,18 @@ public class CooldownStoreMetrics implements MeterBinder {
 	/** Name of the counter of cooldowns not shared because the write queue was full. */
 	public static final String STORE_DROPPED = "http.client.retry.store.dropped";
 
-	/** Name of the counter of paced requests that took a local share of their quota. */
+	/**
+	 * Name of the counter of paced requests that took a local share of their quota or learned
+	 * rate, tagged {@code reason}.
+	 */
 	public static final String STORE_QUOTA_FALLBACKS = "http.client.retry.store.quota.fallbacks";
 
 	/** Name of the counter of messages heard from the fleet and dropped. */
 	public static final String STORE_REJECTED = "http.client.retry.store.rejected";
+
+	// One description for both reasons: Prometheus keeps one HELP line per name.
+	private static final String FALLBACKS_DESCRIPTION = "Paced requests that took a local share of their quota "
+			+ "(reason=quota) or learned rate (reason=pacing): the fleet's slot was out of reach";
 
 	private final CooldownStore store;
 
@@ -86,7 +93,13 @@ public class CooldownStoreMetrics implements MeterBinder {
 			.register(registry);
 		FunctionCounter.builder(STORE_QUOTA_FALLBACKS, this.store, CooldownStore::quotaFallbackCount)
 			.tag("store", this.store.name())
-			.description("Paced requests that took a local share of their quota: the fleet's slot was out of reach")
+			.tag("reason", "quota")
+			.description(FALLBACKS_DESCRIPTION)
+			.register(registry);
+		FunctionCounter.builder(STORE_QUOTA_FALLBACKS, this.store, CooldownStore::pacingFallbackCount)
+			.tag("store", this.store.name())
+			.tag("reason", "pacing")
+			.description(FALLBACKS_DESCRIPTION)
 			.register(registry);
 		for (MessageRejection reason : MessageRejection.values()) {
 			FunctionCounter.builder(STORE_REJECTED, this.store, (store) -> store.rejectedCount(reason))

@@ -291,6 +291,18 @@ public interface CooldownStore {
 	}
 
 	/**
+	 * How many first attempts held by a learned rate kept their local slot instead of the
+	 * fleet's (the {@code http.client.retry.store.quota.fallbacks} counter, tagged
+	 * {@code reason=pacing}): the shared store was not connected, slower than its bound, or
+	 * failed.
+	 * @return the number of fallbacks; always zero for a local store
+	 * @since 0.2.0
+	 */
+	default long pacingFallbackCount() {
+		return 0;
+	}
+
+	/**
 	 * How many messages heard from the fleet were dropped for {@code reason} (the
 	 * {@code http.client.retry.store.rejected} counter): a sign of instances with another
 	 * secret, or of someone who publishes on the store's channel.

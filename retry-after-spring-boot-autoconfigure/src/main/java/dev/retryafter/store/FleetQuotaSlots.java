@@ -54,28 +54,13 @@ import org.springframework.data.redis.core.script.RedisScript;
  * refusal, and {@link #fallbackCount()} counts it. A fleet slot that does not fit the
  * request's budget is not taken, and the request keeps its local slot.
  */
-public final class FleetQuotaSlots implements AutoCloseable {
-
-	/** How long a paced request waits for Redis's answer at most. */
-	static final Duration ROUND_TRIP_BOUND = Duration.ofMillis(50);
+public final class FleetQuotaSlots {
 
 	/** How long an instance counts as live after it last took a slot. */
 	static final long LIVE_MILLIS = 10_000;
 
 	/** How long a key outlives its TAT. */
 	static final long EXPIRY_SLACK_MILLIS = 2_000;
-
-	/**
-	 * Room for the error of this instance's estimate of Redis's clock: half the round trip that
-	 * read it, which a busy JVM may stretch.
-	 */
-	private static final long DEADLINE_SLACK_NANOS = 100_000_000;
-
-	private static final int THREADS = 2;
-
-	private static final int QUEUED = 64;
-
-	private static final int ROUND_TRIPS_KEPT = 16_384;
 
 	private static final int FALLBACK_KEYS = 1_024;
 
@@ -146,11 +131,7 @@ public final class FleetQuotaSlots implements AutoCloseable {
 
 	private final RedisLink link;
 
-	private final BooleanSupplier connected;
-
-	private final long boundNanos;
-
-	private final ThreadPoolExecutor pool;
+	private final FleetRoundTrips roundTrips;
 
 	private final LongAdder fallbacks = new LongAdder();
 
@@ -161,45 +142,14 @@ public final class FleetQuotaSlots implements AutoCloseable {
 	// The local shares' TATs during a fallback, monotonic.
 	private final ConcurrentHashMap<CooldownKey, Long> fallbackSlots = new ConcurrentHashMap<>();
 
-	private final long[] roundTrips = new long[ROUND_TRIPS_KEPT];
-
-	private long roundTripCount;
-
-	FleetQuotaSlots(RedisLink link, BooleanSupplier connected) {
-		this(link, connected, ROUND_TRIP_BOUND);
-	}
-
-	FleetQuotaSlots(RedisLink link, BooleanSupplier connected, Duration bound) {
+	FleetQuotaSlots(RedisLink link, FleetRoundTrips roundTrips) {
 		this.link = Objects.requireNonNull(link, "link");
-		this.connected = Objects.requireNonNull(connected, "connected");
-		this.boundNanos = bound.toNanos();
-		this.pool = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUED),
-				RedisLink.daemon("retry-after-redis-quota"));
-		this.pool.allowCoreThreadTimeOut(true);
+		this.roundTrips = Objects.requireNonNull(roundTrips, "roundTrips");
 	}
 
-	/**
-	 * Loads the script ({@code SCRIPT LOAD}, no key written) and the pool's thread before a
-	 * request needs them, in the background: the first slot then costs one round trip, not a
-	 * {@code NOSCRIPT} reply and a second one. Never fails; a Redis that is down only leaves
-	 * the first slot slower.
-	 */
-	void warmUp() {
-		try {
-			this.pool.execute(() -> {
-				try {
-					this.link.redis()
-						.execute((RedisCallback<String>) (connection) -> connection.scriptingCommands()
-							.scriptLoad(TAKE.getScriptAsString().getBytes(StandardCharsets.UTF_8)));
-				}
-				catch (RuntimeException ex) {
-					// Down or refusing scripts: the first slot finds out, within its bound.
-				}
-			});
-		}
-		catch (RejectedExecutionException ex) {
-			// closed
-		}
+	/** The script, for the round trips to load before a request needs it. */
+	static RedisScript<List> script() {
+		return TAKE;
 	}
 
 	/**
@@ -235,38 +185,11 @@ public final class FleetQuotaSlots implements AutoCloseable {
 		long reserve = Math.max(0,
 				DurationMath.saturatedNanos(request.attemptReserve(), DurationMath.DURATION_LIMIT_NANOS));
 		long maxWait = Math.max(localWait, (budget - reserve) / 2);
-		if (!this.connected.getAsBoolean()) {
-			return fallback(key, local, localWait, interval, maxWait, request.nowNanos());
-		}
-		long started = System.nanoTime();
-		// A script Redis runs after this request stopped waiting takes no slot: nobody would use it.
-		long giveUp = this.link.redisClock().at(started + this.boundNanos + DEADLINE_SLACK_NANOS);
-		String deadline = (giveUp != RedisClock.UNKNOWN) ? Long.toString(giveUp * 1000) : "0";
-		Future<List> answer;
-		try {
-			answer = this.pool.submit(() -> this.link.redis()
-				.execute(TAKE, List.of(key(key)), Long.toString(micros(localWait)), Long.toString(micros(before)),
-						Long.toString(micros(maxWait)), this.link.instance(), Long.toString(LIVE_MILLIS * 1000),
-						Long.toString(EXPIRY_SLACK_MILLIS), deadline, Long.toString(micros(after)),
-						Long.toString(micros(resetIn))));
-		}
-		catch (RejectedExecutionException ex) {
-			return fallback(key, local, localWait, interval, maxWait, request.nowNanos());
-		}
-		List<?> reply;
-		try {
-			reply = answer.get(this.boundNanos, TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			answer.cancel(true);
-			Thread.currentThread().interrupt();
-			return fallback(key, local, localWait, interval, maxWait, request.nowNanos());
-		}
-		catch (ExecutionException | TimeoutException | RuntimeException ex) {
-			answer.cancel(true);
-			return fallback(key, local, localWait, interval, maxWait, request.nowNanos());
-		}
-		recordRoundTrip(System.nanoTime() - started);
+		long[] args = { micros(localWait), micros(before), micros(maxWait), micros(after), micros(resetIn) };
+		List<?> reply = this.roundTrips.call(TAKE, key(key),
+				(deadline) -> new String[] { Long.toString(args[0]), Long.toString(args[1]), Long.toString(args[2]),
+						this.link.instance(), Long.toString(LIVE_MILLIS * 1000), Long.toString(EXPIRY_SLACK_MILLIS),
+						deadline, Long.toString(args[3]), Long.toString(args[4]) });
 		if (reply == null || reply.size() < 2 || !(reply.get(0) instanceof Number fleetWait)
 				|| !(reply.get(1) instanceof Number live)) {
 			return fallback(key, local, localWait, interval, maxWait, request.nowNanos());
@@ -332,10 +255,6 @@ public final class FleetQuotaSlots implements AutoCloseable {
 		return (wait[0] > localWait) ? new Admission.Wait(Duration.ofNanos(wait[0]), HoldReason.QUOTA) : local;
 	}
 
-	private synchronized void recordRoundTrip(long nanos) {
-		this.roundTrips[(int) (this.roundTripCount++ % ROUND_TRIPS_KEPT)] = nanos;
-	}
-
 	/**
 	 * How many paced requests took their slot from a local share instead of the fleet's: Redis
 	 * was not connected, slower than the bound, failed, or too many were waiting for it (the
@@ -356,28 +275,17 @@ public final class FleetQuotaSlots implements AutoCloseable {
 
 	/**
 	 * A quantile of the round trips to Redis that paced requests waited for (the last
-	 * 16,384), measured from handing the script over to reading its answer.
+	 * 16,384, learned-pace slots' included), measured from handing the script over to reading
+	 * its answer.
 	 * @param quantile between 0 and 1
 	 * @return the round trip, or {@link Duration#ZERO} when none was made
 	 */
-	public synchronized Duration roundTrip(double quantile) {
-		int count = (int) Math.min(this.roundTripCount, ROUND_TRIPS_KEPT);
-		if (count == 0) {
-			return Duration.ZERO;
-		}
-		long[] sorted = Arrays.copyOf(this.roundTrips, count);
-		Arrays.sort(sorted);
-		int index = (int) Math.min(count - 1, Math.max(0, Math.ceil(quantile * count) - 1));
-		return Duration.ofNanos(sorted[index]);
-	}
-
-	@Override
-	public void close() {
-		this.pool.shutdownNow();
+	public Duration roundTrip(double quantile) {
+		return this.roundTrips.quantile(quantile);
 	}
 
 	private static long micros(long nanos) {
-		return Math.max(0, nanos / 1000);
+		return FleetRoundTrips.micros(nanos);
 	}
 
 }

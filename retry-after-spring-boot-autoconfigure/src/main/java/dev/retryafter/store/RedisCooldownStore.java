@@ -32,8 +32,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * Requests never wait for Redis: reads are local, and writes are queued (one per key, the
  * later instant kept, at most {@code maxHosts}; beyond that they are dropped and counted by
  * {@link #droppedCount()}) for a background thread. The one exception is a first attempt the
- * local door holds for a quota slot: it takes its slot from the fleet's schedule
- * ({@link FleetQuotaSlots}), waiting for Redis at most 50 ms, else it takes a local share.
+ * local door paces, for a quota slot or a learned rate's: it takes its slot from the fleet's
+ * schedule ({@link FleetQuotaSlots}, {@link FleetLearnedSlots}), waiting for Redis at most
+ * 50 ms, else it takes a local share.
  * <p>
  * The store checks its own connections: every 10 s it runs a heartbeat script (a small write
  * and a publish) that its own subscription must hear back within 25 s, which catches a dead
@@ -95,7 +96,11 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 
 	private final PartitionSecret partitionSecret;
 
+	private final FleetRoundTrips roundTrips;
+
 	private final FleetQuotaSlots quotaSlots;
+
+	private final FleetLearnedSlots learnedSlots;
 
 	private volatile boolean closed;
 
@@ -172,7 +177,10 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		this.subscription = new CooldownSubscription(this.link, this.health);
 		this.writes = new WriteQueue(this.link, keys, this.health);
 		this.catchUp = new CatchUp(this.link, keys, this.health);
-		this.quotaSlots = new FleetQuotaSlots(this.link, () -> this.health.state(NAME).connected());
+		this.roundTrips = new FleetRoundTrips(this.link, () -> this.health.state(NAME).connected(),
+				FleetRoundTrips.ROUND_TRIP_BOUND, "retry-after-redis-quota");
+		this.quotaSlots = new FleetQuotaSlots(this.link, this.roundTrips);
+		this.learnedSlots = new FleetLearnedSlots(this.link, this.roundTrips);
 	}
 
 	/**
@@ -216,14 +224,19 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	}
 
 	/**
-	 * Decides locally; a first attempt held for a quota slot then takes its slot from the
-	 * fleet's schedule ({@link FleetQuotaSlots}), the one case that waits on Redis, bounded.
+	 * Decides locally; a first attempt held for a quota slot or a learned-pace slot then
+	 * takes its slot from the fleet's schedule ({@link FleetQuotaSlots},
+	 * {@link FleetLearnedSlots}), the one case that waits on Redis, bounded.
 	 */
 	@Override
 	public Admission admit(AdmissionRequest request) {
 		boolean spread = !this.closed && this.quotaSlots.spreads(request);
+		boolean queueStands = !this.closed && this.learnedSlots.queueStands(request);
 		Admission admission = this.link.protection().admit(request);
-		return this.closed ? admission : this.quotaSlots.admit(request, admission, spread);
+		if (this.closed) {
+			return admission;
+		}
+		return this.learnedSlots.admit(request, this.quotaSlots.admit(request, admission, spread), queueStands);
 	}
 
 	/**
@@ -237,6 +250,18 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	@Override
 	public long quotaFallbackCount() {
 		return this.quotaSlots.fallbackCount();
+	}
+
+	@Override
+	public long pacingFallbackCount() {
+		return this.learnedSlots.fallbackCount();
+	}
+
+	/**
+	 * The learned-pace slots this store shares with the fleet.
+	 */
+	FleetLearnedSlots learnedSlots() {
+		return this.learnedSlots;
 	}
 
 	@Override
@@ -305,7 +330,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		this.health.close();
 		this.link.close();
 		this.subscription.close();
-		this.quotaSlots.close();
+		this.roundTrips.close();
 	}
 
 	private void reconnect() {
@@ -317,7 +342,7 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	// what a failed-over master may have lost; then theirs. The quota script is loaded again
 	// too: a promoted replica, or a restarted Redis, does not have it cached.
 	private boolean recovered() {
-		this.quotaSlots.warmUp();
+		this.roundTrips.warmUp(List.of(FleetQuotaSlots.script(), FleetLearnedSlots.script()));
 		this.writes.replay();
 		return this.writes.flush() && this.catchUp.run();
 	}

@@ -75,6 +75,16 @@ class CooldownStoreMetricsTests {
 				return reason.ordinal() + 7;
 			}
 
+			@Override
+			public long quotaFallbackCount() {
+				return 11;
+			}
+
+			@Override
+			public long pacingFallbackCount() {
+				return 13;
+			}
+
 		};
 		new CooldownStoreMetrics(failing, this.clock).bindTo(this.registry);
 
@@ -92,6 +102,14 @@ class CooldownStoreMetricsTests {
 			.functionCounter()
 			.count()).isEqualTo(9.0);
 		assertThat(this.registry.find("http.client.retry.store.rejected").functionCounters()).hasSize(3);
+		assertThat(this.registry.get("http.client.retry.store.quota.fallbacks")
+			.tags("store", "redis", "reason", "quota")
+			.functionCounter()
+			.count()).isEqualTo(11.0);
+		assertThat(this.registry.get("http.client.retry.store.quota.fallbacks")
+			.tags("store", "redis", "reason", "pacing")
+			.functionCounter()
+			.count()).isEqualTo(13.0);
 	}
 
 	@Test

@@ -116,6 +116,20 @@ final class HostCooldowns {
 		return (hold != null && !hold.ended(nowNanos)) || (pacer != null && !Double.isNaN(pacer.rate()));
 	}
 
+	/** Whether {@code key}'s pacer spaces requests by the fleet's queue, which still stands. */
+	boolean fleetQueueStands(CooldownKey key, long nowNanos) {
+		LearnedPacer pacer = this.pacers.get(key);
+		return pacer != null && pacer.fleetQueueStands(nowNanos);
+	}
+
+	/** Tells {@code key}'s pacer, if it has one, what the fleet's schedule answered. */
+	void fleetPaced(CooldownKey key, double fleetRate, long untilNanos, long queueEndNanos) {
+		LearnedPacer pacer = this.pacers.get(key);
+		if (pacer != null) {
+			pacer.fleetPaced(fleetRate, untilNanos, queueEndNanos);
+		}
+	}
+
 	/** The rate learned for {@code key}, or {@code NaN}. */
 	double pacedRate(CooldownKey key) {
 		LearnedPacer pacer = this.pacers.get(key);

@@ -39,6 +39,12 @@ import org.jspecify.annotations.Nullable;
  * <li>A slot that does not fit the request's budget is not taken: the request is admitted as
  * the cooldown alone would admit it. Pacing never refuses a request.</li>
  * </ul>
+ * With a shared store, the fleet's slots ({@code FleetLearnedSlots}) space the fleet's
+ * requests by the sum of the instances' rates: each instance hears every rejection, so their
+ * sample windows match, and each counts the requests it sent. That sum then spaces this
+ * instance's own slots too ({@link #fleetPaced}), and the fleet's queue, as last seen, keeps
+ * its requests in line until it has gone.
+ * <p>
  * Until a rate is learned the pacer changes nothing. It is forgotten once no cooldown holds
  * the key and neither a rejection nor a held request's slot has come for 10 s, or for two of
  * the server's delays if longer.
@@ -87,6 +93,11 @@ final class LearnedPacer {
 	private long delayNanos;
 
 	private long rejections = 1;
+
+	// The fleet's rate and until when it spaces this instance's slots; NaN when not shared.
+	private double fleetRate = Double.NaN;
+
+	private long fleetRateUntil;
 
 	LearnedPacer(long nowNanos, long delayNanos) {
 		this.windowStart = nowNanos;
@@ -151,7 +162,7 @@ final class LearnedPacer {
 		if (wait <= 0) {
 			return null;
 		}
-		long interval = interval();
+		long interval = interval(nowNanos);
 		long jittered = wait + (long) (jitter * interval * random.nextDouble());
 		if (budgetNanos - jittered < reserveNanos) {
 			return null;
@@ -193,8 +204,51 @@ final class LearnedPacer {
 		return slot - nowNanos;
 	}
 
-	private long interval() {
-		return (long) (NANOS_PER_SECOND / this.rate);
+	private long interval(long nowNanos) {
+		return (long) (NANOS_PER_SECOND / spacingRate(nowNanos));
+	}
+
+	// The fleet's rate while its last answer holds, else this instance's.
+	private double spacingRate(long nowNanos) {
+		return (!Double.isNaN(this.fleetRate) && this.fleetRateUntil - nowNanos > 0) ? this.fleetRate : this.rate;
+	}
+
+	/**
+	 * The rate that spaces this instance's slots now: the fleet's while its last answer
+	 * holds, else this instance's own, {@code NaN} before the first sample.
+	 */
+	synchronized double pacingRate(long nowNanos) {
+		return Double.isNaN(this.rate) ? Double.NaN : spacingRate(nowNanos);
+	}
+
+	/**
+	 * Whether the fleet's queue, as its last answer showed it, still stands: a request this
+	 * instance's own slots would let go at once takes a slot of the fleet's.
+	 */
+	synchronized boolean fleetQueueStands(long nowNanos) {
+		return !Double.isNaN(this.rate) && !Double.isNaN(this.fleetRate) && this.fleetRateUntil - nowNanos > 0
+				&& this.lastRelease - nowNanos > 0;
+	}
+
+	/**
+	 * What the fleet's schedule answered a paced request: the fleet's rate spaces this
+	 * instance's slots until {@code untilNanos}, and its queue stands until
+	 * {@code queueEndNanos} (a request arriving before then joins it, though this instance's
+	 * own slots ran out).
+	 * @param fleetRate the fleet's rate in requests per second; {@code NaN} to go back to this
+	 * instance's own
+	 * @param untilNanos until when the fleet's rate holds
+	 * @param queueEndNanos when the fleet's last slot given out leaves
+	 */
+	synchronized void fleetPaced(double fleetRate, long untilNanos, long queueEndNanos) {
+		this.fleetRate = Double.isNaN(fleetRate) ? Double.NaN : clamp(fleetRate);
+		this.fleetRateUntil = untilNanos;
+		if (this.lastRelease - queueEndNanos < 0) {
+			this.lastRelease = queueEndNanos;
+		}
+		if (this.lastActive - queueEndNanos < 0) {
+			this.lastActive = queueEndNanos;
+		}
 	}
 
 	/**

@@ -95,6 +95,8 @@ public final class OriginProtection {
 
 	private final ScopedKeys scoped;
 
+	private final LearnedRates learnedRates;
+
 	/**
 	 * Creates an empty door whose cooldowns last at most {@link #DEFAULT_MAX_DURATION}.
 	 * @param maxHosts how many keys to remember at most, at least 1
@@ -125,6 +127,7 @@ public final class OriginProtection {
 		this.probes = new RouteProbes(maxHosts);
 		this.buckets = new RouteBuckets(maxHosts);
 		this.scoped = new ScopedKeys(this.cooldowns, this.probes);
+		this.learnedRates = new LearnedRates(this.cooldowns, this.quotas);
 	}
 
 	/**
@@ -263,9 +266,9 @@ public final class OriginProtection {
 		return this.quotas;
 	}
 
-	/** The rate learned for {@code key} per second, or {@code NaN} (see {@link LearnedPacer}); for tests. */
-	double pacedRate(CooldownKey key) {
-		return this.cooldowns.pacedRate(key);
+	/** @return the learned rates (rule 3), as a shared store spaces them for a fleet; since 0.2.0 */
+	public LearnedRates learnedRates() {
+		return this.learnedRates;
 	}
 
 	/**
@@ -288,10 +291,7 @@ public final class OriginProtection {
 		return this.quotas.snapshot(nowNanos);
 	}
 
-	/**
-	 * The time left at {@code nowNanos} until {@code key}'s not-before instant.
-	 * @return the time left, or {@link Duration#ZERO} if the key is not cooling down
-	 */
+	/** @return the time left until {@code key}'s not-before instant, or zero if it is not cooling down */
 	public Duration remaining(CooldownKey key, long nowNanos) {
 		return Duration.ofNanos(Math.max(0, this.cooldowns.remainingNanos(key, nowNanos)));
 	}
@@ -311,10 +311,7 @@ public final class OriginProtection {
 		return ended;
 	}
 
-	/**
-	 * Ends one key's cooldown at once (another instance reports that it was ended).
-	 * @return whether a cooldown was held for {@code key}
-	 */
+	/** @return whether {@code key} had a cooldown, which ends at once (another instance ended it) */
 	public boolean end(CooldownKey key) {
 		return this.cooldowns.end(key);
 	}

@@ -47,10 +47,10 @@ class OriginProtectionPacingTests {
 	@Test
 	void whenTheOriginRejectsTwiceADelayApartThenTheRateIsWhatItAcceptedBetween() {
 		this.cooldowns.record(A, Duration.ofSeconds(1), now());
-		assertThat(this.cooldowns.pacedRate(A)).isNaN();
+		assertThat(this.cooldowns.learnedRates().own(A)).isNaN();
 		learnEighteenPerSecond();
-		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(18.0, within(1e-9));
-		assertThat(this.cooldowns.pacedRate(B)).isNaN();
+		assertThat(this.cooldowns.learnedRates().own(A)).isEqualTo(18.0, within(1e-9));
+		assertThat(this.cooldowns.learnedRates().own(B)).isNaN();
 	}
 
 	@Test
@@ -59,12 +59,12 @@ class OriginProtectionPacingTests {
 		accept(A, 10);
 		this.clock.advance(Duration.ofMillis(500));
 		this.cooldowns.record(A, Duration.ofSeconds(1), now());
-		assertThat(this.cooldowns.pacedRate(A)).isNaN();
+		assertThat(this.cooldowns.learnedRates().own(A)).isNaN();
 		accept(A, 10);
 		this.clock.advance(Duration.ofMillis(500));
 		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		// 20 accepted in the 1 s since the first rejection.
-		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(18.0, within(1e-9));
+		assertThat(this.cooldowns.learnedRates().own(A)).isEqualTo(18.0, within(1e-9));
 	}
 
 	@Test
@@ -72,7 +72,7 @@ class OriginProtectionPacingTests {
 		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		this.clock.advance(Duration.ofSeconds(3));
 		this.cooldowns.record(A, Duration.ofSeconds(1), now());
-		assertThat(this.cooldowns.pacedRate(A)).isNaN();
+		assertThat(this.cooldowns.learnedRates().own(A)).isNaN();
 		// Without a rate the cooldown alone decides: its instant plus jitter.
 		assertThat(admit(A, 0.2, 0.5)).isEqualTo(new Admission.Wait(Duration.ofMillis(1100)));
 	}
@@ -97,7 +97,7 @@ class OriginProtectionPacingTests {
 				Duration.ofSeconds(60), RateLimitFields.IETF), true, now());
 		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		learnEighteenPerSecond();
-		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(18.0, within(1e-9));
+		assertThat(this.cooldowns.learnedRates().own(A)).isEqualTo(18.0, within(1e-9));
 
 		// The quota's slots (1000 left for 60 s: 60 ms apart, the first at the cooldown's
 		// instant, where the cooldown's own hold stands) hold the first attempts, not the
@@ -140,7 +140,7 @@ class OriginProtectionPacingTests {
 		for (int i = 0; i < 5; i++) {
 			assertThat(admit(A, 0.0, 0.5)).isEqualTo(Admission.PROCEED);
 		}
-		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(18.0, within(1e-9));
+		assertThat(this.cooldowns.learnedRates().own(A)).isEqualTo(18.0, within(1e-9));
 	}
 
 	@Test
@@ -183,10 +183,10 @@ class OriginProtectionPacingTests {
 		learnEighteenPerSecond();
 		accept(A, 20);
 		// Nothing queued yet: the rate is what the rejections measured.
-		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(18.0, within(1e-9));
+		assertThat(this.cooldowns.learnedRates().own(A)).isEqualTo(18.0, within(1e-9));
 		admit(A, 0.0, 0.5);
 		accept(A, 20);
-		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(19.0, within(1e-9));
+		assertThat(this.cooldowns.learnedRates().own(A)).isEqualTo(19.0, within(1e-9));
 	}
 
 	@Test
@@ -209,7 +209,7 @@ class OriginProtectionPacingTests {
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(Admission.PROCEED);
 		this.clock.advance(Duration.ofNanos(1));
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(Admission.PROCEED);
-		assertThat(this.cooldowns.pacedRate(A)).isNaN();
+		assertThat(this.cooldowns.learnedRates().own(A)).isNaN();
 		assertThat(this.cooldowns.isEmpty()).isTrue();
 	}
 
@@ -232,7 +232,7 @@ class OriginProtectionPacingTests {
 		learnEighteenPerSecond();
 		this.cooldowns.record(B, Duration.ofSeconds(1), now());
 		this.cooldowns.endAll(A.origin());
-		assertThat(this.cooldowns.pacedRate(A)).isNaN();
+		assertThat(this.cooldowns.learnedRates().own(A)).isNaN();
 		assertThat(admit(A, 0.0, 0.5)).isEqualTo(Admission.PROCEED);
 		assertThat(this.cooldowns.end(B)).isTrue();
 		assertThat(this.cooldowns.isEmpty()).isTrue();
@@ -242,7 +242,7 @@ class OriginProtectionPacingTests {
 	void whenTheOriginAcceptsRequestsForAKeyItNeverRejectedThenNothingIsKept() {
 		accept(A, 100);
 		assertThat(this.cooldowns.isEmpty()).isTrue();
-		assertThat(this.cooldowns.pacedRate(A)).isNaN();
+		assertThat(this.cooldowns.learnedRates().own(A)).isNaN();
 	}
 
 	@Test

@@ -36,7 +36,7 @@ class OriginProtectionSampleWindowTests {
 		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		// 0.9 x 100 over the 1.09 s since the first acceptance, not over the 102.1 s since the
 		// first rejection (0.88 per second).
-		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(0.9 * 100 / 1.09, within(1e-6));
+		assertThat(this.cooldowns.learnedRates().own(A)).isEqualTo(0.9 * 100 / 1.09, within(1e-6));
 	}
 
 	@Test
@@ -47,7 +47,7 @@ class OriginProtectionSampleWindowTests {
 		accept(50, Duration.ofMillis(20));
 		this.clock.advance(Duration.ofMillis(100));
 		this.cooldowns.record(A, Duration.ofSeconds(1), now());
-		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(0.9 * 50 / 1.08, within(1e-6));
+		assertThat(this.cooldowns.learnedRates().own(A)).isEqualTo(0.9 * 50 / 1.08, within(1e-6));
 	}
 
 	@Test
@@ -58,7 +58,7 @@ class OriginProtectionSampleWindowTests {
 		this.clock.advance(Duration.ofMillis(1990));
 		accept(10, Duration.ofMillis(10));
 		this.cooldowns.record(A, Duration.ofSeconds(1), now());
-		assertThat(this.cooldowns.pacedRate(A)).isEqualTo(0.9 * 10 / 2.09, within(1e-6));
+		assertThat(this.cooldowns.learnedRates().own(A)).isEqualTo(0.9 * 10 / 2.09, within(1e-6));
 	}
 
 	private void accept(int count, Duration apart) {

@@ -1,0 +1,139 @@
+package dev.retryafter.core.protection;
+
+import java.time.Duration;
+
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Origin;
+import dev.retryafter.core.header.RateLimitFields;
+import dev.retryafter.core.header.RateLimitReading;
+import dev.retryafter.testsupport.FakeClock;
+import dev.retryafter.testsupport.FixedRandom;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * What a fleet's schedule of learned-pace slots tells an instance's pacer: the fleet's rate
+ * spaces its own slots while the answer holds, and the fleet's queue keeps its requests in
+ * line after its own slots ran out; without an answer nothing changes.
+ */
+class LearnedRatesTests {
+
+	private static final CooldownKey A = CooldownKey.of(Origin.of("http", "a.example", -1));
+
+	private static final Duration BUDGET = Duration.ofSeconds(10);
+
+	private static final Duration RESERVE = Duration.ofMillis(500);
+
+	// 40 accepted in the 2 s between the rejections, 0.9 of it: 18 per second.
+	private static final long OWN_INTERVAL_NANOS = (long) (1e9 / 18);
+
+	// Three instances of 18 per second each.
+	private static final long FLEET_INTERVAL_NANOS = (long) (1e9 / 54);
+
+	private static final long SECOND = 1_000_000_000L;
+
+	private final FakeClock clock = new FakeClock();
+
+	private final OriginProtection protection = new OriginProtection(100);
+
+	private final LearnedRates rates = this.protection.learnedRates();
+
+	@Test
+	void whenTheFleetAnsweredThenItsRateSpacesThisInstancesSlotsUntilTheAnswerRunsOut() {
+		learnEighteenPerSecond();
+		assertThat(this.rates.own(A)).isEqualTo(18.0, within(1e-9));
+		assertThat(admit()).isEqualTo(paced(SECOND));
+		this.rates.fleetPaced(A, 54.0, now() + 5 * SECOND, now());
+		// The next slot was set by the own rate; the one after it by the fleet's.
+		assertThat(admit()).isEqualTo(paced(SECOND + OWN_INTERVAL_NANOS));
+		assertThat(admit()).isEqualTo(paced(SECOND + OWN_INTERVAL_NANOS + FLEET_INTERVAL_NANOS));
+		// The own rate is what this instance measured, whatever spaces its slots.
+		assertThat(this.rates.own(A)).isEqualTo(18.0, within(1e-9));
+
+		// Once the answer has run out, the own rate spaces the slots again.
+		this.clock.advance(Duration.ofMillis(900));
+		this.rates.fleetPaced(A, 54.0, now(), now());
+		long next = SECOND + OWN_INTERVAL_NANOS + 2 * FLEET_INTERVAL_NANOS - Duration.ofMillis(900).toNanos();
+		assertThat(admit()).isEqualTo(paced(next));
+		assertThat(admit()).isEqualTo(paced(next + OWN_INTERVAL_NANOS));
+	}
+
+	@Test
+	void whenTheFleetsQueueStandsThenARequestTheOwnSlotsLetGoBelongsToIt() {
+		learnEighteenPerSecond();
+		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, true, false), A)).isFalse();
+		admit();
+		// The fleet's next free slot is 3 s away, though this instance's own slots end at 1 s.
+		this.rates.fleetPaced(A, 54.0, now() + 10 * SECOND, now() + 3 * SECOND);
+		this.clock.advance(Duration.ofSeconds(2));
+		assertThat(admit()).isEqualTo(Admission.PROCEED);
+		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, true, false), A)).isTrue();
+		// A retry, fail-fast, and a client reading the origin's announced quota are not paced.
+		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, false, false), A)).isFalse();
+		assertThat(this.rates.fleetQueueStands(request(CooldownMode.FAIL_FAST, true, false), A)).isFalse();
+		this.protection.recordQuota(A.declared(), new RateLimitReading("p", 10, Duration.ofSeconds(10), 100,
+				Duration.ofSeconds(10), RateLimitFields.IETF), true, now());
+		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, true, true), A)).isFalse();
+		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, true, false), A)).isTrue();
+		// Once the fleet's queue has gone, nothing belongs to it.
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, true, false), A)).isFalse();
+	}
+
+	@Test
+	void whenTheFleetIsOutOfReachThenTheOwnRateSpacesTheSlotsAgain() {
+		learnEighteenPerSecond();
+		this.rates.fleetPaced(A, 54.0, now() + 10 * SECOND, now() + 3 * SECOND);
+		admit();
+		this.rates.fleetPaced(A, Double.NaN, now(), now());
+		assertThat(admit()).isEqualTo(paced(SECOND + FLEET_INTERVAL_NANOS));
+		assertThat(admit()).isEqualTo(paced(SECOND + FLEET_INTERVAL_NANOS + OWN_INTERVAL_NANOS));
+		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, true, false), A)).isFalse();
+	}
+
+	@Test
+	void whenNoRateIsLearnedThenAFleetAnswerChangesNothing() {
+		this.protection.record(A, Duration.ofSeconds(1), now());
+		this.rates.fleetPaced(A, 54.0, now() + 10 * SECOND, now() + 3 * SECOND);
+		CooldownKey unknown = CooldownKey.of(Origin.of("http", "b.example", -1));
+		this.rates.fleetPaced(unknown, 54.0, now() + 10 * SECOND, now() + 3 * SECOND);
+		assertThat(this.rates.own(A)).isNaN();
+		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, true, false), A)).isFalse();
+		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, true, false), unknown)).isFalse();
+		assertThat(this.protection.admit(request(CooldownMode.WAIT, true, false)))
+			.isEqualTo(new Admission.Wait(Duration.ofSeconds(1), HoldReason.COOLDOWN));
+	}
+
+	// A cooldown of 1 s at the start, 40 accepted in 2 s, then a rejection of 1 s: cooling
+	// until 1 s from now, 18 per second learned.
+	private void learnEighteenPerSecond() {
+		this.protection.record(A, Duration.ofSeconds(1), now());
+		for (int i = 0; i < 40; i++) {
+			this.clock.advance(Duration.ofMillis(50));
+			this.protection.accepted(A, now());
+		}
+		this.protection.record(A, Duration.ofSeconds(1), now());
+	}
+
+	private Admission admit() {
+		return this.protection.admit(request(CooldownMode.WAIT, true, false));
+	}
+
+	private AdmissionRequest request(CooldownMode mode, boolean firstAttempt, boolean readsQuotas) {
+		return new AdmissionRequest(A, now(), BUDGET, RESERVE, mode, 0.0, new FixedRandom(0.5), firstAttempt,
+				readsQuotas);
+	}
+
+	private static Admission paced(long nanos) {
+		return new Admission.Wait(Duration.ofNanos(nanos), HoldReason.PACING);
+	}
+
+	private long now() {
+		return this.clock.nanoTime();
+	}
+
+}

@@ -1,0 +1,195 @@
+package dev.retryafter.store;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Origin;
+import dev.retryafter.core.protection.Admission;
+import dev.retryafter.core.protection.AdmissionRequest;
+import dev.retryafter.core.protection.OriginProtection;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Learned-pace slots shared by a fleet: stores ("instances") on one real Redis, each of which
+ * learned its share of an origin's rate from the same rejections, take their paced slots from
+ * one schedule spaced by the sum of their rates, and keep their own when Redis hangs.
+ */
+class FleetLearnedSlotsTests {
+
+	private static final CooldownKey KEY = CooldownKey.of(Origin.of("http", "127.0.0.1", 8081));
+
+	// Each instance learns 1 per second; the fleet of two is spaced by 2 per second.
+	private static final Duration FLEET_INTERVAL = Duration.ofMillis(500);
+
+	private static final Duration OWN_INTERVAL = Duration.ofSeconds(1);
+
+	// The second rejection asks for this: the first slot is at its end.
+	private static final Duration COOLDOWN = Duration.ofSeconds(2);
+
+	private static final Duration AWAIT = Duration.ofSeconds(30);
+
+	// A sanity bound for a busy machine: the bound itself is FleetRoundTrips.ROUND_TRIP_BOUND.
+	private static final Duration CALLER_BOUND = Duration.ofSeconds(1);
+
+	// Slots an interval apart, measured on this JVM's clock after two round trips.
+	private static final Duration SPACING_SLACK = Duration.ofMillis(100);
+
+	@RegisterExtension
+	final RedisStoreExtension redis = new RedisStoreExtension();
+
+	@Test
+	void whenTwoInstancesLearnedTheirSharesThenTheirSlotsInterleaveAtTheFleetsRate() {
+		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
+		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
+		await().atMost(AWAIT).until(() -> first.state().connected() && second.state().connected());
+		long learnedAt = System.nanoTime();
+		learnOnePerSecond(first, learnedAt);
+		learnOnePerSecond(second, learnedAt);
+
+		List<Long> instants = new ArrayList<>();
+		List<RedisCooldownStore> owners = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			for (RedisCooldownStore store : List.of(first, second)) {
+				long now = System.nanoTime();
+				instants.add(now + paced(store).delay().toNanos() - learnedAt);
+				owners.add(store);
+			}
+		}
+		// Each instance's own slots would be a second apart, both instances' on the same
+		// instants; the fleet's are half a second apart, taken in turn. The first is followed
+		// by the next a second later: the fleet knows an instance's rate from its first slot.
+		assertThat(Duration.ofNanos(instants.get(0))).isGreaterThanOrEqualTo(COOLDOWN.minus(SPACING_SLACK));
+		assertThat(Duration.ofNanos(instants.get(1) - instants.get(0)))
+			.isGreaterThanOrEqualTo(OWN_INTERVAL.minus(SPACING_SLACK));
+		for (int i = 1; i < instants.size(); i++) {
+			assertThat(owners.get(i)).isNotSameAs(owners.get(i - 1));
+			if (i > 1) {
+				assertThat(Duration.ofNanos(instants.get(i) - instants.get(i - 1)))
+					.isGreaterThanOrEqualTo(FLEET_INTERVAL.minus(SPACING_SLACK))
+					.isLessThan(OWN_INTERVAL);
+			}
+		}
+		assertThat(first.learnedSlots().takenCount()).isEqualTo(4);
+		assertThat(second.learnedSlots().takenCount()).isEqualTo(4);
+		assertThat(first.pacingFallbackCount() + second.pacingFallbackCount()).isZero();
+		// What Redis keeps: the TAT, and each instance's rate and when it last took a slot.
+		StringRedisTemplate template = this.redis.fixture().template();
+		assertThat(template.opsForHash().entries(first.learnedSlots().key(KEY))).hasSize(5).containsKey("tat");
+	}
+
+	@Test
+	void whenTheFleetsQueueStillStandsThenARequestItsOwnSlotsLetGoTakesAFleetSlot() {
+		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
+		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
+		await().atMost(AWAIT).until(() -> first.state().connected() && second.state().connected());
+		long learnedAt = System.nanoTime();
+		learnOnePerSecond(first, learnedAt);
+		learnOnePerSecond(second, learnedAt);
+		// The other instance takes five slots, a second apart (its rate alone is known), then
+		// this one the sixth: 7 s away, though its own slot is at the cooldown's end.
+		for (int i = 0; i < 5; i++) {
+			paced(second);
+		}
+		assertThat(paced(first).delay()).isGreaterThanOrEqualTo(Duration.ofSeconds(7).minus(SPACING_SLACK));
+
+		// Later, past the cooldown and this instance's own next slot (3 s), its own pace would
+		// let a request go at once; the fleet's queue, as last answered, stands until 7.5 s.
+		long later = System.nanoTime() + Duration.ofMillis(3500).toNanos();
+		Admission next = first.admit(request(later));
+		assertThat(next).isInstanceOfSatisfying(Admission.Wait.class, (wait) -> {
+			assertThat(wait.reason()).isEqualTo(HoldReason.PACING);
+			assertThat(wait.delay()).isGreaterThanOrEqualTo(Duration.ofSeconds(3));
+		});
+		assertThat(first.learnedSlots().takenCount()).isEqualTo(2);
+		// Past the fleet's queue too, requests go at once, without a round trip.
+		assertThat(first.admit(request(later + Duration.ofSeconds(10).toNanos()))).isEqualTo(Admission.PROCEED);
+		assertThat(first.learnedSlots().takenCount() + first.pacingFallbackCount()).isEqualTo(2);
+	}
+
+	@Test
+	void whenRedisHangsThenAPacedRequestKeepsItsLocalSlotWithinTheBoundAndTheFallbackIsCounted() {
+		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
+		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
+		await().atMost(AWAIT).until(() -> first.state().connected() && second.state().connected());
+		long learnedAt = System.nanoTime();
+		learnOnePerSecond(first, learnedAt);
+		learnOnePerSecond(second, learnedAt);
+		paced(first);
+		paced(second);
+		assertThat(first.learnedSlots().takenCount()).isEqualTo(1);
+
+		this.redis.server().pause();
+		try {
+			long[] at = new long[2];
+			for (int i = 0; i < at.length; i++) {
+				long started = System.nanoTime();
+				Admission.Wait wait = paced(first);
+				assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(CALLER_BOUND);
+				at[i] = started + wait.delay().toNanos();
+			}
+			assertThat(first.pacingFallbackCount()).isEqualTo(2);
+			assertThat(first.quotaFallbackCount()).isZero();
+			// Its own share again: its own rate, one a second.
+			assertThat(Duration.ofNanos(at[1] - at[0])).isGreaterThanOrEqualTo(OWN_INTERVAL.minus(SPACING_SLACK));
+		}
+		finally {
+			this.redis.server().resume();
+		}
+	}
+
+	@Test
+	void whenRedisIsGoneThenAPacedRequestIsHeldLocallyNeverRefused() {
+		RedisCooldownStore store = this.redis.fixture().store(new OriginProtection(100));
+		await().atMost(AWAIT).until(() -> store.state().connected());
+		this.redis.server().kill();
+		await().atMost(AWAIT).until(() -> !store.state().connected());
+		long learnedAt = System.nanoTime();
+		learnOnePerSecond(store, learnedAt);
+		long started = System.nanoTime();
+		Admission.Wait wait = paced(store);
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(CALLER_BOUND);
+		// Its own slot: the cooldown's end.
+		assertThat(Duration.ofNanos(started + wait.delay().toNanos() - learnedAt))
+			.isGreaterThanOrEqualTo(COOLDOWN.minus(SPACING_SLACK));
+		assertThat(store.pacingFallbackCount()).isEqualTo(1);
+		assertThat(store.learnedSlots().takenCount()).isZero();
+	}
+
+	// A rejection 9 s before {@code at}, ten accepted in between, and one at {@code at} asking
+	// for 2 s: 0.9 x 10 / 9 s, one per second learned, cooling until 2 s after {@code at}.
+	private static void learnOnePerSecond(RedisCooldownStore store, long at) {
+		long start = at - Duration.ofSeconds(9).toNanos();
+		store.record(KEY, Duration.ofSeconds(1), start);
+		for (int i = 1; i <= 10; i++) {
+			store.accepted(KEY, start + i * Duration.ofMillis(800).toNanos());
+		}
+		store.record(KEY, COOLDOWN, at);
+		assertThat(store.protection().learnedRates().own(KEY)).isEqualTo(1.0, within(1e-9));
+	}
+
+	private static Admission.Wait paced(RedisCooldownStore store) {
+		Admission admission = store.admit(request(System.nanoTime()));
+		assertThat(admission).isInstanceOf(Admission.Wait.class);
+		Admission.Wait wait = (Admission.Wait) admission;
+		assertThat(wait.reason()).isEqualTo(HoldReason.PACING);
+		return wait;
+	}
+
+	private static AdmissionRequest request(long now) {
+		return new AdmissionRequest(KEY, now, Duration.ofSeconds(60), Duration.ofMillis(100), CooldownMode.WAIT, 0.0,
+				new SplittableRandom(1), true, false);
+	}
+
+}
