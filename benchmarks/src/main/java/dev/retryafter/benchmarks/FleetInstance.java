@@ -66,13 +66,14 @@ public final class FleetInstance {
 		return (holds.length() > 0) ? holds.toString() : "none";
 	}
 
-	// What the paced requests' fleet slots cost: how many took one, how many fell back to a
-	// local share, and the round trip the script added (p50, p99, in microseconds).
+	// What the paced requests' fleet slots cost (quota and learned-pace slots alike): how many
+	// took one, how many fell back to a local share, and the round trip the script added (p50, p99, in microseconds).
 	private static String quota(CooldownStore store) {
 		if (!(store instanceof RedisCooldownStore shared)) {
 			return " slots=0 fallbacks=0 p50us=0 p99us=0";
 		}
-		return " slots=" + shared.quotaSlots().takenCount() + " fallbacks=" + shared.quotaFallbackCount() + " p50us="
+		return " slots=" + (shared.quotaSlots().takenCount() + shared.learnedSlots().takenCount()) + " fallbacks="
+				+ (shared.quotaFallbackCount() + shared.pacingFallbackCount()) + " p50us="
 				+ shared.quotaSlots().roundTrip(0.5).toNanos() / 1000 + " p99us="
 				+ shared.quotaSlots().roundTrip(0.99).toNanos() / 1000;
 	}

@@ -40,7 +40,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * refusal, and {@link #fallbackCount()} counts it. A fleet slot that does not fit the
  * request's budget is not taken.
  */
-final class FleetLearnedSlots {
+public final class FleetLearnedSlots {
 
 	/** How long an instance's rate counts after it last took a slot. */
 	static final long LIVE_MILLIS = 10_000;
@@ -202,7 +202,7 @@ final class FleetLearnedSlots {
 	 * {@code http.client.retry.store.quota.fallbacks} counter, {@code reason=pacing}).
 	 * @return the count
 	 */
-	long fallbackCount() {
+	public long fallbackCount() {
 		return this.fallbacks.sum();
 	}
 
@@ -210,7 +210,7 @@ final class FleetLearnedSlots {
 	 * How many paced requests took their slot from the fleet's schedule.
 	 * @return the count
 	 */
-	long takenCount() {
+	public long takenCount() {
 		return this.taken.sum();
 	}
 

@@ -259,8 +259,10 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 
 	/**
 	 * The learned-pace slots this store shares with the fleet.
+	 * @return the fleet's learned-pace slots
+	 * @since 0.2.0
 	 */
-	FleetLearnedSlots learnedSlots() {
+	public FleetLearnedSlots learnedSlots() {
 		return this.learnedSlots;
 	}
 
