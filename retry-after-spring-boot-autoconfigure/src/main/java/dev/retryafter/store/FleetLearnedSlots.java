@@ -55,13 +55,7 @@ public final class FleetLearnedSlots {
 	// TAT (ms); ARGV[7] when its caller stops waiting, by Redis's clock as this instance
 	// estimates it (us), or 0. Returns {wait (us), or -1 when the slot does not fit, or -2 when
 	// the caller has stopped waiting; the fleet's interval (us); the next free slot (us from now)}.
-	private static final RedisScript<List> TAKE = RedisScript.of("""
-			local time = redis.call('TIME')
-			local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
-			local kind = redis.call('TYPE', KEYS[1])['ok']
-			if kind ~= 'hash' and kind ~= 'none' then
-			  redis.call('DEL', KEYS[1])
-			end
+	private static final RedisScript<List> TAKE = RedisScript.of(FleetRoundTrips.SCRIPT_PREAMBLE + """
 			local tat = 0
 			local seen = {}
 			local rates = {}

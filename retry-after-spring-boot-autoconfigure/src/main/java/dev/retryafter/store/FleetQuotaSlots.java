@@ -73,13 +73,7 @@ public final class FleetQuotaSlots {
 	// TAT (ms); ARGV[7] when its caller stops waiting, by Redis's clock as this instance
 	// estimates it (us), or 0. Returns {wait (us), or -1 when the slot does not fit, or -2 when
 	// the caller has stopped waiting and took a local share, live instances}.
-	private static final RedisScript<List> TAKE = RedisScript.of("""
-			local time = redis.call('TIME')
-			local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
-			local kind = redis.call('TYPE', KEYS[1])['ok']
-			if kind ~= 'hash' and kind ~= 'none' then
-			  redis.call('DEL', KEYS[1])
-			end
+	private static final RedisScript<List> TAKE = RedisScript.of(FleetRoundTrips.SCRIPT_PREAMBLE + """
 			local tat = 0
 			local live = 1
 			local fields = redis.call('HGETALL', KEYS[1])

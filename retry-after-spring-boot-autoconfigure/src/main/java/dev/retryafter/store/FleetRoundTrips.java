@@ -31,6 +31,19 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class FleetRoundTrips implements AutoCloseable {
 
+	/**
+	 * How each slot script starts: {@code now} from Redis's clock in microseconds, and its key
+	 * dropped when something that is not a hash was planted under its name.
+	 */
+	static final String SCRIPT_PREAMBLE = """
+			local time = redis.call('TIME')
+			local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+			local kind = redis.call('TYPE', KEYS[1])['ok']
+			if kind ~= 'hash' and kind ~= 'none' then
+			  redis.call('DEL', KEYS[1])
+			end
+			""";
+
 	/** How long a paced request waits for Redis's answer at most. */
 	static final Duration ROUND_TRIP_BOUND = Duration.ofMillis(50);
 

@@ -51,12 +51,10 @@ class FleetLearnedSlotsTests {
 
 	@Test
 	void whenTwoInstancesLearnedTheirSharesThenTheirSlotsInterleaveAtTheFleetsRate() {
-		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
-		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
-		await().atMost(AWAIT).until(() -> first.state().connected() && second.state().connected());
 		long learnedAt = System.nanoTime();
-		learnOnePerSecond(first, learnedAt);
-		learnOnePerSecond(second, learnedAt);
+		RedisCooldownStore[] fleet = fleetThatLearned(learnedAt);
+		RedisCooldownStore first = fleet[0];
+		RedisCooldownStore second = fleet[1];
 
 		List<Long> instants = new ArrayList<>();
 		List<RedisCooldownStore> owners = new ArrayList<>();
@@ -91,12 +89,10 @@ class FleetLearnedSlotsTests {
 
 	@Test
 	void whenTheFleetsQueueStillStandsThenARequestItsOwnSlotsLetGoTakesAFleetSlot() {
-		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
-		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
-		await().atMost(AWAIT).until(() -> first.state().connected() && second.state().connected());
 		long learnedAt = System.nanoTime();
-		learnOnePerSecond(first, learnedAt);
-		learnOnePerSecond(second, learnedAt);
+		RedisCooldownStore[] fleet = fleetThatLearned(learnedAt);
+		RedisCooldownStore first = fleet[0];
+		RedisCooldownStore second = fleet[1];
 		// The other instance takes five slots, a second apart (its rate alone is known), then
 		// this one the sixth: 7 s away, though its own slot is at the cooldown's end.
 		for (int i = 0; i < 5; i++) {
@@ -120,12 +116,10 @@ class FleetLearnedSlotsTests {
 
 	@Test
 	void whenRedisHangsThenAPacedRequestKeepsItsLocalSlotWithinTheBoundAndTheFallbackIsCounted() {
-		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
-		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
-		await().atMost(AWAIT).until(() -> first.state().connected() && second.state().connected());
 		long learnedAt = System.nanoTime();
-		learnOnePerSecond(first, learnedAt);
-		learnOnePerSecond(second, learnedAt);
+		RedisCooldownStore[] fleet = fleetThatLearned(learnedAt);
+		RedisCooldownStore first = fleet[0];
+		RedisCooldownStore second = fleet[1];
 		paced(first);
 		paced(second);
 		assertThat(first.learnedSlots().takenCount()).isEqualTo(1);
@@ -165,6 +159,17 @@ class FleetLearnedSlotsTests {
 			.isGreaterThanOrEqualTo(COOLDOWN.minus(SPACING_SLACK));
 		assertThat(store.pacingFallbackCount()).isEqualTo(1);
 		assertThat(store.learnedSlots().takenCount()).isZero();
+	}
+
+	// Two instances, connected, that learned one per second each from the same rejections,
+	// the second at {@code learnedAt}.
+	private RedisCooldownStore[] fleetThatLearned(long learnedAt) {
+		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
+		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
+		await().atMost(AWAIT).until(() -> first.state().connected() && second.state().connected());
+		learnOnePerSecond(first, learnedAt);
+		learnOnePerSecond(second, learnedAt);
+		return new RedisCooldownStore[] { first, second };
 	}
 
 	// A rejection 9 s before {@code at}, ten accepted in between, and one at {@code at} asking
