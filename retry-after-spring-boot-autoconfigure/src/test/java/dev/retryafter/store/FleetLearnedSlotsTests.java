@@ -175,14 +175,18 @@ class FleetLearnedSlotsTests {
 	}
 
 	// A rejection 9 s before {@code at}, ten accepted in between, and one at {@code at} asking
-	// for 2 s: 0.9 x 10 / 9 s, one per second learned, cooling until 2 s after {@code at}.
+	// for 2 s, as every instance of a fleet hears them: 0.9 x 10 / 9 s, one per second learned,
+	// cooling until 2 s after {@code at}.
 	private static void learnOnePerSecond(RedisCooldownStore store, long at) {
+		// Recorded in the instance's own map: through the store, each rejection would also
+		// reach the other instance, at a time of its own.
+		OriginProtection protection = store.protection();
 		long start = at - Duration.ofSeconds(9).toNanos();
-		store.record(KEY, Duration.ofSeconds(1), start);
+		protection.record(KEY, Duration.ofSeconds(1), start);
 		for (int i = 1; i <= 10; i++) {
-			store.accepted(KEY, start + i * Duration.ofMillis(800).toNanos());
+			protection.accepted(KEY, start + i * Duration.ofMillis(800).toNanos());
 		}
-		store.record(KEY, COOLDOWN, at);
+		protection.record(KEY, COOLDOWN, at);
 		assertThat(store.protection().learnedRates().own(KEY)).isEqualTo(1.0, within(1e-9));
 	}
 
