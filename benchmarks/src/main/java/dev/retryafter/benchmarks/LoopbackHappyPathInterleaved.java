@@ -16,7 +16,8 @@ import java.util.Random;
  * shuffled order for each turn, so that a burst of load from elsewhere hits every variant
  * alike; the ratios are medians of per-round ratios. Beside the wall time it reads the
  * calling thread's CPU time per call, which the origin's threads and the scheduler do not
- * blur: what the interceptor itself costs on a real exchange. {@code --extra-variants} adds
+ * blur: what the interceptor itself costs on a real exchange, and the bytes that thread
+ * allocates per call (JMH's B/op counts the origin's threads in the same JVM too). {@code --extra-variants} adds
  * variants of {@link LoopbackHappyPathBenchmark#variant} (a second {@code pass-through} shows
  * the harness's own spread), each reported against the pass-through on standard output. The three share one origin and the JDK's client;
  * each has its HttpClient 5 connection pool, as in the JMH benchmark.
@@ -59,8 +60,9 @@ public final class LoopbackHappyPathInterleaved {
 		md.append("| transport | fields | bare us/op | pass-through us/op | ours us/op "
 				+ "| **ours \u00f7 pass-through** | middle half of the rounds | ours \u2212 pass-through, us "
 				+ "| pass-through \u00f7 bare | pass-through, calling thread's CPU us/op "
-				+ "| ours \u2212 pass-through, calling thread's CPU us |\n");
-		md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+				+ "| ours \u2212 pass-through, calling thread's CPU us "
+				+ "| calling thread's allocation per call, B: pass-through \u2192 ours |\n");
+		md.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 		for (String transport : transports) {
 			for (String field : fields) {
 				md.append(row(transport, field, rounds, warmup, "memory".equals(transport) ? memoryBatch : batch));
@@ -101,7 +103,8 @@ public final class LoopbackHappyPathInterleaved {
 				state.setUp();
 			}
 			double[][] cpuPerOp = new double[variants.size()][rounds];
-			double[][] usPerOp = measure(variants, rounds, warmup, batch, cpuPerOp);
+			double[][] bytesPerOp = new double[variants.size()][rounds];
+			double[][] usPerOp = measure(variants, rounds, warmup, batch, cpuPerOp, bytesPerOp);
 			double[] cpuDifferences = new double[rounds];
 			for (int i = 0; i < rounds; i++) {
 				cpuDifferences[i] = cpuPerOp[2][i] - cpuPerOp[1][i];
@@ -126,7 +129,8 @@ public final class LoopbackHappyPathInterleaved {
 				System.out.println(transport + " " + fields + " " + variants.get(extra).variant + " \u00f7 pass-through: "
 						+ Stats.format3(Stats.percentile(extraRatios, 50)) + " (" + Stats.format3(Stats.percentile(extraRatios, 25))
 						+ "-" + Stats.format3(Stats.percentile(extraRatios, 75)) + "), calling thread's CPU "
-						+ Stats.format(Stats.percentile(extraCpu, 50)) + " us more");
+						+ Stats.format(Stats.percentile(extraCpu, 50)) + " us more, allocates "
+						+ Math.round(Stats.percentile(sorted(bytesPerOp[extra]), 50)) + " B per call");
 			}
 			return "| " + transport + " | " + fields + " | " + Stats.format(Stats.percentile(bare, 50)) + " | "
 					+ Stats.format(Stats.percentile(pass, 50)) + " | " + Stats.format(Stats.percentile(ours, 50))
@@ -135,7 +139,9 @@ public final class LoopbackHappyPathInterleaved {
 					+ " | " + Stats.format(Stats.percentile(differences, 50)) + " | "
 					+ Stats.format3(Stats.percentile(sorted(ratios(usPerOp[1], usPerOp[0])), 50)) + " | "
 					+ Stats.format(Stats.percentile(sorted(cpuPerOp[1]), 50)) + " | "
-					+ Stats.format(Stats.percentile(cpuDifferences, 50)) + " |\n";
+					+ Stats.format(Stats.percentile(cpuDifferences, 50)) + " | "
+					+ Math.round(Stats.percentile(sorted(bytesPerOp[1]), 50)) + " \u2192 "
+					+ Math.round(Stats.percentile(sorted(bytesPerOp[2]), 50)) + " |\n";
 		}
 		finally {
 			for (LoopbackHappyPathBenchmark state : variants) {
@@ -154,8 +160,11 @@ public final class LoopbackHappyPathInterleaved {
 	 * threads, a collection, another build) falls on every variant alike within milliseconds.
 	 */
 	private static double[][] measure(List<LoopbackHappyPathBenchmark> variants, int rounds, int warmup, int batch,
-			double[][] cpuPerOp) {
+			double[][] cpuPerOp, double[][] bytesPerOp) {
 		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+		// The calling thread's own allocation: JMH's B/op counts the origin's threads too.
+		com.sun.management.ThreadMXBean allocations = (com.sun.management.ThreadMXBean) threads;
+		long thread = Thread.currentThread().getId();
 		int count = variants.size();
 		double[][] usPerOp = new double[count][rounds];
 		Random order = new Random(42);
@@ -166,16 +175,19 @@ public final class LoopbackHappyPathInterleaved {
 		for (int round = -warmup; round < rounds; round++) {
 			long[] wall = new long[count];
 			long[] cpu = new long[count];
+			long[] bytes = new long[count];
 			int length = 0;
 			for (int i = 0; i < batch; i++) {
 				Collections.shuffle(indexes, order);
 				for (int variant : indexes) {
 					LoopbackHappyPathBenchmark state = variants.get(variant);
+					long allocated = allocations.getThreadAllocatedBytes(thread);
 					long cpuStart = threads.getCurrentThreadCpuTime();
 					long start = System.nanoTime();
 					length += state.call().length();
 					long end = System.nanoTime();
 					cpu[variant] += threads.getCurrentThreadCpuTime() - cpuStart;
+					bytes[variant] += allocations.getThreadAllocatedBytes(thread) - allocated;
 					wall[variant] += end - start;
 				}
 			}
@@ -184,6 +196,7 @@ public final class LoopbackHappyPathInterleaved {
 				for (int variant = 0; variant < count; variant++) {
 					usPerOp[variant][round] = wall[variant] / 1000.0 / batch;
 					cpuPerOp[variant][round] = cpu[variant] / 1000.0 / batch;
+					bytesPerOp[variant][round] = (double) bytes[variant] / batch;
 				}
 			}
 		}
