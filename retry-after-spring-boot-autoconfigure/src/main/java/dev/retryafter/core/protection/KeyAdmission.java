@@ -121,13 +121,7 @@ final class KeyAdmission {
 	 */
 	private Admission.@Nullable Wait pacing(AdmissionRequest request, CooldownKey key, @Nullable CooldownHold hold,
 			boolean cooling) {
-		if (request.mode() != CooldownMode.WAIT || !request.firstAttempt()) {
-			return null;
-		}
-		// The quota the origin announces knows its rate better than one guessed from two
-		// rejections; guessed from a fleet's rejections too, a learned rate only ratchets
-		// down (every instance hears every 429). The quota's own slot (rule 5) paces instead.
-		if (request.readsQuotas() && this.announced.test(key.declared())) {
+		if (!paced(request, key, this.announced)) {
 			return null;
 		}
 		LearnedPacer pacer = this.pacers.get(key);
@@ -146,6 +140,18 @@ final class KeyAdmission {
 			hold.release(nowNanos + wait.delay().toNanos());
 		}
 		return wait;
+	}
+
+	/**
+	 * Whether rule 3 may pace {@code request} under {@code key}: a first attempt in mode
+	 * {@code wait}, whose origin announces no quota the client reads. The quota the origin
+	 * announces knows its rate better than one guessed from two rejections; guessed from a
+	 * fleet's rejections too, a learned rate only ratchets down (every instance hears every
+	 * 429). The quota's own slot (rule 5) paces instead.
+	 */
+	static boolean paced(AdmissionRequest request, CooldownKey key, Predicate<CooldownKey> announced) {
+		return request.mode() == CooldownMode.WAIT && request.firstAttempt()
+				&& !(request.readsQuotas() && announced.test(key.declared()));
 	}
 
 	/**

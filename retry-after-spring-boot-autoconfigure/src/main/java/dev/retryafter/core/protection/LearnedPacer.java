@@ -214,14 +214,6 @@ final class LearnedPacer {
 	}
 
 	/**
-	 * The rate that spaces this instance's slots now: the fleet's while its last answer
-	 * holds, else this instance's own, {@code NaN} before the first sample.
-	 */
-	synchronized double pacingRate(long nowNanos) {
-		return Double.isNaN(this.rate) ? Double.NaN : spacingRate(nowNanos);
-	}
-
-	/**
 	 * Whether the fleet's queue, as its last answer showed it, still stands: a request this
 	 * instance's own slots would let go at once takes a slot of the fleet's.
 	 */

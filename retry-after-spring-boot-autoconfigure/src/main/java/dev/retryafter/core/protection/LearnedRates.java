@@ -1,9 +1,9 @@
 package dev.retryafter.core.protection;
 
 import java.util.Objects;
+import java.util.function.Predicate;
 
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.CooldownMode;
 
 /**
  * The rates an {@link OriginProtection} learned from what origins accepted between two
@@ -21,11 +21,12 @@ public final class LearnedRates {
 
 	private final HostCooldowns cooldowns;
 
-	private final RateLimitPacing quotas;
+	// Whether the origin announced a quota for a key, which then paces it instead.
+	private final Predicate<CooldownKey> announced;
 
-	LearnedRates(HostCooldowns cooldowns, RateLimitPacing quotas) {
+	LearnedRates(HostCooldowns cooldowns, Predicate<CooldownKey> announced) {
 		this.cooldowns = cooldowns;
-		this.quotas = quotas;
+		this.announced = announced;
 	}
 
 	/**
@@ -47,8 +48,7 @@ public final class LearnedRates {
 	 * @return whether the request takes a slot of the fleet's
 	 */
 	public boolean fleetQueueStands(AdmissionRequest request, CooldownKey key) {
-		return request.firstAttempt() && request.mode() == CooldownMode.WAIT
-				&& !(request.readsQuotas() && this.quotas.keeps(key.declared()))
+		return KeyAdmission.paced(request, key, this.announced)
 				&& this.cooldowns.fleetQueueStands(key, request.nowNanos());
 	}
 

@@ -127,7 +127,7 @@ public final class OriginProtection {
 		this.probes = new RouteProbes(maxHosts);
 		this.buckets = new RouteBuckets(maxHosts);
 		this.scoped = new ScopedKeys(this.cooldowns, this.probes);
-		this.learnedRates = new LearnedRates(this.cooldowns, this.quotas);
+		this.learnedRates = new LearnedRates(this.cooldowns, this.quotas::keeps);
 	}
 
 	/**
