@@ -91,6 +91,9 @@ final class DialectOrigin implements AutoCloseable {
 
 	private int rejected;
 
+	// Per window since the first request: accepted/refused, in order, to see where refusals fall.
+	private final java.util.TreeMap<Long, int[]> perWindow = new java.util.TreeMap<>();
+
 	DialectOrigin(Dialect dialect, int limit, int windowSeconds) {
 		this.dialect = dialect;
 		this.limit = limit;
@@ -113,6 +116,8 @@ final class DialectOrigin implements AutoCloseable {
 				}
 				this.requests++;
 				refused = this.used >= this.limit;
+				int[] counts = this.perWindow.computeIfAbsent(current, (key) -> new int[2]);
+				counts[refused ? 1 : 0]++;
 				if (refused) {
 					this.rejected++;
 				}
@@ -223,6 +228,16 @@ final class DialectOrigin implements AutoCloseable {
 
 	synchronized int requests() {
 		return this.requests;
+	}
+
+	/**
+	 * Accepted/refused per window, windows in order: {@code 20/3 20/0 ...}.
+	 */
+	synchronized String perWindow() {
+		StringBuilder line = new StringBuilder();
+		this.perWindow.values().forEach((counts) -> line.append((line.length() > 0) ? " " : "")
+			.append(counts[0]).append('/').append(counts[1]));
+		return line.toString();
 	}
 
 	synchronized int rejected() {

@@ -161,6 +161,7 @@ public final class FleetBenchmark {
 			long startAt = System.currentTimeMillis() + START_DELAY_MILLIS;
 			int calls = calls(instances.callers(), perCaller);
 			Fleet fleet = Fleet.run(prefix(origin.uri(0)), instances, perCaller, startAt);
+			System.out.println("  accepted/refused per window: " + origin.perWindow());
 			return result(name, instances, calls, origin.requests(), origin.rejected(), fleet, startAt,
 					origin.earliestSeconds(calls, startAt));
 		}

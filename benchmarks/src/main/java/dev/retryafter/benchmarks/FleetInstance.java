@@ -63,6 +63,12 @@ public final class FleetInstance {
 		StringBuilder holds = new StringBuilder();
 		byReason.forEach((reason, sums) -> holds.append((holds.length() > 0) ? "," : "")
 			.append(reason).append(':').append((long) sums[0]).append(':').append(String.format("%.1f", sums[1])));
+		// The calls given up, by why, after the holds: a failed call's reason is what to mend.
+		java.util.Map<String, Long> abandoned = new java.util.TreeMap<>();
+		registry.find(RetryAfterMetrics.ABANDONED).counters().forEach((counter) -> abandoned
+			.merge(String.valueOf(counter.getId().getTag("reason")), (long) counter.count(), Long::sum));
+		abandoned.forEach((reason, count) -> holds.append((holds.length() > 0) ? "," : "")
+			.append("abandoned-").append(reason).append(':').append(count));
 		return (holds.length() > 0) ? holds.toString() : "none";
 	}
 
