@@ -19,20 +19,30 @@ import org.springframework.data.redis.core.script.RedisScript;
  * learned rate ({@link HoldReason#PACING}) waits for, taken from one schedule for every
  * instance, spaced by the fleet's rate.
  * <p>
- * Why: every instance hears every rejection, so each learns from the requests it sent
- * between two of them the share of the origin's rate it got. Spaced by its share alone, each
- * instance's slots run beside the others' and the fleet's requests land in clumps; and as
- * shares shift, each instance's estimate lags. The shares add up to the fleet's rate, since
- * the instances' sample windows open and close at the same rejections.
+ * Why: every instance hears every rejection, so at the first rejection of a burst each can
+ * take its share of the origin's rate: what its own requests got accepted over the same span
+ * before it. The shares add up to what the origin accepted. Spaced by its own rate alone, each
+ * instance's slots run beside the others' and the fleet's requests land in clumps; and each
+ * instance's learned rate describes sample windows of its own, which do not add up.
  * <p>
  * How: the script keeps, in a hash {@code <prefix>learned:{<cooldown key>}}, each instance's
- * last rate and when it last took a slot, and a theoretical arrival time (TAT). On Redis's own
- * clock it sums the rates of the instances seen in the last 10 s, gives the slot at the later
- * of Redis's now plus the local wait (which covers the cooldown's instant) and the TAT, and
- * moves the TAT one interval of the summed rate past the slot. The instance then spaces its
- * own slots by the fleet's rate for 10 s, and a request it would let go at once while the
- * fleet's queue, as last answered, still stands takes a fleet slot too. The key expires 2 s
- * after its TAT, and never before the instances' rates would be forgotten.
+ * last share, when it took it and when it last took a slot, and a theoretical arrival time
+ * (TAT). On Redis's own clock it sums the shares of the instances seen in the last 10 s that
+ * took theirs within half a server delay of the newest (a share from an earlier rejection
+ * describes the origin before its rate changed), gives the slot at the later of Redis's now
+ * plus the local wait (which covers the cooldown's instant) and the TAT, and moves the TAT
+ * one interval of the summed rate past the slot. The instance then spaces its own slots by
+ * the fleet's rate for 10 s, and a request it would let go at once while the fleet's queue,
+ * as last answered, still stands (or stood less than a server delay ago) takes a fleet slot
+ * too. The key expires 2 s after its TAT, and never before the instances' shares would be
+ * forgotten.
+ * <p>
+ * Three more notes keep the sum whole. A share is sent when a rejection takes it, in the
+ * background, so that an instance counts though it takes no slot. Each retry an instance
+ * lets go (retries are not paced, but the origin counts them) moves the TAT one interval with
+ * the next slot it takes. And an instance with no learned rate of its own sends the first
+ * attempts its cooldown holds into the fleet's schedule rather than all at the cooldown's
+ * instant.
  * <p>
  * The round trip is bounded as for quota slots ({@link FleetRoundTrips}). Not connected,
  * slower than the bound, failed, or too many waiting: the request keeps its local slot and
@@ -49,16 +59,33 @@ public final class FleetLearnedSlots {
 
 	private static final long EXPIRY_SLACK_MILLIS = 2_000;
 
-	// KEYS[1] the key; ARGV[1] the local wait (us); ARGV[2] this instance's rate (per second);
-	// ARGV[3] the longest wait that fits the request's budget (us); ARGV[4] this instance;
-	// ARGV[5] how long an instance's rate counts (us); ARGV[6] how long the key outlives its
-	// TAT (ms); ARGV[7] when its caller stops waiting, by Redis's clock as this instance
-	// estimates it (us), or 0. Returns {wait (us), or -1 when the slot does not fit, or -2 when
-	// the caller has stopped waiting; the fleet's interval (us); the next free slot (us from now)}.
+	// What the script answers when no instance has a rate: nothing to pace by.
+	private static final long NO_RATE = -3;
+
+	// How long ago an instance without a rate says it learned one: older than any live share,
+	// so that it never makes the others' shares look stale.
+	private static final long NO_SAMPLE_MICROS = 1_000L * LIVE_MILLIS * 1000;
+
+	// Every instance takes its share at the first rejection of a burst it hears, within
+	// milliseconds of the others, and the next no sooner than one server delay later: shares
+	// within half a delay of the newest belong to its rejection (never closer than 100 ms).
+	private static final long MIN_ONE_REJECTION_NANOS = 100_000_000L;
+
+	// KEYS[1] the key; ARGV[1] the local wait (us); ARGV[2] this instance's share (per second,
+	// 0 without one); ARGV[3] the longest wait that fits the request's budget (us); ARGV[4]
+	// this instance; ARGV[5] how long an instance's share counts (us); ARGV[6] how long the key
+	// outlives its TAT (ms); ARGV[7] when its caller stops waiting, by Redis's clock as this
+	// instance estimates it (us), or 0; ARGV[8] how long ago this instance's share was taken
+	// (us); ARGV[9] how far apart shares taken at one rejection may be (us); ARGV[10] how many of
+	// this instance's requests went unpaced since its last slot (retries), each moving the
+	// TAT one interval. Returns {wait (us), or -1 when the slot does not fit, -2 when the
+	// caller has stopped waiting, -3 when no instance has a rate; the fleet's interval (us);
+	// the next free slot (us from now)}.
 	private static final RedisScript<List> TAKE = RedisScript.of(FleetRoundTrips.SCRIPT_PREAMBLE + """
 			local tat = 0
 			local seen = {}
 			local rates = {}
+			local learned = {}
 			local fields = redis.call('HGETALL', KEYS[1])
 			for i = 1, #fields, 2 do
 			  local name = fields[i]
@@ -66,34 +93,64 @@ public final class FleetLearnedSlots {
 			    tat = tonumber(fields[i + 1]) or 0
 			  elseif string.sub(name, 1, 2) == 'r:' then
 			    rates[string.sub(name, 3)] = tonumber(fields[i + 1]) or 0
+			  elseif string.sub(name, 1, 2) == 'l:' then
+			    learned[string.sub(name, 3)] = tonumber(fields[i + 1]) or 0
 			  else
 			    seen[name] = tonumber(fields[i + 1]) or 0
 			  end
 			end
 			local own = tonumber(ARGV[2]) or 0
-			local sum = own
+			local ownLearned = now - (tonumber(ARGV[8]) or 0)
+			local live = {}
+			local newest = ownLearned
 			for name, at in pairs(seen) do
 			  if name ~= ARGV[4] then
 			    if now - at > tonumber(ARGV[5]) then
-			      redis.call('HDEL', KEYS[1], name, 'r:' .. name)
+			      redis.call('HDEL', KEYS[1], name, 'r:' .. name, 'l:' .. name)
 			    elseif rates[name] and rates[name] > 0 then
-			      sum = sum + rates[name]
+			      live[name] = rates[name]
+			      if learned[name] and learned[name] > newest then
+			        newest = learned[name]
+			      end
 			    end
 			  end
 			end
 			for name, rate in pairs(rates) do
 			  if seen[name] == nil and name ~= ARGV[4] then
-			    redis.call('HDEL', KEYS[1], 'r:' .. name)
+			    redis.call('HDEL', KEYS[1], 'r:' .. name, 'l:' .. name)
 			  end
 			end
-			redis.call('HSET', KEYS[1], ARGV[4], string.format('%.0f', now), 'r:' .. ARGV[4], ARGV[2])
+			-- Only the shares taken at the newest rejection add up to the origin's rate: one
+			-- taken before it describes the origin before its rate changed. A share without a
+			-- note of when counts, as it did before the note.
+			local oldest = newest - (tonumber(ARGV[9]) or 0)
+			local sum = 0
+			if ownLearned >= oldest then
+			  sum = own
+			end
+			for name, rate in pairs(live) do
+			  if learned[name] == nil or learned[name] >= oldest then
+			    sum = sum + rate
+			  end
+			end
+			redis.call('HSET', KEYS[1], ARGV[4], string.format('%.0f', now))
+			if learned[ARGV[4]] == nil or learned[ARGV[4]] <= ownLearned then
+			  redis.call('HSET', KEYS[1], 'r:' .. ARGV[4], ARGV[2], 'l:' .. ARGV[4], string.format('%.0f', ownLearned))
+			end
 			local keep = math.floor(tonumber(ARGV[5]) / 1000)
 			local deadline = tonumber(ARGV[7]) or 0
 			if sum <= 0 or (deadline > 0 and now > deadline) then
 			  redis.call('PEXPIRE', KEYS[1], math.max(math.floor((tat - now) / 1000) + tonumber(ARGV[6]), keep))
+			  if sum <= 0 then
+			    return {-3, 0, 0}
+			  end
 			  return {-2, 0, 0}
 			end
 			local interval = math.max(1, math.floor(1000000 / sum))
+			local spent = tonumber(ARGV[10]) or 0
+			if spent > 0 then
+			  tat = math.max(tat, now) + spent * interval
+			end
 			local slot = math.max(now + tonumber(ARGV[1]), tat)
 			local wait = slot - now
 			if wait > tonumber(ARGV[3]) then
@@ -106,6 +163,25 @@ public final class FleetLearnedSlots {
 			return {math.floor(wait), interval, math.floor(nextTat - now)}
 			""", List.class);
 
+	// KEYS[1] the key; ARGV[1] this instance's rate (per second); ARGV[2] this instance;
+	// ARGV[3] how long ago it was learned (us); ARGV[4] how long an instance's rate counts
+	// (us). Notes the rate as a slot would, and takes none; a share older than the one kept
+	// (two notes run out of order on the pool's threads) changes nothing.
+	private static final RedisScript<Long> SHARE = RedisScript.of(FleetRoundTrips.SCRIPT_PREAMBLE + """
+			local taken = now - (tonumber(ARGV[3]) or 0)
+			local kept = tonumber(redis.call('HGET', KEYS[1], 'l:' .. ARGV[2]))
+			if kept and kept > taken then
+			  return 0
+			end
+			redis.call('HSET', KEYS[1], ARGV[2], string.format('%.0f', now), 'r:' .. ARGV[2], ARGV[1],
+			  'l:' .. ARGV[2], string.format('%.0f', taken))
+			local keep = math.floor(tonumber(ARGV[4]) / 1000)
+			if redis.call('PTTL', KEYS[1]) < keep then
+			  redis.call('PEXPIRE', KEYS[1], keep)
+			end
+			return 1
+			""", Long.class);
+
 	private final RedisLink link;
 
 	private final FleetRoundTrips roundTrips;
@@ -117,11 +193,28 @@ public final class FleetLearnedSlots {
 	FleetLearnedSlots(RedisLink link, FleetRoundTrips roundTrips) {
 		this.link = Objects.requireNonNull(link, "link");
 		this.roundTrips = Objects.requireNonNull(roundTrips, "roundTrips");
+		rates().onSample(this::sampled);
 	}
 
-	/** The script, for the round trips to load before a request needs it. */
-	static RedisScript<List> script() {
-		return TAKE;
+	/** The scripts, for the round trips to load before a request needs them. */
+	static List<RedisScript<?>> scripts() {
+		return List.of(TAKE, SHARE);
+	}
+
+	// A rejection took a new share of the fleet's rate: the fleet hears it now, so that its
+	// rate is the sum of the newest shares though this instance takes no slot.
+	private void sampled(CooldownKey key, long nowNanos) {
+		double share = rates().fleetShare(key);
+		if (!(share > 0)) {
+			// Nothing accepted yet (the first rejection an instance hears): nothing to add,
+			// and no key written for it.
+			return;
+		}
+		this.roundTrips.send(SHARE, key(key), () -> {
+			long ago = Math.max(0, this.link.monotonicClock().nanoTime() - nowNanos);
+			return new String[] { Double.toString(share), this.link.instance(),
+					Long.toString(FleetRoundTrips.micros(ago)), Long.toString(LIVE_MILLIS * 1000) };
+		});
 	}
 
 	/**
@@ -146,24 +239,49 @@ public final class FleetLearnedSlots {
 	Admission admit(AdmissionRequest request, Admission local, boolean queueStands) {
 		Admission.Wait pacedWait = (local instanceof Admission.Wait wait && wait.reason() == HoldReason.PACING) ? wait
 				: null;
-		if (pacedWait == null && !(local == Admission.PROCEED && queueStands)) {
-			return local;
-		}
 		CooldownKey key = pacerKey(request);
 		double own = rates().own(key);
-		if (Double.isNaN(own)) {
+		// Without a share of its own (its requests got nothing accepted in the fleet's last
+		// sample, or it has heard no sample yet) an instance's first attempts that the
+		// cooldown holds anyway take the fleet's slots too: let go at the cooldown's instant
+		// plus jitter, beside the slots spaced at the others' rates, they took the whole of
+		// the origin's next window within milliseconds.
+		Admission.Wait heldWithoutRate = (Double.isNaN(own) && local instanceof Admission.Wait wait
+				&& (wait.reason() == HoldReason.COOLDOWN || wait.reason() == HoldReason.RELEASE_WINDOW)
+				&& rates().paces(request, key)) ? wait : null;
+		if (pacedWait == null && heldWithoutRate == null && !(local == Admission.PROCEED && queueStands)) {
 			return local;
 		}
 		long nowNanos = request.nowNanos();
-		long localWait = (pacedWait != null) ? pacedWait.delay().toNanos() : 0;
+		// What the fleet sums is each instance's share, taken at the same rejection, not the
+		// rate each one learned between rejections of its own choosing.
+		double share = rates().fleetShare(key);
+		long shareAgo = rates().fleetShareAgoNanos(key, nowNanos);
+		if (Double.isNaN(share) || shareAgo < 0) {
+			share = 0;
+			shareAgo = NO_SAMPLE_MICROS * 1000;
+		}
+		long oneRejection = Math.max(MIN_ONE_REJECTION_NANOS, rates().serverDelayNanos(key) / 2);
+		Admission.Wait localHold = (pacedWait != null) ? pacedWait : heldWithoutRate;
+		long localWait = (localHold != null) ? localHold.delay().toNanos() : 0;
 		long budget = DurationMath.saturatedNanos(request.remainingBudget(), DurationMath.DURATION_LIMIT_NANOS);
 		long reserve = Math.max(0,
 				DurationMath.saturatedNanos(request.attemptReserve(), DurationMath.DURATION_LIMIT_NANOS));
 		long maxWait = Math.max(localWait, budget - reserve);
+		long spent = rates().takeSpent(key);
+		String ownShare = Double.toString(share);
+		long ownShareAgo = shareAgo;
 		List<?> reply = this.roundTrips.call(TAKE, key(key),
-				(deadline) -> new String[] { Long.toString(FleetRoundTrips.micros(localWait)), Double.toString(own),
+				(deadline) -> new String[] { Long.toString(FleetRoundTrips.micros(localWait)), ownShare,
 						Long.toString(FleetRoundTrips.micros(maxWait)), this.link.instance(),
-						Long.toString(LIVE_MILLIS * 1000), Long.toString(EXPIRY_SLACK_MILLIS), deadline });
+						Long.toString(LIVE_MILLIS * 1000), Long.toString(EXPIRY_SLACK_MILLIS), deadline,
+						Long.toString(FleetRoundTrips.micros(ownShareAgo)),
+						Long.toString(FleetRoundTrips.micros(oneRejection)),
+						Long.toString(spent) });
+		if (reply != null && !reply.isEmpty() && reply.get(0) instanceof Number none && none.longValue() == NO_RATE) {
+			// Nobody in the fleet has a rate: nothing paces the request but its cooldown.
+			return local;
+		}
 		if (reply == null || reply.size() < 3 || !(reply.get(0) instanceof Number fleetWait)
 				|| !(reply.get(1) instanceof Number interval) || !(reply.get(2) instanceof Number queueEnd)
 				|| fleetWait.longValue() == -2 || interval.longValue() <= 0) {

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -146,6 +147,33 @@ final class FleetRoundTrips implements AutoCloseable {
 		}
 		recordRoundTrip(System.nanoTime() - started);
 		return reply;
+	}
+
+	/**
+	 * Runs {@code script} on {@code key} in the background, waited for by nobody: a note for
+	 * the fleet that a request's path must not pay for. Not connected, or too many waiting:
+	 * not sent; a failure is dropped (the next slot a request takes carries the same note).
+	 * @param script the script
+	 * @param key its one key
+	 * @param args its arguments, made when it runs
+	 */
+	void send(RedisScript<?> script, String key, Supplier<String[]> args) {
+		if (!this.connected.getAsBoolean()) {
+			return;
+		}
+		try {
+			this.pool.execute(() -> {
+				try {
+					this.link.redis().execute(script, List.of(key), (Object[]) args.get());
+				}
+				catch (RuntimeException ex) {
+					// Down or failing: the note is lost, the fleet's next slot carries it.
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			// Too many waiting, or closed.
+		}
 	}
 
 	private synchronized void recordRoundTrip(long nanos) {

@@ -2,6 +2,7 @@ package dev.retryafter.store;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -16,6 +17,7 @@ import dev.retryafter.core.protection.OriginProtection;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * Host cooldowns shared by a fleet through Redis ({@code retry-after.store=redis}).
@@ -344,7 +346,9 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 	// what a failed-over master may have lost; then theirs. The quota script is loaded again
 	// too: a promoted replica, or a restarted Redis, does not have it cached.
 	private boolean recovered() {
-		this.roundTrips.warmUp(List.of(FleetQuotaSlots.script(), FleetLearnedSlots.script()));
+		List<RedisScript<?>> scripts = new ArrayList<>(FleetLearnedSlots.scripts());
+		scripts.add(FleetQuotaSlots.script());
+		this.roundTrips.warmUp(scripts);
 		this.writes.replay();
 		return this.writes.flush() && this.catchUp.run();
 	}

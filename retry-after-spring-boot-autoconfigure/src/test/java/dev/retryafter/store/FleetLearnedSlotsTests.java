@@ -66,25 +66,130 @@ class FleetLearnedSlotsTests {
 			}
 		}
 		// Each instance's own slots would be a second apart, both instances' on the same
-		// instants; the fleet's are half a second apart, taken in turn. The first is followed
-		// by the next a second later: the fleet knows an instance's rate from its first slot.
+		// instants; the fleet's are half a second apart, taken in turn from the first: each
+		// instance told the fleet its share when it learned it.
 		assertThat(Duration.ofNanos(instants.get(0))).isGreaterThanOrEqualTo(COOLDOWN.minus(SPACING_SLACK));
-		assertThat(Duration.ofNanos(instants.get(1) - instants.get(0)))
-			.isGreaterThanOrEqualTo(OWN_INTERVAL.minus(SPACING_SLACK));
 		for (int i = 1; i < instants.size(); i++) {
 			assertThat(owners.get(i)).isNotSameAs(owners.get(i - 1));
-			if (i > 1) {
-				assertThat(Duration.ofNanos(instants.get(i) - instants.get(i - 1)))
-					.isGreaterThanOrEqualTo(FLEET_INTERVAL.minus(SPACING_SLACK))
-					.isLessThan(OWN_INTERVAL);
-			}
+			assertThat(Duration.ofNanos(instants.get(i) - instants.get(i - 1)))
+				.isGreaterThanOrEqualTo(FLEET_INTERVAL.minus(SPACING_SLACK))
+				.isLessThan(OWN_INTERVAL);
 		}
 		assertThat(first.learnedSlots().takenCount()).isEqualTo(4);
 		assertThat(second.learnedSlots().takenCount()).isEqualTo(4);
 		assertThat(first.pacingFallbackCount() + second.pacingFallbackCount()).isZero();
-		// What Redis keeps: the TAT, and each instance's rate and when it last took a slot.
+		// What Redis keeps: the TAT, and each instance's rate, when it learned it and when it
+		// last took a slot.
 		StringRedisTemplate template = this.redis.fixture().template();
-		assertThat(template.opsForHash().entries(first.learnedSlots().key(KEY))).hasSize(5).containsKey("tat");
+		assertThat(template.opsForHash().entries(first.learnedSlots().key(KEY))).hasSize(7).containsKey("tat");
+	}
+
+	@Test
+	void whenAnInstanceLearnsItsShareThenTheFleetCountsItThoughItTakesNoSlot() {
+		long learnedAt = System.nanoTime();
+		RedisCooldownStore[] fleet = fleetThatLearned(learnedAt);
+		RedisCooldownStore first = fleet[0];
+		long[] at = new long[3];
+		for (int i = 0; i < at.length; i++) {
+			long asked = System.nanoTime();
+			at[i] = asked + paced(first).delay().toNanos();
+		}
+		// Only this instance takes slots. Its second is its own interval after the first (its
+		// own slots were handed out before the fleet answered); from then on they are spaced by
+		// the fleet's rate, which counts the other's share though it never took a slot.
+		assertThat(Duration.ofNanos(at[2] - at[1])).isGreaterThanOrEqualTo(FLEET_INTERVAL.minus(SPACING_SLACK))
+			.isLessThan(OWN_INTERVAL.minus(SPACING_SLACK));
+		assertThat(fleet[1].learnedSlots().takenCount()).isZero();
+		assertThat(first.pacingFallbackCount()).isZero();
+	}
+
+	@Test
+	void whenAnInstanceHasNoShareThenTheFirstAttemptsItsCooldownHoldsTakeTheFleetsSlots() {
+		RedisCooldownStore learner = this.redis.fixture().store(new OriginProtection(100));
+		RedisCooldownStore other = this.redis.fixture().store(new OriginProtection(100));
+		await().atMost(AWAIT).until(() -> learner.state().connected() && other.state().connected());
+		long learnedAt = System.nanoTime();
+		learnOnePerSecond(learner, learnedAt);
+		await().atMost(AWAIT).until(() -> shared(learner) == 1);
+		// The other instance heard the same rejection, but its requests got nothing accepted
+		// in the sample: no rate of its own, only the cooldown until 2 s.
+		other.protection().record(KEY, COOLDOWN, learnedAt);
+		assertThat(other.protection().learnedRates().own(KEY)).isNaN();
+		// The learner takes the slots at 2 s and 3 s; the fleet's next is at 4 s.
+		paced(learner);
+		paced(learner);
+		long asked = System.nanoTime();
+		Admission held = other.admit(request(asked));
+		assertThat(held).isInstanceOfSatisfying(Admission.Wait.class, (wait) -> {
+			assertThat(wait.reason()).isEqualTo(HoldReason.PACING);
+			assertThat(Duration.ofNanos(asked + wait.delay().toNanos() - learnedAt))
+				.isGreaterThanOrEqualTo(Duration.ofSeconds(4).minus(SPACING_SLACK));
+		});
+		assertThat(other.learnedSlots().takenCount()).isEqualTo(1);
+		assertThat(other.pacingFallbackCount()).isZero();
+
+		// Where no instance has a rate, the cooldown alone holds: no slot, and no fallback.
+		CooldownKey unlearned = CooldownKey.of(Origin.of("http", "127.0.0.1", 8082));
+		other.protection().record(unlearned, COOLDOWN, System.nanoTime());
+		Admission cooled = other.admit(new AdmissionRequest(unlearned, System.nanoTime(), Duration.ofSeconds(60),
+				Duration.ofMillis(100), CooldownMode.WAIT, 0.0, new SplittableRandom(1), true, false));
+		assertThat(cooled).isInstanceOfSatisfying(Admission.Wait.class,
+				(wait) -> assertThat(wait.reason()).isEqualTo(HoldReason.COOLDOWN));
+		assertThat(other.learnedSlots().takenCount()).isEqualTo(1);
+		assertThat(other.pacingFallbackCount()).isZero();
+	}
+
+	@Test
+	void whenAnInstancesRetriesWentUnpacedThenTheFleetsScheduleMovesPastThem() {
+		long learnedAt = System.nanoTime();
+		RedisCooldownStore[] fleet = fleetThatLearned(learnedAt);
+		RedisCooldownStore first = fleet[0];
+		RedisCooldownStore second = fleet[1];
+		// One instance takes three slots: at 2 s, 3 s (its own pace, handed out before the
+		// fleet answered) and 3.5 s; the fleet's next is at 4 s.
+		for (int i = 0; i < 3; i++) {
+			paced(first);
+		}
+		// The other lets two retries go at the cooldown's instant, unpaced: its own next slot
+		// moves to 4 s, and the fleet's, when it next takes one, past two more intervals.
+		for (int i = 0; i < 2; i++) {
+			assertThat(second.admit(retry(System.nanoTime()))).isInstanceOfSatisfying(Admission.Wait.class,
+					(wait) -> assertThat(wait.reason()).isEqualTo(HoldReason.COOLDOWN));
+		}
+		long asked = System.nanoTime();
+		assertThat(Duration.ofNanos(asked + paced(second).delay().toNanos() - learnedAt))
+			.isGreaterThanOrEqualTo(Duration.ofSeconds(5).minus(SPACING_SLACK));
+		assertThat(second.protection().learnedRates().takeSpent(KEY)).isZero();
+	}
+
+	@Test
+	void whenAnInstancesShareIsFromAnEarlierSampleThenTheFleetsRateLeavesItOut() {
+		RedisCooldownStore stale = this.redis.fixture().store(new OriginProtection(100));
+		await().atMost(AWAIT).until(() -> stale.state().connected());
+		// One instance learned its share from a sample that closed 1.5 s ago, and took a slot
+		// while its cooldown still held.
+		learnOnePerSecond(stale, System.nanoTime() - Duration.ofMillis(1500).toNanos());
+		await().atMost(AWAIT).until(() -> shared(stale) == 1);
+		paced(stale);
+		// The origin has turned requests away since; two instances learned from that newer
+		// sample, the first has not: its share describes the origin before.
+		long learnedAt = System.nanoTime();
+		RedisCooldownStore[] fleet = fleetThatLearned(learnedAt);
+		List<Long> instants = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			for (RedisCooldownStore store : fleet) {
+				long now = System.nanoTime();
+				instants.add(now + paced(store).delay().toNanos());
+			}
+		}
+		// The two fresh shares space the fleet's slots half a second apart; with the older one
+		// summed in, a third of a second.
+		for (int i = 2; i < instants.size(); i++) {
+			assertThat(Duration.ofNanos(instants.get(i) - instants.get(i - 1)))
+				.isGreaterThanOrEqualTo(FLEET_INTERVAL.minus(SPACING_SLACK));
+		}
+		assertThat(fleet[0].learnedSlots().takenCount() + fleet[1].learnedSlots().takenCount()).isEqualTo(6);
+		assertThat(fleet[0].pacingFallbackCount() + fleet[1].pacingFallbackCount()).isZero();
 	}
 
 	@Test
@@ -93,22 +198,24 @@ class FleetLearnedSlotsTests {
 		RedisCooldownStore[] fleet = fleetThatLearned(learnedAt);
 		RedisCooldownStore first = fleet[0];
 		RedisCooldownStore second = fleet[1];
-		// The other instance takes five slots, a second apart (its rate alone is known), then
-		// this one the sixth: 7 s away, though its own slot is at the cooldown's end.
+		// The other instance takes five slots (at 2 s, at 3 s by its own pace handed out before
+		// the fleet answered, then half a second apart), then this one the sixth: at 5 s,
+		// though its own slot is at the cooldown's end.
 		for (int i = 0; i < 5; i++) {
 			paced(second);
 		}
 		long asked = System.nanoTime();
 		assertThat(Duration.ofNanos(asked + paced(first).delay().toNanos() - learnedAt))
-			.isGreaterThanOrEqualTo(Duration.ofSeconds(7).minus(SPACING_SLACK));
+			.isGreaterThanOrEqualTo(Duration.ofSeconds(5).minus(SPACING_SLACK));
 
 		// Later, past the cooldown and this instance's own next slot (3 s), its own pace would
-		// let a request go at once; the fleet's queue, as last answered, stands until 7.5 s.
+		// let a request go at once; the fleet's queue, as last answered, stands until 5.5 s.
 		long later = System.nanoTime() + Duration.ofMillis(3500).toNanos();
 		Admission next = first.admit(request(later));
 		assertThat(next).isInstanceOfSatisfying(Admission.Wait.class, (wait) -> {
 			assertThat(wait.reason()).isEqualTo(HoldReason.PACING);
-			assertThat(wait.delay()).isGreaterThanOrEqualTo(Duration.ofSeconds(3));
+			assertThat(Duration.ofNanos(later + wait.delay().toNanos() - learnedAt))
+				.isGreaterThanOrEqualTo(Duration.ofMillis(5500).minus(SPACING_SLACK));
 		});
 		assertThat(first.learnedSlots().takenCount()).isEqualTo(2);
 		// Past the fleet's queue too, requests go at once, without a round trip.
@@ -128,17 +235,18 @@ class FleetLearnedSlotsTests {
 
 		this.redis.server().pause();
 		try {
-			long[] at = new long[2];
+			long[] at = new long[3];
 			for (int i = 0; i < at.length; i++) {
 				long started = System.nanoTime();
 				Admission.Wait wait = paced(first);
 				assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(CALLER_BOUND);
 				at[i] = started + wait.delay().toNanos();
 			}
-			assertThat(first.pacingFallbackCount()).isEqualTo(2);
+			assertThat(first.pacingFallbackCount()).isEqualTo(3);
 			assertThat(first.quotaFallbackCount()).isZero();
-			// Its own share again: its own rate, one a second.
-			assertThat(Duration.ofNanos(at[1] - at[0])).isGreaterThanOrEqualTo(OWN_INTERVAL.minus(SPACING_SLACK));
+			// Its own share again, one a second, from the slot after the first that fell back
+			// (that one was spaced by the fleet's rate, still in force when it was handed out).
+			assertThat(Duration.ofNanos(at[2] - at[1])).isGreaterThanOrEqualTo(OWN_INTERVAL.minus(SPACING_SLACK));
 		}
 		finally {
 			this.redis.server().resume();
@@ -169,9 +277,26 @@ class FleetLearnedSlotsTests {
 		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
 		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
 		await().atMost(AWAIT).until(() -> first.state().connected() && second.state().connected());
+		long sharedBefore = shared(first);
 		learnOnePerSecond(first, learnedAt);
 		learnOnePerSecond(second, learnedAt);
+		await().atMost(AWAIT).until(() -> shared(first) >= sharedBefore + 2);
 		return new RedisCooldownStore[] { first, second };
+	}
+
+	// How many instances' shares above zero the fleet's hash holds: each store tells the fleet
+	// its share in the background when a rejection takes it (zero at the first, when nothing
+	// was counted yet).
+	private long shared(RedisCooldownStore store) {
+		return this.redis.fixture()
+			.template()
+			.opsForHash()
+			.entries(store.learnedSlots().key(KEY))
+			.entrySet()
+			.stream()
+			.filter((field) -> String.valueOf(field.getKey()).startsWith("r:")
+					&& Double.parseDouble(String.valueOf(field.getValue())) > 0)
+			.count();
 	}
 
 	// A rejection 9 s before {@code at}, ten accepted in between, and one at {@code at} asking
@@ -196,6 +321,11 @@ class FleetLearnedSlotsTests {
 		Admission.Wait wait = (Admission.Wait) admission;
 		assertThat(wait.reason()).isEqualTo(HoldReason.PACING);
 		return wait;
+	}
+
+	private static AdmissionRequest retry(long now) {
+		return new AdmissionRequest(KEY, now, Duration.ofSeconds(60), Duration.ofMillis(100), CooldownMode.WAIT, 0.0,
+				new SplittableRandom(1), false, false);
 	}
 
 	private static AdmissionRequest request(long now) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ObjLongConsumer;
 import java.util.function.Predicate;
 
 import dev.retryafter.core.CooldownKey;
@@ -39,6 +40,10 @@ final class HostCooldowns {
 
 	private final KeyAdmission admission;
 
+	// Told when a rejection closes a key's sample; a shared store shares the new rate.
+	private volatile ObjLongConsumer<CooldownKey> sampled = (key, nowNanos) -> {
+	};
+
 	/**
 	 * @param announced whether an origin announced a quota for a key, which then paces its
 	 * first attempts instead of a learned rate
@@ -67,10 +72,17 @@ final class HostCooldowns {
 		}
 		LearnedPacer pacer = this.pacers.get(key);
 		if (pacer == null) {
-			pacer = this.pacers.putIfAbsent(key, new LearnedPacer(nowNanos, candidate.spread));
+			LearnedPacer created = new LearnedPacer(nowNanos, candidate.spread);
+			pacer = this.pacers.putIfAbsent(key, created);
+			if (pacer == null && created.snapshotShare(nowNanos)) {
+				this.sampled.accept(key, nowNanos);
+			}
 		}
 		if (pacer != null) {
 			pacer.rejected(nowNanos, candidate.spread);
+			if (pacer.snapshotShare(nowNanos)) {
+				this.sampled.accept(key, nowNanos);
+			}
 		}
 		this.bound.recorded(key, nowNanos);
 		return held;
@@ -88,6 +100,42 @@ final class HostCooldowns {
 		if (hold != null) {
 			hold.releases.left(nowNanos);
 		}
+	}
+
+	/**
+	 * {@code key}'s share of the fleet's rate as of its last snapshot, or {@code NaN}.
+	 */
+	double fleetShare(CooldownKey key) {
+		LearnedPacer pacer = this.pacers.get(key);
+		return (pacer != null) ? pacer.fleetShare() : Double.NaN;
+	}
+
+	/**
+	 * How long ago {@code key}'s share was taken, in nanoseconds, or {@code -1} without one.
+	 */
+	long fleetShareAgo(CooldownKey key, long nowNanos) {
+		LearnedPacer pacer = this.pacers.get(key);
+		if (pacer == null || Double.isNaN(pacer.fleetShare())) {
+			return -1;
+		}
+		return Math.max(0, pacer.fleetShareAgo(nowNanos));
+	}
+
+	/** The server delay {@code key}'s pacer last heard, or 0 without a pacer. */
+	long serverDelay(CooldownKey key) {
+		LearnedPacer pacer = this.pacers.get(key);
+		return (pacer != null) ? pacer.delayNanos() : 0;
+	}
+
+	/** How many of {@code key}'s requests spent a slot unpaced since the last call. */
+	long takeSpent(CooldownKey key) {
+		LearnedPacer pacer = this.pacers.get(key);
+		return (pacer != null) ? pacer.takeSpent() : 0;
+	}
+
+	/** Who is told when a rejection closes a key's sample and sets its rate. */
+	void onSample(ObjLongConsumer<CooldownKey> listener) {
+		this.sampled = listener;
 	}
 
 	/** Tells {@code key}'s pacer, if it has one, that the origin accepted a request. */

@@ -39,9 +39,33 @@ final class KeyAdmission {
 	}
 
 	/**
-	 * Rules 1-3 of {@link OriginProtection} for one key, in their order.
+	 * Rules 1-3 of {@link OriginProtection} for one key, in their order. A retry let go is not
+	 * paced, but it spends a slot of the learned rate all the same (see {@link #spent}).
 	 */
 	Admission admit(AdmissionRequest request, CooldownKey key) {
+		Admission admission = admitInOrder(request, key);
+		if (!request.firstAttempt() && !(admission instanceof Admission.Refuse)) {
+			spent(request, key, admission);
+		}
+		return admission;
+	}
+
+	/**
+	 * A retry spends a slot of the key's learned rate when it goes: the origin counts it as it
+	 * counts any request. Not paced itself (it has waited out the server's delay), it pushes
+	 * the first attempts' next slot one interval later; else the retries a cooldown releases
+	 * within its jitter window go on top of the slots spaced at the whole rate, and the
+	 * origin turns away as many first attempts.
+	 */
+	private void spent(AdmissionRequest request, CooldownKey key, Admission admission) {
+		LearnedPacer pacer = this.pacers.get(key);
+		if (pacer != null) {
+			long wait = (admission instanceof Admission.Wait held) ? held.delay().toNanos() : 0;
+			pacer.spent(request.nowNanos() + wait, request.nowNanos());
+		}
+	}
+
+	private Admission admitInOrder(AdmissionRequest request, CooldownKey key) {
 		CooldownHold hold = this.notBefore.get(key);
 		if (hold != null && !hold.holds(request)) {
 			// A follow-up holds first attempts only; a retry is never paced or queued either.

@@ -40,10 +40,11 @@ import org.jspecify.annotations.Nullable;
  * the cooldown alone would admit it. Pacing never refuses a request.</li>
  * </ul>
  * With a shared store, the fleet's slots ({@code FleetLearnedSlots}) space the fleet's
- * requests by the sum of the instances' rates: each instance hears every rejection, so their
- * sample windows match, and each counts the requests it sent. That sum then spaces this
- * instance's own slots too ({@link #fleetPaced}), and the fleet's queue, as last seen, keeps
- * its requests in line until it has gone.
+ * requests by the sum of the instances' shares ({@link #snapshotShare}): what each one's
+ * requests got accepted over the same span, taken at the first rejection of a burst, which
+ * every instance hears. That sum then spaces this instance's own slots too
+ * ({@link #fleetPaced}), and the fleet's queue, as last seen, keeps its requests in line
+ * until it has gone. A retry is not paced but spends a slot ({@link #spent}).
  * <p>
  * Until a rate is learned the pacer changes nothing. It is forgotten once no cooldown holds
  * the key and neither a rejection nor a held request's slot has come for 10 s, or for two of
@@ -92,6 +93,9 @@ final class LearnedPacer {
 
 	private long delayNanos;
 
+	// Requests that spent a slot without being paced (retries), not yet told to the fleet.
+	private long unshared;
+
 	private long rejections = 1;
 
 	// The fleet's rate and until when it spaces this instance's slots; NaN when not shared.
@@ -99,7 +103,27 @@ final class LearnedPacer {
 
 	private long fleetRateUntil;
 
+	// What this instance's requests got accepted lately, per 100 ms over the last 10 s: a
+	// fleet sums every instance's at one rejection, which all of them hear.
+	private static final long BUCKET_NANOS = 100_000_000L;
+
+	private static final int BUCKETS = 100;
+
+	private static final long SHORTEST_SPAN_NANOS = 1_000_000_000L;
+
+	private final int[] acceptedPerBucket = new int[BUCKETS];
+
+	private final long createdAt;
+
+	private long lastBucket;
+
+	// This instance's share of the fleet's rate as of its last snapshot, and when it was taken.
+	private double fleetShare = Double.NaN;
+
+	private long fleetShareAt;
+
 	LearnedPacer(long nowNanos, long delayNanos) {
+		this.createdAt = nowNanos;
 		this.windowStart = nowNanos;
 		this.nextSlot = nowNanos;
 		this.lastActive = nowNanos;
@@ -110,17 +134,86 @@ final class LearnedPacer {
 	/**
 	 * A rejection with a cooldown of {@code delayNanos}: closes the sample window when it is
 	 * long enough.
+	 * @return whether it closed a sample and set the rate
 	 */
-	synchronized void rejected(long nowNanos, long delayNanos) {
+	synchronized boolean rejected(long nowNanos, long delayNanos) {
+		boolean sampled = false;
 		long elapsed = nowNanos - this.windowStart;
 		if (elapsed >= Math.max(delayNanos, this.delayNanos) && this.acceptedInWindow > 0) {
 			this.rate = clamp(SAMPLE_SHARE * this.acceptedInWindow * NANOS_PER_SECOND / elapsed);
 			this.windowStart = nowNanos;
 			this.acceptedInWindow = 0;
+			sampled = true;
 		}
 		this.delayNanos = delayNanos;
 		this.lastActive = nowNanos;
 		this.rejections++;
+		return sampled;
+	}
+
+	// The bucket of a reading, counted from the pacer's creation, with the buckets skipped
+	// since the last one cleared; -1 for a reading before the last bucket (a late one).
+	private long bucket(long nowNanos) {
+		long bucket = (nowNanos - this.createdAt) / BUCKET_NANOS;
+		if (bucket < this.lastBucket) {
+			return (bucket >= 0 && this.lastBucket - bucket < BUCKETS) ? bucket : -1;
+		}
+		for (long cleared = Math.max(this.lastBucket + 1, bucket - BUCKETS + 1); cleared <= bucket; cleared++) {
+			this.acceptedPerBucket[(int) (cleared % BUCKETS)] = 0;
+		}
+		this.lastBucket = bucket;
+		return bucket;
+	}
+
+	/**
+	 * Takes this instance's share of the fleet's rate at a rejection every instance hears:
+	 * 0.9 x what its requests got accepted over the last two server delays (at least 1 s, at
+	 * most 10 s, and never before the pacer was created), per second. Taken at most once per
+	 * server delay, at the first rejection of a burst, so that every instance's share covers
+	 * the same span; unlike the rate, it needs no sample window of its own, which each
+	 * instance opens and closes at rejections of its own choosing.
+	 * @return whether a new share was taken
+	 */
+	synchronized boolean snapshotShare(long nowNanos) {
+		if (!Double.isNaN(this.fleetShare) && nowNanos - this.fleetShareAt < this.delayNanos) {
+			return false;
+		}
+		long span = Math.min(Math.max(2 * this.delayNanos, SHORTEST_SPAN_NANOS), BUCKETS * BUCKET_NANOS);
+		span = Math.min(span, nowNanos - this.createdAt);
+		long current = bucket(nowNanos);
+		if (current < 0) {
+			return false;
+		}
+		long buckets = Math.max(1, span / BUCKET_NANOS);
+		long accepted = 0;
+		for (long b = Math.max(0, current - buckets + 1); b <= current; b++) {
+			accepted += this.acceptedPerBucket[(int) (b % BUCKETS)];
+		}
+		this.fleetShare = (span > 0) ? SAMPLE_SHARE * accepted * NANOS_PER_SECOND / span : 0;
+		this.fleetShareAt = nowNanos;
+		return true;
+	}
+
+	/**
+	 * This instance's share of the fleet's rate as of its last snapshot, {@code NaN} before
+	 * the first.
+	 */
+	synchronized double fleetShare() {
+		return this.fleetShare;
+	}
+
+	/**
+	 * How long ago the last share was taken, in nanoseconds.
+	 */
+	synchronized long fleetShareAgo(long nowNanos) {
+		return nowNanos - this.fleetShareAt;
+	}
+
+	/**
+	 * The server's delay the pacer last heard, in nanoseconds.
+	 */
+	synchronized long delayNanos() {
+		return this.delayNanos;
 	}
 
 	/**
@@ -134,6 +227,10 @@ final class LearnedPacer {
 	 * A response the origin accepted (any status that does not start a cooldown).
 	 */
 	synchronized void accepted(long nowNanos) {
+		long bucket = bucket(nowNanos);
+		if (bucket >= 0) {
+			this.acceptedPerBucket[(int) (bucket % BUCKETS)]++;
+		}
 		// Delays are capped at the longest cooldown, far below where this could overflow.
 		if (this.acceptedInWindow == 0 && nowNanos - this.windowStart > 2 * this.delayNanos) {
 			this.windowStart = nowNanos;
@@ -177,6 +274,30 @@ final class LearnedPacer {
 	}
 
 	/**
+	 * A request that was not paced (a retry) goes at {@code atNanos}: it takes the next slot
+	 * from the first attempts, and the fleet hears of it with the next slot this instance
+	 * takes ({@link #takeSpent}). Nothing without a rate.
+	 */
+	synchronized void spent(long atNanos, long nowNanos) {
+		if (Double.isNaN(this.rate)) {
+			return;
+		}
+		long base = (this.nextSlot - atNanos > 0) ? this.nextSlot : atNanos;
+		this.nextSlot = base + interval(nowNanos);
+		this.unshared++;
+	}
+
+	/**
+	 * How many requests spent a slot without being paced since the last call; they are then
+	 * the fleet's to count.
+	 */
+	synchronized long takeSpent() {
+		long spent = this.unshared;
+		this.unshared = 0;
+		return spent;
+	}
+
+	/**
 	 * The wait (before jitter) for the slot a first attempt asking now would get, or
 	 * {@code null} when pacing would not hold it; for the endpoint.
 	 * @param nowNanos the current monotonic reading
@@ -215,11 +336,16 @@ final class LearnedPacer {
 
 	/**
 	 * Whether the fleet's queue, as its last answer showed it, still stands: a request this
-	 * instance's own slots would let go at once takes a slot of the fleet's.
+	 * instance's own slots would let go at once (or that it has no rate to pace) takes a slot
+	 * of the fleet's.
 	 */
 	synchronized boolean fleetQueueStands(long nowNanos) {
-		return !Double.isNaN(this.rate) && !Double.isNaN(this.fleetRate) && this.fleetRateUntil - nowNanos > 0
-				&& this.lastRelease - nowNanos > 0;
+		// With or without a rate of its own: an instance whose requests got no share of the
+		// last sample still sends into the fleet's queue. And for one server delay past the
+		// queue's end as last answered: the other instances' requests have moved it on since,
+		// and asking costs a round trip, never a wait the fleet's queue does not hold.
+		return !Double.isNaN(this.fleetRate) && this.fleetRateUntil - nowNanos > 0
+				&& this.lastRelease + this.delayNanos - nowNanos > 0;
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.retryafter.core.protection;
 
 import java.util.Objects;
+import java.util.function.ObjLongConsumer;
 import java.util.function.Predicate;
 
 import dev.retryafter.core.CooldownKey;
@@ -37,6 +38,71 @@ public final class LearnedRates {
 	 */
 	public double own(CooldownKey key) {
 		return this.cooldowns.pacedRate(Objects.requireNonNull(key, "key"));
+	}
+
+	/**
+	 * How many requests under {@code key} went without a slot of this instance's learned pace
+	 * since the last call (retries, which the origin counts as any request): the fleet's
+	 * schedule moves past as many slots. Resets the count.
+	 * @param key the key
+	 * @return the count
+	 */
+	public long takeSpent(CooldownKey key) {
+		return this.cooldowns.takeSpent(Objects.requireNonNull(key, "key"));
+	}
+
+	/**
+	 * Sets who is told, with the key and the monotonic reading, each time a rejection takes a
+	 * new share of the fleet's rate ({@link #fleetShare}): a shared store tells the fleet at
+	 * once, not only when a request next takes a slot. Called on the thread that records the
+	 * rejection, so it must not block; replaces the one set before.
+	 * @param listener the listener
+	 */
+	public void onSample(ObjLongConsumer<CooldownKey> listener) {
+		this.cooldowns.onSample(Objects.requireNonNull(listener, "listener"));
+	}
+
+	/**
+	 * This instance's share of the fleet's rate for {@code key}: 0.9 times what its requests
+	 * got accepted, per second, over the two server delays before the last rejection that
+	 * started a burst (a snapshot every instance takes at the same rejection, which all of
+	 * them hear, so the shares add up to the fleet's rate).
+	 * @param key the key
+	 * @return the share in requests per second, or {@code NaN} before the first rejection
+	 */
+	public double fleetShare(CooldownKey key) {
+		return this.cooldowns.fleetShare(Objects.requireNonNull(key, "key"));
+	}
+
+	/**
+	 * How long ago the share of {@code key} was taken.
+	 * @param key the key
+	 * @param nowNanos the current monotonic reading
+	 * @return nanoseconds, or {@code -1} without a share
+	 */
+	public long fleetShareAgoNanos(CooldownKey key, long nowNanos) {
+		return this.cooldowns.fleetShareAgo(Objects.requireNonNull(key, "key"), nowNanos);
+	}
+
+	/**
+	 * The server's delay last heard for {@code key}: shares taken within half of it of one
+	 * another belong to one rejection.
+	 * @param key the key
+	 * @return nanoseconds, 0 when nothing was heard
+	 */
+	public long serverDelayNanos(CooldownKey key) {
+		return this.cooldowns.serverDelay(Objects.requireNonNull(key, "key"));
+	}
+
+	/**
+	 * Whether a learned rate may pace {@code request} under {@code key} at all: a first
+	 * attempt in mode {@code wait}, whose origin announces no quota the client reads.
+	 * @param request the request
+	 * @param key the key
+	 * @return whether a learned rate, this instance's or the fleet's, may hold it
+	 */
+	public boolean paces(AdmissionRequest request, CooldownKey key) {
+		return KeyAdmission.paced(request, Objects.requireNonNull(key, "key"), this.announced);
 	}
 
 	/**

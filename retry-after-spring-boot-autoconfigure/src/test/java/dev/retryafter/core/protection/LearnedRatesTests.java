@@ -1,6 +1,8 @@
 package dev.retryafter.core.protection;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
@@ -79,8 +81,11 @@ class LearnedRatesTests {
 				Duration.ofSeconds(10), RateLimitFields.IETF), true, now());
 		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, true, true), A)).isFalse();
 		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, true, false), A)).isTrue();
-		// Once the fleet's queue has gone, nothing belongs to it.
-		this.clock.advance(Duration.ofSeconds(1));
+		// For one server delay (1 s) after the fleet's queue as last answered, a first attempt
+		// still asks the fleet (others may have moved it on); after that nothing belongs to it.
+		this.clock.advance(Duration.ofMillis(1500));
+		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, true, false), A)).isTrue();
+		this.clock.advance(Duration.ofMillis(600));
 		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, true, false), A)).isFalse();
 	}
 
@@ -96,16 +101,55 @@ class LearnedRatesTests {
 	}
 
 	@Test
-	void whenNoRateIsLearnedThenAFleetAnswerChangesNothing() {
+	void whenNoRateIsLearnedThenAFleetAnswerQueuesFirstAttemptsInTheFleetsButChangesNoLocalHold() {
 		this.protection.record(A, Duration.ofSeconds(1), now());
 		this.rates.fleetPaced(A, 54.0, now() + 10 * SECOND, now() + 3 * SECOND);
 		CooldownKey unknown = CooldownKey.of(Origin.of("http", "b.example", -1));
 		this.rates.fleetPaced(unknown, 54.0, now() + 10 * SECOND, now() + 3 * SECOND);
 		assertThat(this.rates.own(A)).isNaN();
-		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, true, false), A)).isFalse();
+		// Its requests got no share of the fleet's sample, yet it sends into the fleet's queue.
+		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, true, false), A)).isTrue();
+		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, false, false), A)).isFalse();
 		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, true, false), unknown)).isFalse();
 		assertThat(this.protection.admit(request(CooldownMode.WAIT, true, false)))
 			.isEqualTo(new Admission.Wait(Duration.ofSeconds(1), HoldReason.COOLDOWN));
+	}
+
+	@Test
+	void whenARejectionStartsABurstThenTheShareIsWhatWasAcceptedOverTwoServerDelays() {
+		List<Long> told = new ArrayList<>();
+		this.rates.onSample((key, nowNanos) -> told.add(nowNanos));
+		this.protection.record(A, Duration.ofSeconds(1), now());
+		// Nothing counted before the first rejection: a share of nothing.
+		assertThat(this.rates.fleetShare(A)).isZero();
+		assertThat(this.rates.serverDelayNanos(A)).isEqualTo(SECOND);
+		// 40 accepted over the next 2 s, 10 more in the third, then a rejection: the last two
+		// server delays (2 s) held 20 of the first 40 and the last 10, in 100 ms buckets.
+		for (int i = 0; i < 40; i++) {
+			this.clock.advance(Duration.ofMillis(50));
+			this.protection.accepted(A, now());
+		}
+		for (int i = 0; i < 10; i++) {
+			this.clock.advance(Duration.ofMillis(100));
+			this.protection.accepted(A, now());
+		}
+		this.protection.record(A, Duration.ofSeconds(1), now());
+		assertThat(this.rates.fleetShare(A)).isCloseTo(0.9 * 30 / 2, within(0.9 / 2));
+		assertThat(this.rates.fleetShareAgoNanos(A, now())).isZero();
+		// The rest of the burst takes no new share: one server delay must pass.
+		double share = this.rates.fleetShare(A);
+		this.clock.advance(Duration.ofMillis(400));
+		this.protection.record(A, Duration.ofSeconds(1), now());
+		assertThat(this.rates.fleetShare(A)).isEqualTo(share);
+		assertThat(this.rates.fleetShareAgoNanos(A, now())).isEqualTo(Duration.ofMillis(400).toNanos());
+		assertThat(told).hasSize(2);
+		// A later burst, after 5 s with nothing accepted: its buckets are long cleared.
+		this.clock.advance(Duration.ofSeconds(5));
+		this.protection.record(A, Duration.ofSeconds(1), now());
+		assertThat(this.rates.fleetShare(A)).isZero();
+		assertThat(told).hasSize(3);
+		// A key that was never turned away has none.
+		assertThat(this.rates.fleetShare(CooldownKey.of(Origin.of("http", "b.example", -1)))).isNaN();
 	}
 
 	// A cooldown of 1 s at the start, 40 accepted in 2 s, then a rejection of 1 s: cooling

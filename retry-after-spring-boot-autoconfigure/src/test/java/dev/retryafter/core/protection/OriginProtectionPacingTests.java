@@ -120,8 +120,27 @@ class OriginProtectionPacingTests {
 		assertThat(retry()).isEqualTo(cooldownFor(1_000_000_000L));
 		this.clock.advance(Duration.ofSeconds(1));
 		assertThat(retry()).isEqualTo(Admission.PROCEED);
-		// The queue it skipped is still there for first attempts.
-		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(2 * INTERVAL_NANOS));
+		// The queue it skipped is still there for first attempts, and each retry took a slot
+		// from it (the origin counts retries too): the next is two intervals further on.
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(4 * INTERVAL_NANOS));
+		assertThat(this.cooldowns.learnedRates().takeSpent(A)).isEqualTo(2);
+		assertThat(this.cooldowns.learnedRates().takeSpent(A)).isZero();
+	}
+
+	@Test
+	void whenARetryGoesWithNoFirstAttemptQueuedThenTheNextSlotIsAnIntervalAfterIt() {
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		learnEighteenPerSecond();
+		// The retry is held to the instant; the first attempt after it gets the slot after.
+		assertThat(retry()).isEqualTo(cooldownFor(1_000_000_000L));
+		assertThat(admit(A, 0.0, 0.5)).isEqualTo(waitFor(1_000_000_000L + INTERVAL_NANOS));
+	}
+
+	@Test
+	void whenNoRateIsLearnedThenARetrySpendsNothing() {
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		assertThat(retry()).isEqualTo(cooldownFor(1_000_000_000L));
+		assertThat(this.cooldowns.learnedRates().takeSpent(A)).isZero();
 	}
 
 	private Admission retry() {
