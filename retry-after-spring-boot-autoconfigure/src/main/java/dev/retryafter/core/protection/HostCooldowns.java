@@ -40,7 +40,7 @@ final class HostCooldowns {
 
 	private final KeyAdmission admission;
 
-	// Told when a rejection closes a key's sample; a shared store shares the new rate.
+	// Told when a rejection takes a new share of the fleet's rate; a shared store sends it.
 	private volatile ObjLongConsumer<CooldownKey> sampled = (key, nowNanos) -> {
 	};
 

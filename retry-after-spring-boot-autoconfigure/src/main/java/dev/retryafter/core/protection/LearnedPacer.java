@@ -134,21 +134,17 @@ final class LearnedPacer {
 	/**
 	 * A rejection with a cooldown of {@code delayNanos}: closes the sample window when it is
 	 * long enough.
-	 * @return whether it closed a sample and set the rate
 	 */
-	synchronized boolean rejected(long nowNanos, long delayNanos) {
-		boolean sampled = false;
+	synchronized void rejected(long nowNanos, long delayNanos) {
 		long elapsed = nowNanos - this.windowStart;
 		if (elapsed >= Math.max(delayNanos, this.delayNanos) && this.acceptedInWindow > 0) {
 			this.rate = clamp(SAMPLE_SHARE * this.acceptedInWindow * NANOS_PER_SECOND / elapsed);
 			this.windowStart = nowNanos;
 			this.acceptedInWindow = 0;
-			sampled = true;
 		}
 		this.delayNanos = delayNanos;
 		this.lastActive = nowNanos;
 		this.rejections++;
-		return sampled;
 	}
 
 	// The bucket of a reading, counted from the pacer's creation, with the buckets skipped
