@@ -30,7 +30,9 @@ class FleetLearnedSlotsTests {
 
 	private static final CooldownKey KEY = CooldownKey.of(Origin.of("http", "127.0.0.1", 8081));
 
-	// Each instance learns 1 per second; the fleet of two is spaced by 2 per second.
+	// Each instance learns 1 per second, and takes a share of 0.9 per second (four accepted in
+	// the last two server delays, 4 s): the fleet of two is spaced by 1.8 per second, 0.56 s,
+	// at least this.
 	private static final Duration FLEET_INTERVAL = Duration.ofMillis(500);
 
 	private static final Duration OWN_INTERVAL = Duration.ofSeconds(1);
@@ -66,7 +68,7 @@ class FleetLearnedSlotsTests {
 			}
 		}
 		// Each instance's own slots would be a second apart, both instances' on the same
-		// instants; the fleet's are half a second apart, taken in turn from the first: each
+		// instants; the fleet's are about half a second apart, taken in turn from the first: each
 		// instance told the fleet its share when it learned it.
 		assertThat(Duration.ofNanos(instants.get(0))).isGreaterThanOrEqualTo(COOLDOWN.minus(SPACING_SLACK));
 		for (int i = 1; i < instants.size(); i++) {
@@ -115,7 +117,8 @@ class FleetLearnedSlotsTests {
 		// in the sample: no rate of its own, only the cooldown until 2 s.
 		other.protection().record(KEY, COOLDOWN, learnedAt);
 		assertThat(other.protection().learnedRates().own(KEY)).isNaN();
-		// The learner takes the slots at 2 s and 3 s; the fleet's next is at 4 s.
+		// The learner takes the slots at 2 s and 3 s; the fleet's next is at 4.1 s (its share,
+		// 0.9 per second, alone).
 		paced(learner);
 		paced(learner);
 		long asked = System.nanoTime();
@@ -146,7 +149,7 @@ class FleetLearnedSlotsTests {
 		RedisCooldownStore first = fleet[0];
 		RedisCooldownStore second = fleet[1];
 		// One instance takes three slots: at 2 s, 3 s (its own pace, handed out before the
-		// fleet answered) and 3.5 s; the fleet's next is at 4 s.
+		// fleet answered) and 3.56 s; the fleet's next is at 4.1 s.
 		for (int i = 0; i < 3; i++) {
 			paced(first);
 		}
@@ -182,7 +185,7 @@ class FleetLearnedSlotsTests {
 				instants.add(now + paced(store).delay().toNanos());
 			}
 		}
-		// The two fresh shares space the fleet's slots half a second apart; with the older one
+		// The two fresh shares space the fleet's slots 0.56 s apart; with the older one
 		// summed in, a third of a second.
 		for (int i = 2; i < instants.size(); i++) {
 			assertThat(Duration.ofNanos(instants.get(i) - instants.get(i - 1)))
@@ -199,7 +202,7 @@ class FleetLearnedSlotsTests {
 		RedisCooldownStore first = fleet[0];
 		RedisCooldownStore second = fleet[1];
 		// The other instance takes five slots (at 2 s, at 3 s by its own pace handed out before
-		// the fleet answered, then half a second apart), then this one the sixth: at 5 s,
+		// the fleet answered, then 0.56 s apart), then this one the sixth: at 5.2 s,
 		// though its own slot is at the cooldown's end.
 		for (int i = 0; i < 5; i++) {
 			paced(second);
@@ -209,7 +212,7 @@ class FleetLearnedSlotsTests {
 			.isGreaterThanOrEqualTo(Duration.ofSeconds(5).minus(SPACING_SLACK));
 
 		// Later, past the cooldown and this instance's own next slot (3 s), its own pace would
-		// let a request go at once; the fleet's queue, as last answered, stands until 5.5 s.
+		// let a request go at once; the fleet's queue, as last answered, stands until 5.8 s.
 		long later = System.nanoTime() + Duration.ofMillis(3500).toNanos();
 		Admission next = first.admit(request(later));
 		assertThat(next).isInstanceOfSatisfying(Admission.Wait.class, (wait) -> {
