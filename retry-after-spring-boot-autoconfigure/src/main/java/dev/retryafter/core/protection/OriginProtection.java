@@ -194,6 +194,7 @@ public final class OriginProtection {
 		CooldownHold candidate = new CooldownHold(nowNanos + delayNanos, delayNanos);
 		CooldownHold held = this.cooldowns.hold(key, candidate, nowNanos);
 		this.probes.cooled(key, nowNanos, held.until);
+		this.quotas.crowded(key.declared(), nowNanos);
 		return held == candidate;
 	}
 

@@ -6,32 +6,51 @@ import java.util.Objects;
 /**
  * How a fleet that shares a quota spaces the slots it takes from it: one interval before the
  * quota's reset and another after it, since a fleet's slot may land past the reset the
- * instance that takes it sees now.
+ * instance that takes it sees now, and (while the origin is not seen to refill) a log of the
+ * last slots, at most {@code logEntries} per {@code logSpan}, so that a fixed window's
+ * allowance can go out at its reset instead of over the whole window.
  *
  * @param beforeReset the interval before the reset ({@code t / r}), zero when nothing is left
- * before it
+ * before it or when the log spaces those slots too
  * @param afterReset the interval after it ({@code w / q}, divided by the pacing's share),
  * zero when no rate is known
  * @param resetIn the time left until the reset, zero once it has passed or when the origin
  * refills as it goes (its reset is not waited for)
+ * @param logEntries how many slots may go in any {@code logSpan}, zero when slots are only
+ * spaced by the intervals
+ * @param logSpan the span those slots are counted in, zero without a log
  * @since 0.3.0
  * @see RateLimitPacing#spacing
  */
-public record QuotaSpacing(Duration beforeReset, Duration afterReset, Duration resetIn) {
+public record QuotaSpacing(Duration beforeReset, Duration afterReset, Duration resetIn, int logEntries,
+		Duration logSpan) {
 
 	/** No spacing: the key has no quota, or no interval is known. */
 	public static final QuotaSpacing NONE = new QuotaSpacing(Duration.ZERO, Duration.ZERO, Duration.ZERO);
 
 	/**
 	 * Checks the arguments.
-	 * @throws IllegalArgumentException if a duration is negative
+	 * @throws IllegalArgumentException if a duration or the entries are negative
 	 */
 	public QuotaSpacing {
-		for (Duration duration : new Duration[] { beforeReset, afterReset, resetIn }) {
+		for (Duration duration : new Duration[] { beforeReset, afterReset, resetIn, logSpan }) {
 			if (Objects.requireNonNull(duration, "duration").isNegative()) {
 				throw new IllegalArgumentException("must not be negative: " + duration);
 			}
 		}
+		if (logEntries < 0) {
+			throw new IllegalArgumentException("must not be negative: " + logEntries);
+		}
+	}
+
+	/**
+	 * Spacing by the intervals alone, without a log.
+	 * @param beforeReset the interval before the reset
+	 * @param afterReset the interval after it
+	 * @param resetIn the time left until the reset
+	 */
+	public QuotaSpacing(Duration beforeReset, Duration afterReset, Duration resetIn) {
+		this(beforeReset, afterReset, resetIn, 0, Duration.ZERO);
 	}
 
 	/**
@@ -40,6 +59,14 @@ public record QuotaSpacing(Duration beforeReset, Duration afterReset, Duration r
 	 */
 	public boolean isNone() {
 		return this.beforeReset.isZero() && this.afterReset.isZero();
+	}
+
+	/**
+	 * Whether slots are also counted in a log.
+	 * @return {@code true} when the log has entries and a span
+	 */
+	public boolean logs() {
+		return this.logEntries > 0 && !this.logSpan.isZero();
 	}
 
 }

@@ -46,6 +46,8 @@ public final class RateLimitPacing {
 
 	private final ConcurrentHashMap<CooldownKey, RateLimitSchedule> schedules = new ConcurrentHashMap<>();
 
+	private volatile boolean logsWindows;
+
 	/**
 	 * Creates an empty pacing.
 	 * @param maxKeys how many keys to pace at most, at least 1
@@ -91,7 +93,8 @@ public final class RateLimitPacing {
 			schedule.update(reading, accepted, nowNanos);
 			return;
 		}
-		RateLimitSchedule raced = this.schedules.putIfAbsent(key, new RateLimitSchedule(reading, accepted, nowNanos));
+		RateLimitSchedule raced = this.schedules.putIfAbsent(key, new RateLimitSchedule(reading, accepted, nowNanos,
+				this::logsWindows));
 		if (raced != null) {
 			raced.update(reading, accepted, nowNanos);
 		}
@@ -183,6 +186,45 @@ public final class RateLimitPacing {
 	public QuotaSpacing spacing(CooldownKey key, long nowNanos) {
 		RateLimitSchedule schedule = this.schedules.get(key);
 		return (schedule != null) ? schedule.spacing(nowNanos) : QuotaSpacing.NONE;
+	}
+
+	/**
+	 * Sets whether a quota with a policy, while its origin is not seen to refill, is paced by a
+	 * log of its last {@code q} requests (at most {@code q} in any {@code w / 0.99}, so a fixed
+	 * window's allowance goes at its reset) rather than one every {@code w / q / 0.99}. The
+	 * Redis store turns it on: its fleet's schedule counts every paced request of the key
+	 * (docs/PACING.md, rule 10). Off otherwise, since instances on local stores may share an
+	 * API key without knowing it, and each would send a whole window at once.
+	 * @param logs whether windows are paced by the log
+	 * @since 0.3.0
+	 */
+	public void logWindows(boolean logs) {
+		this.logsWindows = logs;
+	}
+
+	/**
+	 * Whether windows are paced by a log of their last requests ({@link #logWindows}).
+	 * @return whether they are
+	 * @since 0.3.0
+	 */
+	public boolean logsWindows() {
+		return this.logsWindows;
+	}
+
+	/**
+	 * Records that the origin of {@code key} refused a request (a cooldown started under it,
+	 * here or, with a shared store, in another instance): its quota is not the log's to spend
+	 * at once, so its slots are spread for 10 s, or two windows if longer (docs/PACING.md,
+	 * rule 10).
+	 * @param key the cooldown key the refusal was recorded under
+	 * @param nowNanos the current monotonic reading
+	 * @since 0.3.0
+	 */
+	public void crowded(CooldownKey key, long nowNanos) {
+		RateLimitSchedule schedule = this.schedules.get(Objects.requireNonNull(key, "key"));
+		if (schedule != null) {
+			schedule.crowded(nowNanos);
+		}
 	}
 
 	/** Whether a quota is kept for {@code key}: its origin announced one, under that key. */

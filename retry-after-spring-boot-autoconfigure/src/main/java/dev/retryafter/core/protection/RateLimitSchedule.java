@@ -1,58 +1,38 @@
 package dev.retryafter.core.protection;
 
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 
 import dev.retryafter.core.header.RateLimitReading;
 
 /**
  * The slots of one cooldown key whose origin announces its quota: what the last response
- * said, and the next free slot.
- * <p>
- * How:
+ * said, and the next free slot. The rules, each with its reason, are docs/PACING.md's:
  * <ul>
- * <li>Before the reset, at most the {@code r} requests the origin said remain go out, one
- * every {@code t / r}. After it, requests follow the policy's {@code q} per {@code w}, one
- * every {@code w / q} divided by {@value #SHARE}: a little under the quota, so that a late
- * slot never meets an allowance the previous one has not given back yet. Without a policy,
- * requests beyond {@code r} wait for the reset and then go, until the next response says
- * more.</li>
- * <li>A schedule starts one interval after the response that created it, not at once: the
- * requests sent before any response had said anything are still arriving at the origin and
- * using up what that response said was left. From then on slots are handed out in order and
- * never move earlier.</li>
- * <li>A later response within a second of the same reset (the grain of the field) can only
- * lower the count left before it, since the requests sent meanwhile may not be in it yet,
- * and can only move the reset earlier, since a field in whole seconds rounded up names it
- * late by up to a second; one that names the last window's reset came late and is ignored;
- * one with another reset starts a new window, whose first slot is again one interval after
- * that response.</li>
- * <li>Paced a little under the quota, an origin that refills as it goes saves some
- * allowance, and one that started full has saved what it refilled before the first response.
- * Once the schedule is a window old (by then no request sent before it can still be
- * arriving), a response after the reset (or any, from an origin seen to refill) that says
- * at least {@value #SPARE_MARGIN} requests
- * remain, plus one for each request let go this way in the last second (those may not be in
- * the count yet), lets one more request go at once, outside the slots; at most one an
+ * <li>Before the reset, at most the {@code r} requests said to remain go, one every
+ * {@code t / r}; after it, at most {@code q} in any {@code w} divided by {@value #SHARE}
+ * ({@link LogPacing}: a fixed window's allowance goes at its reset), or one every
+ * {@code w / q} divided by {@value #SHARE} for an origin seen to refill or one that refused a
+ * request within the quiet period ({@link #crowded}). Without a policy, requests beyond
+ * {@code r} wait for the reset.</li>
+ * <li>A schedule, and a new window until the log has seen one, starts one interval after
+ * its response: requests sent before it may not be in its count yet. Slots are handed out in
+ * order and never move earlier.</li>
+ * <li>A response within a second of the same reset only lowers the count and only moves the
+ * reset earlier ({@link WindowReset}); one naming the last window's reset is ignored.</li>
+ * <li>Once the schedule is a window old, a response after the reset (or any, from an origin
+ * seen to refill) saying at least {@value #SPARE_MARGIN} remain, plus one per request let go
+ * this way in the last second, lets one request go outside the slots, at most one an
  * interval.</li>
- * <li>A quota far from spent delays nobody: while at least {@value #FREE_FLOOR} requests are
- * left before the reset, plus one for each request let go this way in the last second (those
- * may not be in the count yet), a request goes at once and only counts against what is left
- * (the draft lets the {@code r} remaining go out at once). Spreading starts only when what is
- * left is down to that floor.</li>
- * <li>A slot that does not fit the request's budget is not taken. A slot fits when it leaves
- * at least half of the budget past the attempt's reserve, so that a retry of the same call
- * (a transient {@code 503} after the slot) still fits.</li>
- * <li>An origin that refills as it goes (a token bucket) says so: two accepted answers of one
- * window report the same {@code r}, before the reset the first of them announced. A fixed
- * window cannot: each request it accepts lowers the count, whatever order the answers come
- * back in. Once that is seen, requests follow the policy's {@code w / q} (divided by
- * {@value #SHARE}) from now, without waiting for a reset that slides forward with every
- * answer ("full again"), until a refusal says nothing is left.</li>
- * <li>Readings that name two partition keys ({@code pk}) under one key, within the quiet
- * period, mean the requests of that key fall into partitions it cannot tell apart: the key
- * is then not paced at all until one partition key is heard alone for that long.</li>
+ * <li>While at least {@value #FREE_FLOOR} are left before the reset (plus those let go this
+ * way in the last second), a request goes at once and only counts against what is left.</li>
+ * <li>A slot is taken only if it leaves half the budget past the reserve: room for a
+ * retry.</li>
+ * <li>Two accepted answers of one window reporting the same {@code r} before its reset show
+ * an origin that refills ({@link RefillWatch}); a refusal saying nothing is left ends it.</li>
+ * <li>Two partition keys ({@code pk}) within the quiet period: not paced until one is heard
+ * alone for that long.</li>
  * </ul>
- * See docs/PACING.md for why.
  * It is forgotten once the reset has passed and neither a response nor a slot has come for
  * 10 s, or for two windows if longer.
  * <p>
@@ -124,12 +104,14 @@ final class RateLimitSchedule {
 
 	private long lastActive;
 
-	RateLimitSchedule(RateLimitReading reading, long nowNanos) {
-		this(reading, false, nowNanos);
-	}
+	/** When the last requests went, and whether that paces the slots. */
+	private final LogPacing log;
 
-	/** A schedule from a first response's reading, {@code accepted} when it was a success. */
-	RateLimitSchedule(RateLimitReading reading, boolean accepted, long nowNanos) {
+	/**
+	 * A schedule from a first response's reading, {@code accepted} when it was a success;
+	 * {@code logsWindows} says whether a log may pace it ({@link RateLimitPacing#logWindows}).
+	 */
+	RateLimitSchedule(RateLimitReading reading, boolean accepted, long nowNanos, BooleanSupplier logsWindows) {
 		this.createdAt = nowNanos;
 		this.reading = reading;
 		this.readAt = nowNanos;
@@ -141,6 +123,7 @@ final class RateLimitSchedule {
 		this.nextSlot = firstSlot(nowNanos);
 		this.lastActive = nowNanos;
 		this.refills.note(this.left, accepted, this.intervalAfter > 0, this.resetAt, nowNanos);
+		this.log = new LogPacing(reading, logsWindows);
 	}
 
 	/** A newer response's reading, of a response not known to be a success. */
@@ -173,6 +156,7 @@ final class RateLimitSchedule {
 		this.readAt = nowNanos;
 		this.resetAt = resetAt;
 		this.intervalAfter = intervalAfter(reading);
+		this.log.read(reading);
 		this.refills.note(reading.remaining(), accepted, this.intervalAfter > 0, announced, nowNanos);
 		this.intervalBefore = intervalBefore(this.left, resetAt - nowNanos);
 		if (this.refills.refilling()) {
@@ -183,8 +167,9 @@ final class RateLimitSchedule {
 				&& reading.remaining() >= SPARE_MARGIN + sparesInLastSecond(nowNanos)
 				&& nowNanos - this.createdAt >= Math.max(SECOND_NANOS, reading.window().toNanos())
 				&& (this.sparesInSecond == 0 || nowNanos - this.lastSpare >= this.intervalAfter);
-		if (!sameWindow) {
-			// A new window starts as a new schedule does: one interval after this response.
+		if (!sameWindow && !(this.log.primed() && logging(nowNanos))) {
+			// A new window starts as a new schedule does: one interval after this response. A
+			// schedule whose log has seen a window already knows what went in this one.
 			long first = firstSlot(nowNanos);
 			if (first - this.nextSlot > 0) {
 				this.nextSlot = first;
@@ -222,14 +207,21 @@ final class RateLimitSchedule {
 			this.spare = false;
 			this.sparesInSecond = sparesInLastSecond(nowNanos) + 1;
 			this.lastSpare = nowNanos;
+			this.log.went(nowNanos);
 			this.lastActive = latest(this.lastActive, nowNanos);
 			return 0;
 		}
 		long slot = latest(nowNanos, latest(notBefore, this.nextSlot));
+		boolean logging = logging(nowNanos);
+		if (logging) {
+			slot = this.log.earliest(slot);
+		}
 		boolean beforeReset = slot - this.resetAt < 0 && this.left > 0;
 		long next;
 		if (beforeReset) {
-			next = slot + this.intervalBefore;
+			// Spread over what is left until the reset, unless the log has seen a window: the
+			// requests still arriving from before the count are then in it.
+			next = (logging && this.log.primed()) ? slot : slot + this.intervalBefore;
 		}
 		else {
 			if (!this.refills.refilling()) {
@@ -243,6 +235,10 @@ final class RateLimitSchedule {
 				}
 				next = this.nextSlot;
 			}
+			else if (logging) {
+				slot = this.log.earliest(slot);
+				next = slot;
+			}
 			else {
 				next = slot + this.intervalAfter;
 			}
@@ -254,6 +250,10 @@ final class RateLimitSchedule {
 		this.nextSlot = next;
 		if (beforeReset) {
 			this.left--;
+		}
+		this.log.went(slot);
+		if (logging && !beforeReset) {
+			this.log.windowSeen();
 		}
 		this.lastActive = latest(this.lastActive, slot);
 		return Math.max(0, wait);
@@ -300,6 +300,7 @@ final class RateLimitSchedule {
 			this.left--;
 			this.freeInSecond++;
 			this.lastActive = latest(this.lastActive, nowNanos);
+			this.log.went(nowNanos);
 			return true;
 		}
 		return false;
@@ -308,8 +309,27 @@ final class RateLimitSchedule {
 	/** What a fleet sharing the quota spaces its slots by, from now. */
 	synchronized QuotaSpacing spacing(long nowNanos) {
 		long resetIn = (this.refills.refilling() || this.resetAt - nowNanos <= 0) ? 0 : this.resetAt - nowNanos;
-		return new QuotaSpacing(Duration.ofNanos((resetIn > 0 && this.left > 0) ? this.intervalBefore : 0),
-				Duration.ofNanos(this.intervalAfter), Duration.ofNanos(resetIn));
+		boolean logging = logging(nowNanos);
+		boolean spread = resetIn > 0 && this.left > 0 && !(logging && this.log.primed());
+		return new QuotaSpacing(Duration.ofNanos(spread ? this.intervalBefore : 0), Duration.ofNanos(this.intervalAfter),
+				Duration.ofNanos(resetIn), logging ? this.log.entries() : 0,
+				Duration.ofNanos(logging ? this.log.spanNanos() : 0));
+	}
+
+	/**
+	 * The origin refused a request under this key (a cooldown started, here or in the fleet):
+	 * others share the quota, or its count is not what the log says, so a window's allowance
+	 * sent at once would meet refusals. Until the quiet period (10 s, or two windows if longer)
+	 * passes without one, slots are spread as before the log saw a window: clients that do not
+	 * share a schedule refuse each other again within seconds, and each refusal here costs a
+	 * retry.
+	 */
+	synchronized void crowded(long nowNanos) {
+		this.log.crowded(nowNanos, quietNanos(this.reading));
+	}
+
+	private boolean logging(long nowNanos) {
+		return this.log.paces(nowNanos, this.refills.refilling());
 	}
 
 	/**

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
+import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.Origin;
 import dev.retryafter.core.header.RateLimitFields;
@@ -365,6 +366,20 @@ class OriginProtectionPacingTests {
 
 	private long now() {
 		return this.clock.nanoTime();
+	}
+
+	@Test
+	void whenACooldownStartsUnderAKeyWithAQuotaThenItsSlotsAreSpreadNotLogged() {
+		this.cooldowns.quotas().logWindows(true);
+		long now = this.clock.nanoTime();
+		this.cooldowns.recordQuota(A, new RateLimitReading("p", 0, Duration.ofSeconds(1), 4, Duration.ofSeconds(1),
+				RateLimitFields.IETF), true, now);
+		assertThat(this.cooldowns.quotas().spacing(A, now).logs()).isTrue();
+
+		// Recorded under the route the request guessed: the quota is the whole origin's.
+		this.cooldowns.record(A.withScope(CooldownScope.route("/v1/items")), Duration.ofSeconds(1), now);
+
+		assertThat(this.cooldowns.quotas().spacing(A, now).logs()).isFalse();
 	}
 
 }

@@ -29,4 +29,15 @@ class QuotaSpacingTests {
 		assertThat(new QuotaSpacing(Duration.ofMillis(100), Duration.ZERO, Duration.ofSeconds(1)).isNone()).isFalse();
 	}
 
+	@Test
+	void whenTheLogHasEntriesAndASpanThenSlotsAreCountedInIt() {
+		assertThat(new QuotaSpacing(Duration.ZERO, Duration.ofMillis(100), Duration.ZERO, 20, Duration.ofSeconds(2))
+			.logs()).isTrue();
+		assertThat(new QuotaSpacing(Duration.ZERO, Duration.ofMillis(100), Duration.ZERO).logs()).isFalse();
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new QuotaSpacing(Duration.ZERO, Duration.ZERO, Duration.ZERO, -1, Duration.ZERO));
+		assertThatIllegalArgumentException().isThrownBy(
+				() -> new QuotaSpacing(Duration.ZERO, Duration.ZERO, Duration.ZERO, 1, Duration.ofSeconds(-1)));
+	}
+
 }

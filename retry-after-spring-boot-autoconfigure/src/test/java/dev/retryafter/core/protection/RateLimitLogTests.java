@@ -1,0 +1,152 @@
+package dev.retryafter.core.protection;
+
+import java.time.Duration;
+
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.Origin;
+import dev.retryafter.core.header.RateLimitFields;
+import dev.retryafter.core.header.RateLimitReading;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for the window log of {@link RateLimitPacing} ({@link RateLimitPacing#logWindows},
+ * on where a fleet's schedule counts every request): at most {@code q} in any {@code w / 0.99},
+ * so a fixed window's allowance goes at its reset; spread again after a refusal. On a fake
+ * monotonic clock near the end of the long range.
+ */
+class RateLimitLogTests {
+
+	private static final CooldownKey KEY = CooldownKey.of(Origin.of("https", "api.example.com", 443));
+
+	private static final CooldownKey OTHER = CooldownKey.of(Origin.of("https", "other.example.com", 443));
+
+	private static final Duration BUDGET = Duration.ofSeconds(10);
+
+	private static final Duration RESERVE = Duration.ofMillis(500);
+
+	private static final long SECOND = 1_000_000_000L;
+
+	private static final long MS = 1_000_000L;
+
+	private static final long T0 = Long.MAX_VALUE - 5 * SECOND;
+
+	private final RateLimitPacing pacing = new RateLimitPacing(100);
+
+	@BeforeEach
+	void logWindows() {
+		this.pacing.logWindows(true);
+	}
+
+	@Test
+	void whenWindowsAreNotLoggedThenTheAllowanceAfterAResetIsSpread() {
+		this.pacing.logWindows(false);
+		this.pacing.record(KEY, reading(0, 1, 4, 1), T0);
+		long interval = (long) (2.5e8 / RateLimitSchedule.SHARE);
+
+		assertThat(waits(T0, 2)).containsExactly(Duration.ofNanos(SECOND + interval),
+				Duration.ofNanos(SECOND + 2 * interval));
+		assertThat(this.pacing.spacing(KEY, T0).logs()).isFalse();
+		assertThat(this.pacing.logsWindows()).isFalse();
+	}
+
+	@Test
+	void whenAFleetAsksHowToSpaceItsSlotsThenItGetsTheLogToo() {
+		this.pacing.record(KEY, reading(2, 4, 10, 1), T0);
+		Duration rate = Duration.ofNanos((long) (1e8 / RateLimitSchedule.SHARE));
+		Duration span = Duration.ofNanos((long) (1e9 / RateLimitSchedule.SHARE));
+
+		assertThat(this.pacing.spacing(KEY, T0 + SECOND))
+			.isEqualTo(new QuotaSpacing(Duration.ofSeconds(2), rate, Duration.ofSeconds(3), 10, span));
+	}
+
+	@Test
+	void whenAFixedWindowResetsThenItsAllowanceGoesAtOnceAndTheNextOneSpanAfterTheFirst() {
+		// Four per second, nothing left until the reset a second away.
+		this.pacing.record(KEY, reading(0, 1, 4, 1), T0);
+		long interval = (long) (2.5e8 / RateLimitSchedule.SHARE);
+		long span = (long) (1e9 / RateLimitSchedule.SHARE);
+
+		Duration first = Duration.ofNanos(SECOND + interval);
+		Duration next = Duration.ofNanos(SECOND + interval + span);
+		assertThat(waits(T0, 6)).containsExactly(first, first, first, first, next, next);
+	}
+
+	@Test
+	void whenTheLogHasSeenAWindowThenANewWindowsCountGoesAtOnceNotSpread() {
+		this.pacing.record(KEY, reading(0, 1, 4, 1), T0);
+		long interval = (long) (2.5e8 / RateLimitSchedule.SHARE);
+		assertThat(waits(T0, 2)).containsOnly(Duration.ofNanos(SECOND + interval));
+
+		// A new window says two remain until its reset a second away: both go now, and the
+		// next waits for that reset (the log has room by then).
+		long later = T0 + 1300 * MS;
+		this.pacing.record(KEY, reading(2, 1, 4, 1), later);
+
+		assertThat(waits(later, 3)).containsExactly(null, null, Duration.ofSeconds(1));
+	}
+
+	@Test
+	void whenTheOriginRefusedARequestThenSlotsAreSpreadForTheQuietPeriodAndThenTheLogPacesAgain() {
+		this.pacing.record(KEY, reading(0, 1, 4, 1), T0);
+		long interval = (long) (2.5e8 / RateLimitSchedule.SHARE);
+		this.pacing.crowded(KEY, T0);
+
+		// Others spend the quota too: one every w / q / 0.99 after the reset, as without a log.
+		assertThat(waits(T0, 3)).containsExactly(Duration.ofNanos(SECOND + interval),
+				Duration.ofNanos(SECOND + 2 * interval), Duration.ofNanos(SECOND + 3 * interval));
+		assertThat(this.pacing.spacing(KEY, T0).logs()).isFalse();
+
+		// Still spread just before the quiet period ends.
+		long quiet = T0 + 9 * SECOND;
+		this.pacing.record(KEY, reading(0, 1, 4, 1), quiet);
+		assertThat(this.pacing.spacing(KEY, quiet).logs()).isFalse();
+
+		// The quiet period on (10 s), without another refusal: the next window's four go together.
+		long later = T0 + 11 * SECOND;
+		this.pacing.record(KEY, reading(0, 1, 4, 1), later);
+		assertThat(waits(later, 4)).containsOnly(Duration.ofNanos(SECOND + interval));
+		assertThat(this.pacing.spacing(KEY, later).logs()).isTrue();
+	}
+
+	@Test
+	void whenAKeyHasNoQuotaThenARefusalUnderItChangesNothing() {
+		this.pacing.crowded(OTHER, T0);
+
+		assertThat(this.pacing.spacing(OTHER, T0)).isEqualTo(QuotaSpacing.NONE);
+	}
+
+	@Test
+	void whenNoWindowWasLoggedYetThenWhatIsLeftIsStillSpreadOverTheReset() {
+		// The requests sent before this count may still be arriving: spread, as before.
+		this.pacing.record(KEY, reading(2, 1, 4, 1), T0);
+
+		assertThat(waits(T0, 2)).containsExactly(ms(500), ms(1000));
+	}
+
+
+	private Duration[] waits(long now, int count) {
+		Duration[] waits = new Duration[count];
+		for (int i = 0; i < count; i++) {
+			Admission.Wait wait = this.pacing.admit(KEY, now, Duration.ZERO, BUDGET, RESERVE);
+			if (wait != null) {
+				assertThat(wait.reason()).isEqualTo(HoldReason.QUOTA);
+			}
+			waits[i] = (wait != null) ? wait.delay() : null;
+		}
+		return waits;
+	}
+
+	private static RateLimitReading reading(long remaining, long resetSeconds, long quota, long windowSeconds) {
+		return new RateLimitReading("p", remaining, Duration.ofSeconds(resetSeconds), quota,
+				Duration.ofSeconds(windowSeconds), RateLimitFields.IETF);
+	}
+
+	private static Duration ms(long millis) {
+		return Duration.ofMillis(millis);
+	}
+
+}
