@@ -40,12 +40,17 @@ import org.springframework.data.redis.core.script.RedisScript;
  * now plus the local wait and the TAT, and the TAT moves to the slot plus the quota's interval
  * where the slot lies: {@code t / r} before the reset the local schedule sees, the policy's
  * rate after it ({@link QuotaSpacing}), since the fleet's slots run ahead of any one
- * instance's. The request then waits the later of the fleet's slot and its local one. A
+ * instance's. While the origin is not seen to refill, the key also keeps the fleet's last
+ * {@code q} slots (at most 64, {@link QuotaSpacing#logs()}): a slot is never earlier than one
+ * span of the window after the {@code q}-th latest, and past the reset the TAT stays at the
+ * slot, so a fixed window's allowance goes together at its reset (docs/PACING.md, rule 10).
+ * The request then waits the later of the fleet's slot and its local one. A
  * request the quota does not spread (far from spent, or no quota) never takes a fleet slot.
  * <p>
- * The key is {@code <prefix>quota:{<cooldown key>}}, a hash with the TAT and the instances
- * that took a slot in the last 10 s (so that on a Cluster the key's hash
- * tag puts it on one slot); it expires 2 s after its TAT.
+ * The key is {@code <prefix>quota:{<cooldown key>}}, a hash with the TAT, the log's fields
+ * ({@code #0}..., {@code #n}) and the instances that took a slot in the last 10 s (so that on
+ * a Cluster the key's hash tag puts it on one slot); it expires 2 s after its TAT, or after
+ * its last slot's span if that is later.
  * <p>
  * The round trip is bounded (50 ms): the script runs on a small pool of
  * its own and the request waits for its answer that long at most. Not connected, slower than
@@ -71,16 +76,23 @@ public final class FleetQuotaSlots {
 	// ARGV[3] the longest wait that fits the request's budget (us); ARGV[4] this instance;
 	// ARGV[5] how long an instance counts as live (us); ARGV[6] how long the key outlives its
 	// TAT (ms); ARGV[7] when its caller stops waiting, by Redis's clock as this instance
-	// estimates it (us), or 0. Returns {wait (us), or -1 when the slot does not fit, or -2 when
-	// the caller has stopped waiting and took a local share, live instances}.
+	// estimates it (us), or 0; ARGV[10] how many slots may go in any ARGV[11] (us), or 0 when
+	// slots are only spaced by the intervals: the last slots are kept in fields '#0'... with
+	// their count in '#n' (a slot goes no earlier than one span after the oldest of them), and
+	// a slot before the reset is then followed by the next no later than the reset, when the
+	// window's allowance may go at once. Returns {wait (us), or -1 when the slot does not fit,
+	// or -2 when the caller has stopped waiting and took a local share, live instances}.
 	private static final RedisScript<List> TAKE = RedisScript.of(FleetRoundTrips.SCRIPT_PREAMBLE + """
 			local tat = 0
 			local live = 1
+			local logged = {}
 			local fields = redis.call('HGETALL', KEYS[1])
 			for i = 1, #fields, 2 do
 			  local name = fields[i]
 			  if name == 'tat' then
 			    tat = tonumber(fields[i + 1]) or 0
+			  elseif string.sub(name, 1, 1) == '#' then
+			    logged[name] = tonumber(fields[i + 1]) or 0
 			  elseif name ~= ARGV[4] then
 			    local seen = tonumber(fields[i + 1]) or 0
 			    if now - seen > tonumber(ARGV[5]) then
@@ -91,17 +103,32 @@ public final class FleetQuotaSlots {
 			  end
 			end
 			redis.call('HSET', KEYS[1], ARGV[4], string.format('%.0f', now))
+			local entries = math.floor(tonumber(ARGV[10]) or 0)
+			local span = tonumber(ARGV[11]) or 0
+			if span <= 0 or entries < 0 then
+			  entries = 0
+			end
+			local count = logged['#n'] or 0
+			if count > 0 and (logged['#e'] ~= entries or logged['#s'] ~= span) then
+			  for name in pairs(logged) do
+			    redis.call('HDEL', KEYS[1], name)
+			  end
+			  count = 0
+			end
 			local deadline = tonumber(ARGV[7]) or 0
 			if deadline > 0 and now > deadline then
-			  if tat <= now then
+			  if tat <= now and count == 0 then
 			    redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[6]))
 			  end
 			  return {-2, live}
 			end
 			local slot = math.max(now + tonumber(ARGV[1]), tat)
+			if entries > 0 and count >= entries then
+			  slot = math.max(slot, (logged['#' .. (count % entries)] or 0) + span)
+			end
 			local wait = slot - now
 			if wait > tonumber(ARGV[3]) then
-			  if tat <= now then
+			  if tat <= now and count == 0 then
 			    redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[6]))
 			  end
 			  return {-1, live}
@@ -112,14 +139,24 @@ public final class FleetQuotaSlots {
 			local nextTat
 			if before > 0 and (slot < reset or after <= 0) then
 			  nextTat = slot + before
-			  if after > 0 then
+			  if entries > 0 then
+			    nextTat = math.min(nextTat, math.max(slot, reset))
+			  elseif after > 0 then
 			    nextTat = math.min(nextTat, math.max(slot, reset) + after)
 			  end
+			elseif entries > 0 then
+			  nextTat = slot
 			else
 			  nextTat = slot + after
 			end
 			redis.call('HSET', KEYS[1], 'tat', string.format('%.0f', nextTat))
-			redis.call('PEXPIRE', KEYS[1], math.floor((nextTat - now) / 1000) + tonumber(ARGV[6]))
+			local keep = nextTat - now
+			if entries > 0 then
+			  redis.call('HSET', KEYS[1], '#' .. (count % entries), string.format('%.0f', slot), '#n', count + 1,
+			    '#e', entries, '#s', string.format('%.0f', span))
+			  keep = math.max(keep, slot + span - now)
+			end
+			redis.call('PEXPIRE', KEYS[1], math.floor(keep / 1000) + tonumber(ARGV[6]))
 			return {math.floor(wait), live}
 			""", List.class);
 
@@ -179,11 +216,13 @@ public final class FleetQuotaSlots {
 		long reserve = Math.max(0,
 				DurationMath.saturatedNanos(request.attemptReserve(), DurationMath.DURATION_LIMIT_NANOS));
 		long maxWait = Math.max(localWait, (budget - reserve) / 2);
-		long[] args = { micros(localWait), micros(before), micros(maxWait), micros(after), micros(resetIn) };
+		long[] args = { micros(localWait), micros(before), micros(maxWait), micros(after), micros(resetIn),
+				spacing.logs() ? spacing.logEntries() : 0, spacing.logs() ? micros(spacing.logSpan().toNanos()) : 0 };
 		List<?> reply = this.roundTrips.call(TAKE, key(key),
 				(deadline) -> new String[] { Long.toString(args[0]), Long.toString(args[1]), Long.toString(args[2]),
 						this.link.instance(), Long.toString(LIVE_MILLIS * 1000), Long.toString(EXPIRY_SLACK_MILLIS),
-						deadline, Long.toString(args[3]), Long.toString(args[4]) });
+						deadline, Long.toString(args[3]), Long.toString(args[4]), Long.toString(args[5]),
+						Long.toString(args[6]) });
 		if (reply == null || reply.size() < 2 || !(reply.get(0) instanceof Number fleetWait)
 				|| !(reply.get(1) instanceof Number live)) {
 			return fallback(key, local, localWait, interval, maxWait, request.nowNanos());

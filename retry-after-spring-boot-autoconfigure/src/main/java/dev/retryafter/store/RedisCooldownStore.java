@@ -182,6 +182,8 @@ public class RedisCooldownStore implements CooldownStore, AutoCloseable {
 		this.roundTrips = new FleetRoundTrips(this.link, () -> this.health.state(NAME).connected(),
 				FleetRoundTrips.ROUND_TRIP_BOUND, "retry-after-redis-quota");
 		this.quotaSlots = new FleetQuotaSlots(this.link, this.roundTrips);
+		// The fleet's schedule counts every paced request of a key: a window may go at once.
+		cooldowns.quotas().logWindows(true);
 		this.learnedSlots = new FleetLearnedSlots(this.link, this.roundTrips);
 	}
 

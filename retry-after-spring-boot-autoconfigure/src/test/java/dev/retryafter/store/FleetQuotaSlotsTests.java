@@ -99,7 +99,7 @@ class FleetQuotaSlotsTests {
 	}
 
 	@Test
-	void whenTheFleetsSlotsRunPastTheResetThenTheyAreSpacedByThePolicysRate() {
+	void whenTheFleetsSlotsRunPastTheResetThenTheNextWaitsForItNotForTheSpreadBeforeIt() {
 		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
 		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
 		awaitConnected(first, second);
@@ -117,16 +117,46 @@ class FleetQuotaSlotsTests {
 			}
 		}
 
-		// The first two t / r apart; the second is at the reset, so the next come a rate's
-		// interval apart, however the instance that took it counts it.
+		// The first two t / r apart; the second is at the reset, so the next come within the
+		// policy's allowance after it (the log), however the instance that took it counts it.
 		assertThat(Duration.ofNanos(instants.get(1) - instants.get(0)))
 			.isGreaterThanOrEqualTo(Duration.ofSeconds(2).minus(SPACING_SLACK));
 		assertThat(Duration.ofNanos(instants.get(1))).isGreaterThanOrEqualTo(Duration.ofSeconds(4).minus(SPACING_SLACK));
 		for (int i = 2; i < instants.size(); i++) {
 			assertThat(Duration.ofNanos(instants.get(i) - instants.get(i - 1)))
-				.isGreaterThanOrEqualTo(Duration.ofMillis(100).minus(SPACING_SLACK))
+				.isGreaterThanOrEqualTo(SPACING_SLACK.negated())
 				.isLessThan(Duration.ofSeconds(1));
 		}
+	}
+
+	@Test
+	void whenAFixedWindowResetsThenTheFleetSendsItsAllowanceTogetherAndNoMoreThanItsQuotaPerSpan() {
+		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
+		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
+		awaitConnected(first, second);
+		// Four per 2 s, nothing left until the reset 2 s away.
+		RateLimitReading spent = new RateLimitReading("p", 0, Duration.ofSeconds(2), 4, Duration.ofSeconds(2),
+				RateLimitFields.IETF);
+		long readAt = System.nanoTime();
+		first.recordQuota(KEY, spent, true, readAt);
+		second.recordQuota(KEY, spent, true, readAt);
+		List<Long> instants = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			for (RedisCooldownStore store : List.of(first, second)) {
+				long now = System.nanoTime();
+				instants.add(now + slot(store).delay().toNanos() - readAt);
+			}
+		}
+
+		// The window's four together after the reset (spread, they would take 1.5 s), and each
+		// of the next four a window after one of them: the fleet's, not each instance's four.
+		assertThat(Duration.ofNanos(instants.get(0))).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+		assertThat(Duration.ofNanos(instants.get(3) - instants.get(0))).isLessThan(Duration.ofSeconds(1));
+		for (int i = 4; i < instants.size(); i++) {
+			assertThat(Duration.ofNanos(instants.get(i) - instants.get(i - 4)))
+				.isGreaterThanOrEqualTo(Duration.ofSeconds(2).minus(SPACING_SLACK));
+		}
+		assertThat(first.quotaSlots().fallbackCount() + second.quotaSlots().fallbackCount()).isZero();
 	}
 
 	@Test
