@@ -3,9 +3,6 @@ package dev.retryafter.core.protection;
 import java.time.Duration;
 
 import dev.retryafter.core.CooldownKey;
-import dev.retryafter.core.HoldReason;
-import dev.retryafter.core.Origin;
-import dev.retryafter.core.header.RateLimitFields;
 import dev.retryafter.core.header.RateLimitReading;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,19 +17,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RateLimitLogTests {
 
-	private static final CooldownKey KEY = CooldownKey.of(Origin.of("https", "api.example.com", 443));
+	private static final CooldownKey KEY = RateLimitPacingTests.KEY;
 
-	private static final CooldownKey OTHER = CooldownKey.of(Origin.of("https", "other.example.com", 443));
+	private static final CooldownKey OTHER = RateLimitPacingTests.OTHER;
 
-	private static final Duration BUDGET = Duration.ofSeconds(10);
+	private static final long SECOND = RateLimitPacingTests.SECOND;
 
-	private static final Duration RESERVE = Duration.ofMillis(500);
+	private static final long MS = RateLimitPacingTests.MS;
 
-	private static final long SECOND = 1_000_000_000L;
-
-	private static final long MS = 1_000_000L;
-
-	private static final long T0 = Long.MAX_VALUE - 5 * SECOND;
+	private static final long T0 = RateLimitPacingTests.T0;
 
 	private final RateLimitPacing pacing = new RateLimitPacing(100);
 
@@ -129,20 +122,11 @@ class RateLimitLogTests {
 
 
 	private Duration[] waits(long now, int count) {
-		Duration[] waits = new Duration[count];
-		for (int i = 0; i < count; i++) {
-			Admission.Wait wait = this.pacing.admit(KEY, now, Duration.ZERO, BUDGET, RESERVE);
-			if (wait != null) {
-				assertThat(wait.reason()).isEqualTo(HoldReason.QUOTA);
-			}
-			waits[i] = (wait != null) ? wait.delay() : null;
-		}
-		return waits;
+		return RateLimitPacingTests.waits(this.pacing, now, count);
 	}
 
 	private static RateLimitReading reading(long remaining, long resetSeconds, long quota, long windowSeconds) {
-		return new RateLimitReading("p", remaining, Duration.ofSeconds(resetSeconds), quota,
-				Duration.ofSeconds(windowSeconds), RateLimitFields.IETF);
+		return RateLimitPacingTests.reading(remaining, resetSeconds, quota, windowSeconds);
 	}
 
 	private static Duration ms(long millis) {

@@ -17,20 +17,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RateLimitPacingTests {
 
-	private static final CooldownKey KEY = CooldownKey.of(Origin.of("https", "api.example.com", 443));
+	static final CooldownKey KEY = CooldownKey.of(Origin.of("https", "api.example.com", 443));
 
-	private static final CooldownKey OTHER = CooldownKey.of(Origin.of("https", "other.example.com", 443));
+	static final CooldownKey OTHER = CooldownKey.of(Origin.of("https", "other.example.com", 443));
 
-	private static final Duration BUDGET = Duration.ofSeconds(10);
+	static final Duration BUDGET = Duration.ofSeconds(10);
 
-	private static final Duration RESERVE = Duration.ofMillis(500);
+	static final Duration RESERVE = Duration.ofMillis(500);
 
-	private static final long SECOND = 1_000_000_000L;
+	static final long SECOND = 1_000_000_000L;
 
-	private static final long MS = 1_000_000L;
+	static final long MS = 1_000_000L;
 
 	// Near the end of the long range, so that any comparison that is not a difference fails.
-	private static final long T0 = Long.MAX_VALUE - 5 * SECOND;
+	static final long T0 = Long.MAX_VALUE - 5 * SECOND;
 
 	private final RateLimitPacing pacing = new RateLimitPacing(100);
 
@@ -294,9 +294,14 @@ class RateLimitPacingTests {
 	}
 
 	private Duration[] waits(long now, int count) {
+		return waits(this.pacing, now, count);
+	}
+
+	// The holds of count first attempts asked for at now, null for one that goes at once.
+	static Duration[] waits(RateLimitPacing pacing, long now, int count) {
 		Duration[] waits = new Duration[count];
 		for (int i = 0; i < count; i++) {
-			Admission.Wait wait = this.pacing.admit(KEY, now, Duration.ZERO, BUDGET, RESERVE);
+			Admission.Wait wait = pacing.admit(KEY, now, Duration.ZERO, BUDGET, RESERVE);
 			if (wait != null) {
 				assertThat(wait.reason()).isEqualTo(HoldReason.QUOTA);
 			}
@@ -437,7 +442,7 @@ class RateLimitPacingTests {
 				RateLimitFields.IETF, partitionKey);
 	}
 
-	private static RateLimitReading reading(long remaining, long resetSeconds, long quota, long windowSeconds) {
+	static RateLimitReading reading(long remaining, long resetSeconds, long quota, long windowSeconds) {
 		return new RateLimitReading("p", remaining, Duration.ofSeconds(resetSeconds), quota,
 				Duration.ofSeconds(windowSeconds), RateLimitFields.IETF);
 	}
