@@ -80,6 +80,16 @@ final class LogPacing {
 		}
 	}
 
+	/**
+	 * A request went at {@code at} outside the slots (the quota far from spent, or saved): a
+	 * fleet's log does not hold it, so this window's count is spread again until the log sees
+	 * a window of its own.
+	 */
+	void wentOutside(long at) {
+		went(at);
+		this.primed = false;
+	}
+
 	/** The origin refused a request: the log does not pace for {@code quietNanos}. */
 	void crowded(long nowNanos, long quietNanos) {
 		this.crowded = true;

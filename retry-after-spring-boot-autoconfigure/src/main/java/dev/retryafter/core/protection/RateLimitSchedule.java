@@ -207,7 +207,7 @@ final class RateLimitSchedule {
 			this.spare = false;
 			this.sparesInSecond = sparesInLastSecond(nowNanos) + 1;
 			this.lastSpare = nowNanos;
-			this.log.went(nowNanos);
+			this.log.wentOutside(nowNanos);
 			this.lastActive = latest(this.lastActive, nowNanos);
 			return 0;
 		}
@@ -300,7 +300,7 @@ final class RateLimitSchedule {
 			this.left--;
 			this.freeInSecond++;
 			this.lastActive = latest(this.lastActive, nowNanos);
-			this.log.went(nowNanos);
+			this.log.wentOutside(nowNanos);
 			return true;
 		}
 		return false;

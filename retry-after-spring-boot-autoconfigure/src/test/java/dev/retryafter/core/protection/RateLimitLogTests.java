@@ -113,6 +113,21 @@ class RateLimitLogTests {
 	}
 
 	@Test
+	void whenARequestWentOutsideTheSlotsThenTheWindowsCountIsSpreadAgain() {
+		this.pacing.record(KEY, reading(0, 1, 100, 1), T0);
+		assertThat(waits(T0, 1)).doesNotContainNull();
+		// A new window far from spent: a request goes at once, outside the slots (and the
+		// fleet's log), so the log no longer holds all this window's requests.
+		long later = T0 + 1300 * MS;
+		this.pacing.record(KEY, reading(70, 1, 100, 1), later);
+		assertThat(waits(later, 1)).containsOnlyNulls();
+		this.pacing.record(KEY, reading(10, 1, 100, 1), later);
+
+		// Ten left for a second: one every 100 ms, not all at once.
+		assertThat(waits(later, 2)).containsExactly(null, ms(100));
+	}
+
+	@Test
 	void whenNoWindowWasLoggedYetThenWhatIsLeftIsStillSpreadOverTheReset() {
 		// The requests sent before this count may still be arriving: spread, as before.
 		this.pacing.record(KEY, reading(2, 1, 4, 1), T0);
