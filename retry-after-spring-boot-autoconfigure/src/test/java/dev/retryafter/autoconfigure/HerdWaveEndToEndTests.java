@@ -51,10 +51,14 @@ class HerdWaveEndToEndTests {
 
 	private static final String CALLER = "X-Caller";
 
-	private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+	// Two seconds, not one: a retry the held wave's answers pushed back would arrive a whole
+	// delay after theirs, so the check below keeps more than a second of room for a busy
+	// machine between "not pushed back" and "pushed back" (with one it kept 0.8 s, and a
+	// loaded CI leg overran it).
+	private static final Duration RETRY_AFTER = Duration.ofSeconds(2);
 
 	// The default jitter (0.2) of the server's delay: the window the held requests leave in.
-	private static final Duration JITTER_WINDOW = Duration.ofMillis(200);
+	private static final Duration JITTER_WINDOW = RETRY_AFTER.multipliedBy(2).dividedBy(10);
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(RetryAfterAutoConfiguration.class,
@@ -152,7 +156,7 @@ class HerdWaveEndToEndTests {
 
 	/**
 	 * Answers each caller's first request, as it arrives, with {@code 429} and
-	 * {@code Retry-After: 1}, and every later one with {@code 200}; notes for each caller when
+	 * {@code Retry-After: 2}, and every later one with {@code 200}; notes for each caller when
 	 * its first request arrived, when its answer was sent and when its retry arrived, on the
 	 * monotonic clock.
 	 */
@@ -185,7 +189,7 @@ class HerdWaveEndToEndTests {
 				int count = this.requests.merge(caller, 1, Integer::sum);
 				if (count == 1) {
 					this.firstArrivals.put(caller, arrival);
-					exchange.getResponseHeaders().add("Retry-After", "1");
+					exchange.getResponseHeaders().add("Retry-After", Long.toString(RETRY_AFTER.toSeconds()));
 					// Stamped before sending: no client can receive the answer earlier.
 					this.firstAnswers.put(caller, System.nanoTime());
 					exchange.sendResponseHeaders(429, -1);
