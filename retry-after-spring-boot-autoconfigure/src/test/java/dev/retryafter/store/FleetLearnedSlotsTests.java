@@ -62,8 +62,7 @@ class FleetLearnedSlotsTests {
 		List<RedisCooldownStore> owners = new ArrayList<>();
 		for (int i = 0; i < 4; i++) {
 			for (RedisCooldownStore store : List.of(first, second)) {
-				long now = System.nanoTime();
-				instants.add(now + paced(store).delay().toNanos() - learnedAt);
+				instants.add(slotAt(store) - learnedAt);
 				owners.add(store);
 			}
 		}
@@ -93,8 +92,7 @@ class FleetLearnedSlotsTests {
 		RedisCooldownStore first = fleet[0];
 		long[] at = new long[3];
 		for (int i = 0; i < at.length; i++) {
-			long asked = System.nanoTime();
-			at[i] = asked + paced(first).delay().toNanos();
+			at[i] = slotAt(first);
 		}
 		// Only this instance takes slots. Its second is its own interval after the first (its
 		// own slots were handed out before the fleet answered); from then on they are spaced by
@@ -159,8 +157,7 @@ class FleetLearnedSlotsTests {
 			assertThat(second.admit(retry(System.nanoTime()))).isInstanceOfSatisfying(Admission.Wait.class,
 					(wait) -> assertThat(wait.reason()).isEqualTo(HoldReason.COOLDOWN));
 		}
-		long asked = System.nanoTime();
-		assertThat(Duration.ofNanos(asked + paced(second).delay().toNanos() - learnedAt))
+		assertThat(Duration.ofNanos(slotAt(second) - learnedAt))
 			.isGreaterThanOrEqualTo(Duration.ofSeconds(5).minus(SPACING_SLACK));
 		assertThat(second.protection().learnedRates().takeSpent(KEY)).isZero();
 	}
@@ -181,8 +178,7 @@ class FleetLearnedSlotsTests {
 		List<Long> instants = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
 			for (RedisCooldownStore store : fleet) {
-				long now = System.nanoTime();
-				instants.add(now + paced(store).delay().toNanos());
+				instants.add(slotAt(store));
 			}
 		}
 		// The two fresh shares space the fleet's slots 0.56 s apart; with the older one
@@ -207,8 +203,7 @@ class FleetLearnedSlotsTests {
 		for (int i = 0; i < 5; i++) {
 			paced(second);
 		}
-		long asked = System.nanoTime();
-		assertThat(Duration.ofNanos(asked + paced(first).delay().toNanos() - learnedAt))
+		assertThat(Duration.ofNanos(slotAt(first) - learnedAt))
 			.isGreaterThanOrEqualTo(Duration.ofSeconds(5).minus(SPACING_SLACK));
 
 		// Later, past the cooldown and this instance's own next slot (3 s), its own pace would
@@ -316,6 +311,12 @@ class FleetLearnedSlotsTests {
 		}
 		protection.record(KEY, COOLDOWN, at);
 		assertThat(store.protection().learnedRates().own(KEY)).isEqualTo(1.0, within(1e-9));
+	}
+
+	// When the store's next paced slot is, a monotonic reading taken as it is asked for.
+	private static long slotAt(RedisCooldownStore store) {
+		long asked = System.nanoTime();
+		return asked + paced(store).delay().toNanos();
 	}
 
 	private static Admission.Wait paced(RedisCooldownStore store) {
