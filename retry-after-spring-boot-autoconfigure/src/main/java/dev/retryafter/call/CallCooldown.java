@@ -7,6 +7,7 @@ import java.util.Objects;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownScope;
 import dev.retryafter.core.HoldReason;
+import dev.retryafter.core.RetryDecision;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.protection.Admission;
 import dev.retryafter.core.protection.AdmissionRequest;
@@ -64,6 +65,9 @@ final class CallCooldown {
 
 	/** Whether the current attempt is a first attempt, as its admission was asked. */
 	private boolean admittingFirst = true;
+
+	/** The key the current attempt's refusal started its cooldown under, until its retry is planned. */
+	private @Nullable CooldownKey recorded;
 
 	/** Whether the current attempt has been held already. */
 	private boolean heldThisAttempt;
@@ -236,6 +240,22 @@ final class CallCooldown {
 			this.key = bucket;
 		}
 		context.cooldowns().record(target, delay, nowNanos);
+		this.recorded = target;
+	}
+
+	/**
+	 * Tells the cooldown the current attempt's refusal started that its retry leaves
+	 * {@code delay} from now (see {@link dev.retryafter.core.protection.OriginProtection#retryPlanned});
+	 * nothing when the attempt recorded no cooldown or is not retried.
+	 * @param decision what the planner decided after the attempt
+	 */
+	void planned(RetryDecision decision) {
+		CooldownKey target = this.recorded;
+		this.recorded = null;
+		if (target != null && decision instanceof RetryDecision.Retry retry) {
+			CallContext context = this.call.context();
+			context.cooldowns().retryPlanned(target, retry.delay(), context.monotonicClock().nanoTime());
+		}
 	}
 
 	/**

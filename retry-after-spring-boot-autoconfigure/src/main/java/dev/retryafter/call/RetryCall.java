@@ -327,6 +327,7 @@ public abstract class RetryCall {
 	 */
 	protected final RetryDecision decide(AttemptOutcome outcome, int attempt) {
 		RetryDecision decision = this.budget.plan(this, this.facts, outcome, attempt);
+		this.cooldown.planned(decision);
 		context().listener().attemptCompleted(this.client.name(), this.facts.method(), attempt, outcome, decision);
 		this.watch.attemptEnded(attempt, outcome, decision);
 		return decision;

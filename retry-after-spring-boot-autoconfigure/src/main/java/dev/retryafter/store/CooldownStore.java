@@ -108,6 +108,18 @@ public interface CooldownStore {
 	}
 
 	/**
+	 * Records that the retry of a request refused under {@code key} is planned; see
+	 * {@link OriginProtection#retryPlanned}. Local: the retries are this instance's.
+	 * @param key the key the refusal was recorded under
+	 * @param delay the retry's planned wait from now
+	 * @param nowNanos the current monotonic reading
+	 * @since 0.2.0
+	 */
+	default void retryPlanned(CooldownKey key, Duration delay, long nowNanos) {
+		protection().retryPlanned(key, delay, nowNanos);
+	}
+
+	/**
 	 * Learns the bucket an origin named for a route; see {@link OriginProtection#learnBucket}.
 	 * @param route the request's key, scoped to its route
 	 * @param bucket the bucket

@@ -89,6 +89,21 @@ final class HostCooldowns {
 	}
 
 	/**
+	 * The retry of a request refused under {@code key} is planned for {@code releaseNanos}:
+	 * the key's cooldown counts it among the requests still to leave, so a first attempt that
+	 * arrives after the instant queues behind it (rule 2) instead of spending the allowance
+	 * the retry waited for. A retry planned more than one server delay past the instant (a
+	 * backoff of the planner's own) is not counted: it would hold first attempts far longer
+	 * than any request the cooldown held.
+	 */
+	void retryPlanned(CooldownKey key, long releaseNanos, long nowNanos) {
+		CooldownHold hold = this.notBefore.get(key);
+		if (hold != null && releaseNanos - nowNanos > 0 && releaseNanos - (hold.until + hold.spread) <= 0) {
+			hold.releases.add(releaseNanos);
+		}
+	}
+
+	/**
 	 * A request the cooldown of {@code key} held has been sent now: the cooldown kept, or
 	 * with none kept (its release window over on the planned instants), the last one.
 	 */

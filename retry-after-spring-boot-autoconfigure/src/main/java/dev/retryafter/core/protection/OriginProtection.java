@@ -20,30 +20,25 @@ import org.jspecify.annotations.Nullable;
  * response tells about its origin. It keeps, per {@link CooldownKey}, the host cooldown a
  * response's {@code Retry-After} set (the later of old and new wins; rule 1 says whom a
  * later one may hold), the rate the origin accepted between two of its rejections, the probe
- * state of cooling routes, the buckets the origin named for its routes, and its quota. No cooldown lasts longer than
- * {@code maxDuration}, whatever the server asked or another instance reported: a server
- * asking for hours (or an epoch timestamp sent by mistake) cools the origin down for that
- * long at most, after which one request goes out and learns the state again.
+ * state of cooling routes, the buckets the origin named for its routes, and its quota. No
+ * cooldown lasts longer than {@code maxDuration}, whatever the server asked or another
+ * instance reported; then one request goes out and learns the state again.
  * <p>
  * {@link #admit} applies its rules in this order; each has one method, named after the
  * {@link HoldReason} of the wait it gives (rules 1-3 in {@link KeyAdmission}, which reads a
  * key's cooldown and pacer once for the three, rule 5 in {@link RateLimitPacing}):
  * <ol>
  * <li>{@code cooldown}: before the instant, the request waits for it plus jitter, or is
- * refused when that does not fit its budget or in mode {@code fail-fast}. A request already
- * held keeps its release slot (it is held once per attempt), and a rejection recorded once
- * the instant has passed (up to one server delay after it, or after the last request it
- * held was really sent, see {@link #left}) answers the wave the cooldown
- * released, or its retries: it starts or renews a <em>follow-up</em>, which holds first
- * attempts only (by this rule and the next three), never a retry. A retry waits its own
- * {@code Retry-After}: the wave's rejections do not push the first wave's retries back.</li>
+ * refused when that does not fit its budget or in mode {@code fail-fast}. A request is held
+ * once per attempt. A rejection recorded up to one server delay after the instant (or after
+ * the last held request was sent, see {@link #left}) answers the wave the cooldown released:
+ * it starts or renews a <em>follow-up</em>, which holds first attempts only.</li>
  * <li>{@code releaseWindow}: past the instant, a first attempt queues behind the requests
- * the cooldown held that are still leaving.</li>
+ * the cooldown held, and the retries it planned ({@link #retryPlanned}), still to leave.</li>
  * <li>{@code pacing}: once the origin turned requests away twice, a first attempt in mode
- * {@code wait} takes the next slot at the rate it accepted between them. The slot is never
- * earlier than the cooldown's instant, so it replaces the wait of rule 1 or 2: a paced key
- * holds each request once. It never saves a request rule 1 refused, and a key whose origin
- * announces its quota to a client that reads it is paced by rule 5 instead.</li>
+ * {@code wait} takes the next slot at the rate it accepted between them, never earlier than
+ * the instant (it replaces the wait of rule 1 or 2). It never saves a request rule 1
+ * refused; a key whose origin announces its quota to a client that reads it takes rule 5.</li>
  * <li>{@code probe}: a guessed route nothing holds waits once for another route's probe.</li>
  * <li>{@code quota}: a first attempt of a client that reads quotas takes its slot in the
  * quota its origin announced, when that is later than what the rules above give.</li>
@@ -54,10 +49,9 @@ import org.jspecify.annotations.Nullable;
  * delay.
  * <p>
  * Thread-safe without a global lock. Bounded by {@code maxHosts}: expired entries are
- * purged from time to time as cooldowns are recorded, and when the maps are still too large
- * the cooldowns that end soonest are forgotten first. The views ({@link #snapshot},
- * {@link #protection}, {@link #quotas(long)}, {@link #activeCount}, {@link #remaining}) read
- * only: they change nothing.
+ * purged as cooldowns are recorded, then the cooldowns that end soonest. The views
+ * ({@link #snapshot}, {@link #protection}, {@link #quotas(long)}, {@link #activeCount},
+ * {@link #remaining}) change nothing.
  * <p>
  * Times are monotonic nanosecond readings passed in by the caller and compared only as
  * differences, as {@link System#nanoTime()} requires. Delays saturate at
@@ -211,6 +205,21 @@ public final class OriginProtection {
 	}
 
 	/**
+	 * Records that the retry of a request whose refusal {@link #record}ed {@code key}'s
+	 * cooldown leaves {@code delay} from now. Unless that is more than one server delay past
+	 * the instant, a first attempt past the instant queues behind it (rule 2) rather than
+	 * spend the allowance the retry waited for, which would leave the retry a second refusal.
+	 * @param key the key the refusal was recorded under
+	 * @param delay the retry's planned wait from now
+	 * @param nowNanos the current monotonic reading
+	 * @since 0.2.0
+	 */
+	public void retryPlanned(CooldownKey key, Duration delay, long nowNanos) {
+		this.cooldowns.retryPlanned(Objects.requireNonNull(key, "key"),
+				nowNanos + DurationMath.saturatedNanos(delay, this.maxDurationNanos), nowNanos);
+	}
+
+	/**
 	 * Records that the origin accepted a request under {@code key}: a response whose status
 	 * starts no cooldown. What the origin accepts between two of its rejections is the rate
 	 * its requests are paced at afterwards; a key the origin never turned away keeps no state.
@@ -239,30 +248,17 @@ public final class OriginProtection {
 		this.quotas.record(key, reading, accepted, nowNanos);
 	}
 
-	/**
-	 * Learns that requests under {@code route} fall into {@code bucket}, as its origin named it.
-	 * @param route the request's key, scoped to its route
-	 * @param bucket the bucket the response named
-	 * @since 0.2.0
-	 */
+	/** Learns that requests under {@code route} fall into {@code bucket}, as its origin named it; since 0.2.0. */
 	public void learnBucket(CooldownKey route, CooldownScope bucket) {
 		this.buckets.learn(route, bucket);
 	}
 
-	/**
-	 * The bucket learned for {@code route}.
-	 * @param route a key scoped to its route
-	 * @return the bucket, or {@code null} when none was learned
-	 * @since 0.2.0
-	 */
+	/** @return the bucket learned for {@code route} (a key scoped to its route), or {@code null}; since 0.2.0 */
 	public @Nullable CooldownScope bucketOf(CooldownKey route) {
 		return this.buckets.bucketOf(route);
 	}
 
-	/**
-	 * The quotas the origins announce, paced per key beside the cooldowns and bounded alike.
-	 * @return the quota pacing
-	 */
+	/** @return the quotas the origins announce, paced per key beside the cooldowns and bounded alike */
 	public RateLimitPacing quotas() {
 		return this.quotas;
 	}

@@ -107,6 +107,39 @@ class OriginProtectionReleaseTests {
 	}
 
 	@Test
+	void whenARetryWaitsOutTheCooldownThenAFirstAttemptAfterTheInstantQueuesBehindIt() {
+		// A 429 with Retry-After: 1, its retry planned 1.15 s from now (the server's delay
+		// plus the planner's jitter).
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		this.cooldowns.retryPlanned(A, Duration.ofMillis(1150), now());
+		this.clock.advance(Duration.ofMillis(1050));
+		// Past the instant, a caller let go would spend the allowance the retry waited for.
+		assertThat(admit(A, Duration.ofSeconds(10), 0.0))
+			.isEqualTo(new Admission.Wait(Duration.ofMillis(100), HoldReason.RELEASE_WINDOW));
+		this.clock.advance(Duration.ofMillis(100));
+		assertThat(admit(A, Duration.ofSeconds(10), 0.0)).isEqualTo(Admission.PROCEED);
+		assertThat(this.cooldowns.size()).isZero();
+	}
+
+	@Test
+	void whenARetryIsPlannedPastTheJitterWindowOrWithoutACooldownThenItHoldsNobody() {
+		// Planned 2.5 s after a 1 s cooldown, more than one delay past its instant: the
+		// planner's own backoff, which would hold first attempts far longer than the cooldown.
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		this.cooldowns.retryPlanned(A, Duration.ofMillis(2500), now());
+		// No cooldown under B: a retry planned there (a 503 without Retry-After) holds nothing.
+		this.cooldowns.retryPlanned(B, Duration.ofMillis(500), now());
+		assertThat(admit(B, Duration.ofSeconds(10), 0.0)).isEqualTo(Admission.PROCEED);
+		this.clock.advance(Duration.ofMillis(1001));
+		assertThat(admit(A, Duration.ofSeconds(10), 0.0)).isEqualTo(Admission.PROCEED);
+		// A delay too large for the clock saturates instead of wrapping to an early instant.
+		this.cooldowns.record(B, Duration.ofSeconds(1), now());
+		this.cooldowns.retryPlanned(B, Duration.ofSeconds(Long.MAX_VALUE), now());
+		this.clock.advance(Duration.ofMillis(1001));
+		assertThat(admit(B, Duration.ofSeconds(10), 0.0)).isEqualTo(Admission.PROCEED);
+	}
+
+	@Test
 	void whenARequestIsHeldThenItsWaitSaysWhatHeldIt() {
 		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		assertThat(admit(A, Duration.ofSeconds(10), 0.0)).isInstanceOfSatisfying(Admission.Wait.class,
