@@ -340,6 +340,30 @@ class RetryAfterExchangeFilterTests {
 	}
 
 	@Test
+	void whenARetryWaitsOutItsJitterThenAFirstAttemptPastTheInstantQueuesBehindIt() {
+		ClientResponse ok = response(200);
+		this.exchange.respond(response(429, "Retry-After", "1"), ok);
+		// nextDouble() is 0.5: the retry leaves at 1 s plus 0.5 x 0.2 x 1 s.
+		RetryAfterExchangeFilter filter = filter(RetrySettings.defaults(), () -> Long.MIN_VALUE);
+		// The refusal's cooldown is its route's: the origin has not refused a second route.
+		CooldownKey route = KEY.withScope(CooldownScope.route("/report"));
+		StepVerifier.withVirtualTime(() -> filter.filter(get(), this.exchange), () -> this.scheduler, Long.MAX_VALUE)
+			.expectSubscription()
+			.thenAwait(Duration.ofMillis(1050))
+			// Past the cooldown's instant, another caller's first attempt queues behind the retry.
+			.then(() -> assertThat(this.cooldowns.admit(new AdmissionRequest(route, this.clock.nanoTime(),
+					Duration.ofSeconds(10), Duration.ofMillis(500), CooldownMode.WAIT, 0.0, () -> 0L, true)))
+				.isEqualTo(new Admission.Wait(Duration.ofMillis(50), HoldReason.RELEASE_WINDOW)))
+			.thenAwait(Duration.ofMillis(50))
+			.expectNext(ok)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.cooldowns.admit(new AdmissionRequest(route, this.clock.nanoTime(), Duration.ofSeconds(10),
+				Duration.ofMillis(500), CooldownMode.WAIT, 0.0, () -> 0L, true)))
+			.isEqualTo(Admission.PROCEED);
+	}
+
+	@Test
 	void whenACooldownThatHeldNobodyHasEndedThenTheFirstAttemptIsSentAtOnce() {
 		// total-budget 2s against a 10 s cooldown: nothing was held, so nothing is leaving.
 		this.cooldowns.record(KEY, Duration.ofSeconds(10), 0);
