@@ -163,32 +163,18 @@ class RetryAfterInterceptorProtectionTests {
 	@EnumSource(Kind.class)
 	void whenARetryStillWaitsOutItsJitterThenAnotherCallersFirstAttemptQueuesBehindIt(Kind kind) {
 		this.server.on("/report", Reply.status(429).header("Retry-After", "1"), Reply.status(200), Reply.status(200));
-		List<Duration> sleeps = new java.util.ArrayList<>();
-		AtomicInteger otherStatus = new AtomicInteger();
-		HttpCaller[] callers = new HttpCaller[1];
 		// The first caller's retry waits 1 s plus its jitter; 50 ms past the cooldown's instant,
 		// while it still waits, a second caller calls the origin.
-		Sleeper sleeper = (duration) -> {
-			sleeps.add(duration);
-			if (sleeps.size() == 1) {
-				this.clock.advance(Duration.ofMillis(1050));
-				otherStatus.set(callers[0].get(this.server.uri("/report")).status());
-				this.clock.advance(duration.minusMillis(1050));
-			}
-			else {
-				this.clock.advance(duration);
-			}
-		};
-		callers[0] = kind.create(interceptor(RetrySettings.defaults(), sleeper));
+		SecondCaller second = new SecondCaller(kind, Duration.ofMillis(1050));
 
-		assertThat(callers[0].get(this.server.uri("/report")).status()).isEqualTo(200);
+		assertThat(second.caller.get(this.server.uri("/report")).status()).isEqualTo(200);
 
-		assertThat(otherStatus.get()).isEqualTo(200);
+		assertThat(second.status.get()).isEqualTo(200);
 		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.RELEASE_WINDOW);
-		Duration retryWait = sleeps.get(0);
+		Duration retryWait = second.sleeps.get(0);
 		assertThat(retryWait).isGreaterThan(Duration.ofMillis(1050));
 		// Held past the retry's planned instant, plus jitter of its own (0.5 x 0.2 x 1 s).
-		assertThat(sleeps.get(1)).isEqualTo(retryWait.minusMillis(1050).plusMillis(100));
+		assertThat(second.sleeps.get(1)).isEqualTo(retryWait.minusMillis(1050).plusMillis(100));
 	}
 
 	@ParameterizedTest
@@ -196,23 +182,44 @@ class RetryAfterInterceptorProtectionTests {
 	void whenARefusalStartsNoCooldownThenItsRetryHoldsNoOtherCallersFirstAttempt(Kind kind) {
 		// A 503 without Retry-After starts no cooldown: the retry its backoff plans holds nobody.
 		this.server.on("/report", Reply.status(503), Reply.status(200), Reply.status(200));
-		List<Duration> sleeps = new java.util.ArrayList<>();
-		AtomicInteger otherStatus = new AtomicInteger();
-		HttpCaller[] callers = new HttpCaller[1];
-		Sleeper sleeper = (duration) -> {
-			sleeps.add(duration);
-			if (sleeps.size() == 1) {
-				otherStatus.set(callers[0].get(this.server.uri("/report")).status());
-			}
-			this.clock.advance(duration);
-		};
-		callers[0] = kind.create(interceptor(RetrySettings.defaults(), sleeper));
+		SecondCaller second = new SecondCaller(kind, Duration.ZERO);
 
-		assertThat(callers[0].get(this.server.uri("/report")).status()).isEqualTo(200);
+		assertThat(second.caller.get(this.server.uri("/report")).status()).isEqualTo(200);
 
-		assertThat(otherStatus.get()).isEqualTo(200);
-		assertThat(sleeps).hasSize(1);
+		assertThat(second.status.get()).isEqualTo(200);
+		assertThat(second.sleeps).hasSize(1);
 		assertThat(this.listener.holdReasons()).isEmpty();
+	}
+
+	/**
+	 * A caller whose first sleep (its retry's wait) lets {@code into} of it pass, then has a
+	 * second caller call the origin on the same client, then lets the rest pass.
+	 */
+	private final class SecondCaller {
+
+		final List<Duration> sleeps = new java.util.ArrayList<>();
+
+		final AtomicInteger status = new AtomicInteger();
+
+		// Set once built; the sleeper reads it only while a call runs.
+		HttpCaller caller;
+
+		SecondCaller(Kind kind, Duration into) {
+			Sleeper sleeper = (duration) -> {
+				this.sleeps.add(duration);
+				if (this.sleeps.size() == 1) {
+					RetryAfterInterceptorProtectionTests.this.clock.advance(into);
+					this.status.set(this.caller.get(RetryAfterInterceptorProtectionTests.this.server.uri("/report"))
+						.status());
+					RetryAfterInterceptorProtectionTests.this.clock.advance(duration.minus(into));
+				}
+				else {
+					RetryAfterInterceptorProtectionTests.this.clock.advance(duration);
+				}
+			};
+			this.caller = kind.create(interceptor(RetrySettings.defaults(), sleeper));
+		}
+
 	}
 
 	@ParameterizedTest
