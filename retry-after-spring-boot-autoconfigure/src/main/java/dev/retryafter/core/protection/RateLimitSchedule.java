@@ -236,7 +236,7 @@ final class RateLimitSchedule {
 				next = this.nextSlot;
 			}
 			else if (logging) {
-				slot = this.log.earliest(slot);
+				// The log placed the slot above (a later reset only moves it on); it gives the next.
 				next = slot;
 			}
 			else {

@@ -35,8 +35,6 @@ final class SlotLog {
 
 	private long count;
 
-	private long last;
-
 	SlotLog(long quota, long windowNanos) {
 		this.quota = quota;
 		this.windowNanos = windowNanos;
@@ -66,9 +64,8 @@ final class SlotLog {
 
 	/** A request that goes at {@code at}, or at the last entry if that is later. */
 	void add(long at) {
-		long entry = (this.count > 0 && this.last - at > 0) ? this.last : at;
-		this.instants[(int) (this.count % this.instants.length)] = entry;
-		this.last = entry;
+		long last = (this.count > 0) ? this.instants[(int) ((this.count - 1) % this.instants.length)] : at;
+		this.instants[(int) (this.count % this.instants.length)] = (last - at > 0) ? last : at;
 		this.count++;
 	}
 
