@@ -113,7 +113,7 @@ public interface CooldownStore {
 	 * @param key the key the refusal was recorded under
 	 * @param delay the retry's planned wait from now
 	 * @param nowNanos the current monotonic reading
-	 * @since 0.2.0
+	 * @since 0.3.0
 	 */
 	default void retryPlanned(CooldownKey key, Duration delay, long nowNanos) {
 		protection().retryPlanned(key, delay, nowNanos);

@@ -212,7 +212,7 @@ public final class OriginProtection {
 	 * @param key the key the refusal was recorded under
 	 * @param delay the retry's planned wait from now
 	 * @param nowNanos the current monotonic reading
-	 * @since 0.2.0
+	 * @since 0.3.0
 	 */
 	public void retryPlanned(CooldownKey key, Duration delay, long nowNanos) {
 		this.cooldowns.retryPlanned(Objects.requireNonNull(key, "key"),
@@ -248,12 +248,18 @@ public final class OriginProtection {
 		this.quotas.record(key, reading, accepted, nowNanos);
 	}
 
-	/** Learns that requests under {@code route} fall into {@code bucket}, as its origin named it; since 0.2.0. */
+	/**
+	 * Learns that requests under {@code route} fall into {@code bucket}, as its origin named it.
+	 * @since 0.2.0
+	 */
 	public void learnBucket(CooldownKey route, CooldownScope bucket) {
 		this.buckets.learn(route, bucket);
 	}
 
-	/** @return the bucket learned for {@code route} (a key scoped to its route), or {@code null}; since 0.2.0 */
+	/**
+	 * @return the bucket learned for {@code route} (a key scoped to its route), or {@code null}
+	 * @since 0.2.0
+	 */
 	public @Nullable CooldownScope bucketOf(CooldownKey route) {
 		return this.buckets.bucketOf(route);
 	}
