@@ -73,7 +73,8 @@ final class CooldownHold {
 	 * The merge of a kept and a fresh cooldown: the later instant wins, and takes over the
 	 * requests the one it replaces held. A fresh cooldown recorded while the wave of the kept
 	 * one (or, with none kept, of the last one) is answered is a follow-up, which holds first
-	 * attempts only; a follow-up renewed before its instant stays one.
+	 * attempts only; a follow-up renewed before its instant stays one, and so does a renewal
+	 * after a request the kept one (or one it renewed) held has been sent since it was kept.
 	 * @param kept the hold kept for the key, or {@code null}
 	 * @param fresh the hold just recorded, not yet published
 	 * @param nowNanos the current monotonic reading
@@ -94,7 +95,9 @@ final class CooldownHold {
 			fresh.releases = kept.releases;
 			if (kept.until - nowNanos > 0) {
 				// Renewed before its instant: the requests the kept one held are this one's wave.
-				fresh.followUp = kept.followUp;
+				// One of them released already (at the earlier instant of a cooldown the kept
+				// one renewed) has begun that wave, and a rejection now may be its answer.
+				fresh.followUp = kept.followUp || kept.releases.leftSince(kept.until - kept.spread);
 				fresh.wave = kept.wave;
 			}
 			else {

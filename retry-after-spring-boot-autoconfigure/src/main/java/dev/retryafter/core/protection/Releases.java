@@ -58,6 +58,13 @@ final class Releases {
 	}
 
 	/**
+	 * Whether a request held here was sent at or after {@code sinceNanos}.
+	 */
+	synchronized boolean leftSince(long sinceNanos) {
+		return this.leftAny && this.lastLeft - sinceNanos >= 0;
+	}
+
+	/**
 	 * How many held requests are still to leave at {@code nowNanos}.
 	 */
 	synchronized int leaving(long nowNanos) {

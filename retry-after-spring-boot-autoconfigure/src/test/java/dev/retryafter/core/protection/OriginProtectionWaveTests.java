@@ -87,6 +87,26 @@ class OriginProtectionWaveTests {
 	}
 
 	@Test
+	void whenARequestReleasedAtAnEarlierInstantIsTurnedAwayBeforeTheRenewedInstantThenItsRejectionAnswersTheWave() {
+		// 0 s: the first caller's 429; a caller is held to its instant, 1 s.
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		assertThat(first(0.0)).isEqualTo(new Admission.Wait(Duration.ofSeconds(1)));
+		// 5 ms: a second caller of the first wave is answered 429 too, renewing the cooldown.
+		this.clock.advance(Duration.ofMillis(5));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		// 1 s: the held caller leaves at the instant it was given; 1.002 s its 429, before the
+		// renewed instant (1.005 s). It answers the wave: the first wave's retries are not
+		// held for the instant it asks for.
+		this.clock.advance(Duration.ofMillis(995));
+		this.cooldowns.left(A, HoldReason.COOLDOWN, now());
+		this.clock.advance(Duration.ofMillis(2));
+		this.cooldowns.record(A, Duration.ofSeconds(1), now());
+		this.clock.advance(Duration.ofMillis(50));
+		assertThat(retry()).isEqualTo(Admission.PROCEED);
+		assertThat(first(0.0)).isEqualTo(new Admission.Wait(Duration.ofMillis(950)));
+	}
+
+	@Test
 	void whenTheFollowUpIsRenewedThenItStillHoldsFirstAttemptsOnly() {
 		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		first(0.0);
