@@ -26,23 +26,30 @@ import org.springframework.data.redis.core.script.RedisScript;
  * instance's learned rate describes sample windows of its own, which do not add up.
  * <p>
  * How: the script keeps, in a hash {@code <prefix>learned:{<cooldown key>}}, each instance's
- * last share, when it took it and when it last took a slot, and a theoretical arrival time
- * (TAT). On Redis's own clock it sums the shares of the instances seen in the last 10 s that
- * took theirs within half a server delay of the newest (a share from an earlier rejection
- * describes the origin before its rate changed), gives the slot at the later of Redis's now
- * plus the local wait (which covers the cooldown's instant) and the TAT, and moves the TAT
- * one interval of the summed rate past the slot. The instance then spaces its own slots by
- * the fleet's rate for 10 s, and a request it would let go at once while the fleet's queue,
- * as last answered, still stands (or stood less than a server delay ago) takes a fleet slot
- * too. The key expires 2 s after its TAT, and never before the instances' shares would be
- * forgotten.
+ * last share, when it took it and when it last took a slot, a theoretical arrival time
+ * (TAT) and the interval it was spaced at. On Redis's own clock it sums the shares of the
+ * instances seen in the last 10 s that took theirs within half a server delay of the newest
+ * (a share from an earlier rejection describes the origin before its rate changed), rescales
+ * the queue still ahead of the TAT to the summed rate's interval when that changed (a queue
+ * built at a rate learned too low otherwise kept every later request waiting at that rate:
+ * 9 s of windows with one request accepted in 20, in one run), gives the slot at the later of
+ * Redis's now plus the local wait (which covers the cooldown's instant) and the TAT, and
+ * moves the TAT one interval of the summed rate past the slot. The instance then spaces its
+ * own slots by the fleet's rate for 10 s, and a request it would let go at once while the
+ * fleet's queue, as last answered, still stands (or stood less than a server delay ago) takes
+ * a fleet slot too. The key expires 2 s after its TAT, and never before the instances' shares
+ * would be forgotten.
  * <p>
- * Three more notes keep the sum whole. A share is sent when a rejection takes it, in the
- * background, so that an instance counts though it takes no slot. Each retry an instance
- * lets go (retries are not paced, but the origin counts them) moves the TAT one interval with
- * the next slot it takes. And an instance with no learned rate of its own sends the first
- * attempts its cooldown holds into the fleet's schedule rather than all at the cooldown's
- * instant.
+ * Four more notes keep the sum whole. A share is sent when a rejection takes it, in the
+ * background, so that an instance counts though it takes no slot. An instance hears only the
+ * rejections that moved the fleet's cooldown, so the script answers how old the newest share
+ * is, and an instance whose own is older than that sample by more than half a server delay
+ * takes it again, dated to the sample, and sends it (left out of the sum, it paced the fleet
+ * at the others' shares alone, a fraction of the origin's rate, with no rejection to correct
+ * it). Each retry an instance lets go (retries are not paced, but the origin counts them)
+ * moves the TAT one interval with the next slot it takes. And an instance with no learned
+ * rate of its own sends the first attempts its cooldown holds into the fleet's schedule
+ * rather than all at the cooldown's instant.
  * <p>
  * The round trip is bounded as for quota slots ({@link FleetRoundTrips}). Not connected,
  * slower than the bound, failed, or too many waiting: the request keeps its local slot and
@@ -68,7 +75,8 @@ public final class FleetLearnedSlots {
 
 	// Every instance takes its share at the first rejection of a burst it hears, within
 	// milliseconds of the others, and the next no sooner than one server delay later: shares
-	// within half a delay of the newest belong to its rejection (never closer than 100 ms).
+	// within half a delay of the newest belong to its rejection (never closer than 100 ms); an
+	// older one is left out of the sum, and taken again.
 	private static final long MIN_ONE_REJECTION_NANOS = 100_000_000L;
 
 	// KEYS[1] the key; ARGV[1] the local wait (us); ARGV[2] this instance's share (per second,
@@ -80,9 +88,10 @@ public final class FleetLearnedSlots {
 	// this instance's requests went unpaced since its last slot (retries), each moving the
 	// TAT one interval. Returns {wait (us), or -1 when the slot does not fit, -2 when the
 	// caller has stopped waiting, -3 when no instance has a rate; the fleet's interval (us);
-	// the next free slot (us from now)}.
+	// the next free slot (us from now); how long ago the newest share was taken (us)}.
 	private static final RedisScript<List> TAKE = RedisScript.of(FleetRoundTrips.SCRIPT_PREAMBLE + """
 			local tat = 0
+			local built = 0
 			local seen = {}
 			local rates = {}
 			local learned = {}
@@ -91,6 +100,8 @@ public final class FleetLearnedSlots {
 			  local name = fields[i]
 			  if name == 'tat' then
 			    tat = tonumber(fields[i + 1]) or 0
+			  elseif name == 'iv' then
+			    built = tonumber(fields[i + 1]) or 0
 			  elseif string.sub(name, 1, 2) == 'r:' then
 			    rates[string.sub(name, 3)] = tonumber(fields[i + 1]) or 0
 			  elseif string.sub(name, 1, 2) == 'l:' then
@@ -147,6 +158,11 @@ public final class FleetLearnedSlots {
 			  return {-2, 0, 0}
 			end
 			local interval = math.max(1, math.floor(1000000 / sum))
+			-- The queue ahead was spaced at the interval of its day: at a new rate, what is
+			-- left of it is as long as it would be at this one.
+			if tat > now and built > 0 and built ~= interval then
+			  tat = now + (tat - now) * interval / built
+			end
 			local spent = tonumber(ARGV[10]) or 0
 			if spent > 0 then
 			  tat = math.max(tat, now) + spent * interval
@@ -155,12 +171,12 @@ public final class FleetLearnedSlots {
 			local wait = slot - now
 			if wait > tonumber(ARGV[3]) then
 			  redis.call('PEXPIRE', KEYS[1], math.max(math.floor((tat - now) / 1000) + tonumber(ARGV[6]), keep))
-			  return {-1, interval, math.floor(math.max(tat - now, 0))}
+			  return {-1, interval, math.floor(math.max(tat - now, 0)), math.floor(now - newest)}
 			end
 			local nextTat = slot + interval
-			redis.call('HSET', KEYS[1], 'tat', string.format('%.0f', nextTat))
+			redis.call('HSET', KEYS[1], 'tat', string.format('%.0f', nextTat), 'iv', string.format('%.0f', interval))
 			redis.call('PEXPIRE', KEYS[1], math.max(math.floor((nextTat - now) / 1000) + tonumber(ARGV[6]), keep))
-			return {math.floor(wait), interval, math.floor(nextTat - now)}
+			return {math.floor(wait), interval, math.floor(nextTat - now), math.floor(now - newest)}
 			""", List.class);
 
 	// KEYS[1] the key; ARGV[1] this instance's rate (per second); ARGV[2] this instance;
@@ -292,6 +308,15 @@ public final class FleetLearnedSlots {
 		}
 		rates().fleetPaced(key, 1e6 / interval.longValue(), nowNanos + LIVE_NANOS,
 				nowNanos + queueEnd.longValue() * 1000);
+		if (reply.size() > 3 && reply.get(3) instanceof Number newestAgo
+				&& ownShareAgo - newestAgo.longValue() * 1000 > oneRejection) {
+			// This instance's share is older than the fleet's newest sample, and the fleet's
+			// sum left it out: take it again, for the sample the others took theirs at.
+			long sampleNanos = nowNanos - Math.max(0, newestAgo.longValue()) * 1000;
+			if (rates().joinShare(key, nowNanos, sampleNanos)) {
+				sampled(key, sampleNanos);
+			}
+		}
 		if (fleetWait.longValue() < 0) {
 			// The fleet's slot does not fit the budget: not taken, the local one stands.
 			return local;

@@ -79,10 +79,10 @@ class FleetLearnedSlotsTests {
 		assertThat(first.learnedSlots().takenCount()).isEqualTo(4);
 		assertThat(second.learnedSlots().takenCount()).isEqualTo(4);
 		assertThat(first.pacingFallbackCount() + second.pacingFallbackCount()).isZero();
-		// What Redis keeps: the TAT, and each instance's rate, when it learned it and when it
-		// last took a slot.
+		// What Redis keeps: the TAT and the interval it was spaced at, and each instance's rate,
+		// when it learned it and when it last took a slot.
 		StringRedisTemplate template = this.redis.fixture().template();
-		assertThat(template.opsForHash().entries(first.learnedSlots().key(KEY))).hasSize(7).containsKey("tat");
+		assertThat(template.opsForHash().entries(first.learnedSlots().key(KEY))).hasSize(8).containsKeys("tat", "iv");
 	}
 
 	@Test
@@ -167,7 +167,7 @@ class FleetLearnedSlotsTests {
 		RedisCooldownStore stale = this.redis.fixture().store(new OriginProtection(100));
 		await().atMost(AWAIT).until(() -> stale.state().connected());
 		// One instance learned its share from a sample that closed 1.5 s ago, and took a slot
-		// while its cooldown still held.
+		// while its cooldown still held; it takes no more, so it never takes its share again.
 		learnOnePerSecond(stale, System.nanoTime() - Duration.ofMillis(1500).toNanos());
 		await().atMost(AWAIT).until(() -> shared(stale) == 1);
 		paced(stale);
@@ -175,20 +175,60 @@ class FleetLearnedSlotsTests {
 		// sample, the first has not: its share describes the origin before.
 		long learnedAt = System.nanoTime();
 		RedisCooldownStore[] fleet = fleetThatLearned(learnedAt);
-		List<Long> instants = new ArrayList<>();
-		for (int i = 0; i < 3; i++) {
-			for (RedisCooldownStore store : fleet) {
-				instants.add(slotAt(store));
-			}
-		}
-		// The two fresh shares space the fleet's slots 0.56 s apart; with the older one
-		// summed in, a third of a second.
-		for (int i = 2; i < instants.size(); i++) {
-			assertThat(Duration.ofNanos(instants.get(i) - instants.get(i - 1)))
-				.isGreaterThanOrEqualTo(FLEET_INTERVAL.minus(SPACING_SLACK));
-		}
-		assertThat(fleet[0].learnedSlots().takenCount() + fleet[1].learnedSlots().takenCount()).isEqualTo(6);
+		slotAt(fleet[0]);
+		slotAt(fleet[1]);
+		// The two fresh shares of 0.9 per second space the schedule at 1 / 1.8 s; with the
+		// older one summed in, 1 / 2.7 s.
+		Object interval = this.redis.fixture().template().opsForHash().get(fleet[0].learnedSlots().key(KEY), "iv");
+		assertThat(Long.parseLong(String.valueOf(interval))).isCloseTo(Math.round(1e6 / 1.8), within(100L));
 		assertThat(fleet[0].pacingFallbackCount() + fleet[1].pacingFallbackCount()).isZero();
+	}
+
+	@Test
+	void whenAnInstancesShareIsFromAnEarlierSampleThenItsNextSlotTakesItAgainForTheFleetsNewest() {
+		RedisCooldownStore stale = this.redis.fixture().store(new OriginProtection(100));
+		await().atMost(AWAIT).until(() -> stale.state().connected());
+		// This instance took its share at a rejection 2.5 s ago that asked for 3 s; the others
+		// take theirs at a later one, which moved no cooldown, so this instance never hears it.
+		learnOnePerSecond(stale, System.nanoTime() - Duration.ofMillis(2500).toNanos(), Duration.ofSeconds(3));
+		await().atMost(AWAIT).until(() -> shared(stale) == 1);
+		paced(stale);
+		long learnedAt = System.nanoTime();
+		fleetThatLearned(learnedAt);
+		long asked = System.nanoTime();
+		long before = stale.protection().learnedRates().fleetShareAgoNanos(KEY, asked);
+		assertThat(Duration.ofNanos(before)).isGreaterThanOrEqualTo(Duration.ofMillis(2500));
+		// Its next first attempt (held for its slot, or asking for one while the fleet's queue
+		// stands) hears how old the fleet's newest share is, and it takes its own again, dated
+		// to that sample (give or take the round trips): the sum no longer leaves it out.
+		stale.admit(request(System.nanoTime()));
+		long after = stale.protection().learnedRates().fleetShareAgoNanos(KEY, asked);
+		assertThat(Duration.ofNanos(before - after)).isGreaterThan(Duration.ofMillis(1500));
+		assertThat(stale.protection().learnedRates().fleetShare(KEY)).isPositive();
+		assertThat(stale.pacingFallbackCount()).isZero();
+	}
+
+	@Test
+	void whenTheFleetsRateRisesThenTheQueueStillAheadIsSpacedAtTheNewRate() {
+		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
+		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
+		await().atMost(AWAIT).until(() -> first.state().connected() && second.state().connected());
+		long learnedAt = System.nanoTime();
+		learnOnePerSecond(first, learnedAt);
+		await().atMost(AWAIT).until(() -> shared(first) == 1);
+		// Alone, the first instance queues four slots at its share, 0.9 per second, from the
+		// cooldown's end (2 s): the queue ends about 6.4 s after the rejection.
+		for (int i = 0; i < 4; i++) {
+			slotAt(first);
+		}
+		// The second's share of the same rejection arrives: the fleet's rate doubles, and the
+		// queue still ahead is half as long. Unscaled, its slot would be at 6.4 s.
+		learnOnePerSecond(second, learnedAt);
+		await().atMost(AWAIT).until(() -> shared(first) == 2);
+		long slot = slotAt(second);
+		assertThat(Duration.ofNanos(slot - learnedAt)).isGreaterThanOrEqualTo(COOLDOWN.minus(SPACING_SLACK))
+			.isLessThan(Duration.ofMillis(5000));
+		assertThat(first.pacingFallbackCount() + second.pacingFallbackCount()).isZero();
 	}
 
 	@Test
@@ -301,6 +341,10 @@ class FleetLearnedSlotsTests {
 	// for 2 s, as every instance of a fleet hears them: 0.9 x 10 / 9 s, one per second learned,
 	// cooling until 2 s after {@code at}.
 	private static void learnOnePerSecond(RedisCooldownStore store, long at) {
+		learnOnePerSecond(store, at, COOLDOWN);
+	}
+
+	private static void learnOnePerSecond(RedisCooldownStore store, long at, Duration cooldown) {
 		// Recorded in the instance's own map: through the store, each rejection would also
 		// reach the other instance, at a time of its own.
 		OriginProtection protection = store.protection();
@@ -309,7 +353,7 @@ class FleetLearnedSlotsTests {
 		for (int i = 1; i <= 10; i++) {
 			protection.accepted(KEY, start + i * Duration.ofMillis(800).toNanos());
 		}
-		protection.record(KEY, COOLDOWN, at);
+		protection.record(KEY, cooldown, at);
 		assertThat(store.protection().learnedRates().own(KEY)).isEqualTo(1.0, within(1e-9));
 	}
 

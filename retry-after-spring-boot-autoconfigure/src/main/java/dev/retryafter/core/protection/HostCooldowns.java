@@ -126,6 +126,16 @@ final class HostCooldowns {
 	}
 
 	/**
+	 * Takes {@code key}'s share again now, dated {@code sampleNanos} (see
+	 * {@link LearnedPacer#joinShare}).
+	 * @return whether a share was taken
+	 */
+	boolean joinShare(CooldownKey key, long nowNanos, long sampleNanos) {
+		LearnedPacer pacer = this.pacers.get(key);
+		return pacer != null && pacer.joinShare(nowNanos, sampleNanos);
+	}
+
+	/**
 	 * How long ago {@code key}'s share was taken, in nanoseconds, or {@code -1} without one.
 	 */
 	long fleetShareAgo(CooldownKey key, long nowNanos) {

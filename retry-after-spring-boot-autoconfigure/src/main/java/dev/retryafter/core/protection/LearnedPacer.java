@@ -174,6 +174,15 @@ final class LearnedPacer {
 		if (!Double.isNaN(this.fleetShare) && nowNanos - this.fleetShareAt < this.delayNanos) {
 			return false;
 		}
+		return takeShare(nowNanos, nowNanos);
+	}
+
+	/** Takes the share again now, dated {@code sampleNanos} (see LearnedRates#joinShare). */
+	synchronized boolean joinShare(long nowNanos, long sampleNanos) {
+		return !Double.isNaN(this.fleetShare) && takeShare(nowNanos, sampleNanos);
+	}
+
+	private boolean takeShare(long nowNanos, long sampleNanos) {
 		long span = Math.min(Math.max(2 * this.delayNanos, SHORTEST_SPAN_NANOS), BUCKETS * BUCKET_NANOS);
 		span = Math.min(span, nowNanos - this.createdAt);
 		long current = bucket(nowNanos);
@@ -186,7 +195,7 @@ final class LearnedPacer {
 			accepted += this.acceptedPerBucket[(int) (b % BUCKETS)];
 		}
 		this.fleetShare = (span > 0) ? SAMPLE_SHARE * accepted * NANOS_PER_SECOND / span : 0;
-		this.fleetShareAt = nowNanos;
+		this.fleetShareAt = sampleNanos;
 		return true;
 	}
 

@@ -75,6 +75,21 @@ public final class LearnedRates {
 	}
 
 	/**
+	 * Takes this instance's share of {@code key} again now, over the span that ends now, and
+	 * dates it to the fleet's newest sample: a share an earlier rejection took is left out of
+	 * the fleet's sum, and this instance hears only the rejections that moved the fleet's
+	 * cooldown. Nothing before the first share.
+	 * @param key the key
+	 * @param nowNanos the current monotonic reading
+	 * @param sampleNanos when the fleet's newest share was taken, on this instance's clock
+	 * @return whether a share was taken
+	 * @since 0.3.0
+	 */
+	public boolean joinShare(CooldownKey key, long nowNanos, long sampleNanos) {
+		return this.cooldowns.joinShare(Objects.requireNonNull(key, "key"), nowNanos, sampleNanos);
+	}
+
+	/**
 	 * How long ago the share of {@code key} was taken.
 	 * @param key the key
 	 * @param nowNanos the current monotonic reading

@@ -152,6 +152,27 @@ class LearnedRatesTests {
 		assertThat(this.rates.fleetShare(CooldownKey.of(Origin.of("http", "b.example", -1)))).isNaN();
 	}
 
+	@Test
+	void whenTheFleetSampledAtALaterRejectionThenTheShareIsTakenAgainAndDatedToThatSample() {
+		// Before the first share there is nothing to join.
+		assertThat(this.rates.joinShare(A, now(), now())).isFalse();
+		this.protection.record(A, Duration.ofSeconds(1), now());
+		assertThat(this.rates.fleetShare(A)).isZero();
+		// 20 accepted over the next 2 s; the rest of the fleet took its shares at a rejection
+		// 300 ms ago, which moved no cooldown here: this instance never heard it.
+		for (int i = 0; i < 20; i++) {
+			this.clock.advance(Duration.ofMillis(100));
+			this.protection.accepted(A, now());
+		}
+		long sample = now() - Duration.ofMillis(300).toNanos();
+		assertThat(this.rates.joinShare(A, now(), sample)).isTrue();
+		// Over the last two server delays, ending now; dated to the fleet's sample.
+		assertThat(this.rates.fleetShare(A)).isCloseTo(0.9 * 20 / 2, within(0.9 / 2));
+		assertThat(this.rates.fleetShareAgoNanos(A, now())).isEqualTo(Duration.ofMillis(300).toNanos());
+		// A key that was never turned away has no share to take again.
+		assertThat(this.rates.joinShare(CooldownKey.of(Origin.of("http", "b.example", -1)), now(), now())).isFalse();
+	}
+
 	// A cooldown of 1 s at the start, 40 accepted in 2 s, then a rejection of 1 s: cooling
 	// until 1 s from now, 18 per second learned.
 	private void learnEighteenPerSecond() {
