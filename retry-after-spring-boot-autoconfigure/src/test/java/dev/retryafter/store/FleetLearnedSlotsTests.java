@@ -164,13 +164,9 @@ class FleetLearnedSlotsTests {
 
 	@Test
 	void whenAnInstancesShareIsFromAnEarlierSampleThenTheFleetsRateLeavesItOut() {
-		RedisCooldownStore stale = this.redis.fixture().store(new OriginProtection(100));
-		await().atMost(AWAIT).until(() -> stale.state().connected());
 		// One instance learned its share from a sample that closed 1.5 s ago, and took a slot
 		// while its cooldown still held; it takes no more, so it never takes its share again.
-		learnOnePerSecond(stale, System.nanoTime() - Duration.ofMillis(1500).toNanos());
-		await().atMost(AWAIT).until(() -> shared(stale) == 1);
-		paced(stale);
+		RedisCooldownStore stale = instanceThatLearned(Duration.ofMillis(1500), COOLDOWN);
 		// The origin has turned requests away since; two instances learned from that newer
 		// sample, the first has not: its share describes the origin before.
 		long learnedAt = System.nanoTime();
@@ -186,13 +182,9 @@ class FleetLearnedSlotsTests {
 
 	@Test
 	void whenAnInstancesShareIsFromAnEarlierSampleThenItsNextSlotTakesItAgainForTheFleetsNewest() {
-		RedisCooldownStore stale = this.redis.fixture().store(new OriginProtection(100));
-		await().atMost(AWAIT).until(() -> stale.state().connected());
 		// This instance took its share at a rejection 2.5 s ago that asked for 3 s; the others
 		// take theirs at a later one, which moved no cooldown, so this instance never hears it.
-		learnOnePerSecond(stale, System.nanoTime() - Duration.ofMillis(2500).toNanos(), Duration.ofSeconds(3));
-		await().atMost(AWAIT).until(() -> shared(stale) == 1);
-		paced(stale);
+		RedisCooldownStore stale = instanceThatLearned(Duration.ofMillis(2500), Duration.ofSeconds(3));
 		long learnedAt = System.nanoTime();
 		fleetThatLearned(learnedAt);
 		long asked = System.nanoTime();
@@ -307,6 +299,17 @@ class FleetLearnedSlotsTests {
 			.isGreaterThanOrEqualTo(COOLDOWN.minus(SPACING_SLACK));
 		assertThat(store.pacingFallbackCount()).isEqualTo(1);
 		assertThat(store.learnedSlots().takenCount()).isZero();
+	}
+
+	// One instance, connected, that learned one per second from a rejection {@code ago} that
+	// asked for {@code cooldown}, told the fleet its share, and took a slot.
+	private RedisCooldownStore instanceThatLearned(Duration ago, Duration cooldown) {
+		RedisCooldownStore store = this.redis.fixture().store(new OriginProtection(100));
+		await().atMost(AWAIT).until(() -> store.state().connected());
+		learnOnePerSecond(store, System.nanoTime() - ago.toNanos(), cooldown);
+		await().atMost(AWAIT).until(() -> shared(store) == 1);
+		paced(store);
+		return store;
 	}
 
 	// Two instances, connected, that learned one per second each from the same rejections,
