@@ -217,6 +217,25 @@ public final class CallContext {
 	}
 
 	/**
+	 * A first attempt sent at once was answered with {@code status} and settled by it: when
+	 * the status starts no cooldown, its host counts one acceptance, so that a first
+	 * rejection already knows the rate the host accepted ({@link CooldownStore#acceptedAtOnce}).
+	 * @param settings the client's settings
+	 * @param uri the request's URI
+	 * @param status the response's status
+	 * @param nowNanos a monotonic reading of the attempt (its start will do)
+	 */
+	public void settledAtOnce(RetrySettings settings, URI uri, int status, long nowNanos) {
+		RetrySettings.Cooldown cooldown = settings.cooldown();
+		if (cooldown.enabled() && (status < 400 || !cooldown.statuses().contains(status))) {
+			String host = uri.getHost();
+			if (host != null) {
+				this.cooldowns.acceptedAtOnce(host, nowNanos);
+			}
+		}
+	}
+
+	/**
 	 * Starts a request whose first attempt is sent at once (no cooldown held it): its time
 	 * budget runs from the returned reading, and it counts towards its client's retry budget,
 	 * on that same reading when the budget slides on the same clock.

@@ -289,8 +289,8 @@ final class CallCooldown {
 
 	/**
 	 * Tells the cooldowns that the origin accepted this request, so that a key it has turned
-	 * requests away for learns the rate it accepts. Nothing to tell while no key is cooling
-	 * down or paced.
+	 * requests away for learns the rate it accepts. While no key is cooling down or paced,
+	 * only the host's count of what it accepted lately, without building the key.
 	 */
 	void accepted() {
 		CallContext context = this.call.context();
@@ -299,6 +299,9 @@ final class CallCooldown {
 			if (key != null) {
 				context.cooldowns().accepted(key, context.monotonicClock().nanoTime());
 			}
+		}
+		else if (this.settings.cooldown().enabled() && uri().getHost() != null) {
+			context.cooldowns().acceptedAtOnce(uri().getHost(), context.monotonicClock().nanoTime());
 		}
 	}
 

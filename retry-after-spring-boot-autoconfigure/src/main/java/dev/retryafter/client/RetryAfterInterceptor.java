@@ -249,6 +249,7 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 		}
 		if (stop != null) {
 			try {
+				context.settledAtOnce(rules.settings(), request.getURI(), status, startNanos);
 				context.listener().attemptCompleted(rules.client().name(), method, 1,
 						ResponseOutcomes.outcome(status, RetryAfter.ABSENT), stop);
 			}

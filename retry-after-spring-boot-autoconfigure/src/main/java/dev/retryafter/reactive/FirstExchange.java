@@ -134,6 +134,7 @@ final class FirstExchange implements SentGate {
 			RetryDecision.Stop stop = this.rules.settledBy(status, response.headers().asHttpHeaders(),
 					this.context.quotaFields());
 			if (stop != null) {
+				this.context.settledAtOnce(this.rules.settings(), this.request.url(), status, this.startNanos);
 				this.context.listener()
 					.attemptCompleted(this.rules.client().name(), this.facts.method(), 1,
 							ResponseOutcomes.outcome(status, RetryAfter.ABSENT), stop);

@@ -59,6 +59,17 @@ public interface CooldownStore {
 	}
 
 	/**
+	 * Records that {@code host} accepted a request nothing could hold, without building its
+	 * key; see {@link OriginProtection#acceptedAtOnce}. Local, as {@link #accepted}.
+	 * @param host the request's host, any case
+	 * @param nowNanos the current monotonic reading
+	 * @since 0.3.0
+	 */
+	default void acceptedAtOnce(String host, long nowNanos) {
+		protection().acceptedAtOnce(host, nowNanos);
+	}
+
+	/**
 	 * Records what a response under {@code key} said about its origin's quota; see
 	 * {@link OriginProtection#recordQuota}. Local to this instance.
 	 * @param key the origin, or partition of an origin (or the bucket it named)

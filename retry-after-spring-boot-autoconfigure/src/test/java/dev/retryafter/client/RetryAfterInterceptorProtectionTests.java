@@ -55,6 +55,7 @@ import org.springframework.web.client.ResourceAccessException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.entry;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * Origin protection in {@link RetryAfterInterceptor}: host cooldowns held or
@@ -135,6 +136,29 @@ class RetryAfterInterceptorProtectionTests {
 		assertThat(this.server.requests()).hasSize(14);
 		assertThat(this.listener.events()).filteredOn(Held.class::isInstance).hasSize(2);
 		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.COOLDOWN, HoldReason.PACING);
+	}
+
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void whenTheOriginAcceptedRequestsBeforeItsFirstRejectionThenThatRejectionAlreadyGivesTheRate(Kind kind) {
+		Reply[] replies = new Reply[11];
+		Arrays.fill(replies, Reply.status(200));
+		replies[10] = Reply.status(429).header("Retry-After", "1");
+		this.server.on("/report", replies);
+		HttpCaller caller = kind.create(interceptor(SINGLE_ATTEMPT));
+		// Ten calls that nothing could hold, settled by their first response, 10 ms apart.
+		for (int i = 0; i < 10; i++) {
+			this.clock.advance(Duration.ofMillis(10));
+			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		}
+		this.clock.advance(Duration.ofMillis(10));
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
+		// The cooldown is the guessed route's; 0.9 x 10 accepted over the 100 ms since the
+		// first plus the 1 s asked for.
+		Origin origin = Origin.of("http", "127.0.0.1", this.server.uri("/").getPort());
+		assertThat(this.cooldowns.protection().protection(this.clock.nanoTime())).singleElement()
+			.satisfies((paced) -> assertThat(paced.key().origin()).isEqualTo(origin))
+			.satisfies((paced) -> assertThat(paced.pacedRate()).isCloseTo(0.9 * 10 / 1.1, within(1e-9)));
 	}
 
 	@ParameterizedTest

@@ -40,6 +40,9 @@ final class HostCooldowns {
 
 	private final KeyAdmission admission;
 
+	// What each host accepted while none of its keys was paced: a pacer's first rate.
+	private final RecentAcceptances recent;
+
 	// Told when a rejection takes a new share of the fleet's rate; a shared store sends it.
 	private volatile ObjLongConsumer<CooldownKey> sampled = (key, nowNanos) -> {
 	};
@@ -52,6 +55,7 @@ final class HostCooldowns {
 		this.maxHosts = maxHosts;
 		this.bound = new CooldownBound(maxHosts, this.notBefore, this.pacers);
 		this.admission = new KeyAdmission(this.notBefore, this.pacers, announced);
+		this.recent = new RecentAcceptances(maxHosts);
 	}
 
 	/**
@@ -72,9 +76,10 @@ final class HostCooldowns {
 		}
 		LearnedPacer pacer = this.pacers.get(key);
 		if (pacer == null) {
-			LearnedPacer created = new LearnedPacer(nowNanos, candidate.spread);
+			double seed = this.recent.seedRate(key.origin().host(), nowNanos, candidate.spread);
+			LearnedPacer created = new LearnedPacer(nowNanos, candidate.spread, seed);
 			pacer = this.pacers.putIfAbsent(key, created);
-			if (pacer == null && created.snapshotShare(nowNanos)) {
+			if (pacer == null && (!Double.isNaN(seed) || created.snapshotShare(nowNanos))) {
 				this.sampled.accept(key, nowNanos);
 			}
 		}
@@ -163,12 +168,21 @@ final class HostCooldowns {
 		this.sampled = listener;
 	}
 
-	/** Tells {@code key}'s pacer, if it has one, that the origin accepted a request. */
-	void accepted(CooldownKey key, long nowNanos) {
+	/**
+	 * Tells {@code key}'s pacer, if it has one, that the origin accepted a request.
+	 * @return whether it had one
+	 */
+	boolean accepted(CooldownKey key, long nowNanos) {
 		LearnedPacer pacer = this.pacers.get(key);
 		if (pacer != null) {
 			pacer.accepted(nowNanos);
 		}
+		return pacer != null;
+	}
+
+	/** Counts an acceptance from {@code host} that no pacer took, for a first rejection's rate. */
+	void acceptedUnpaced(String host, long nowNanos) {
+		this.recent.accepted(host, nowNanos);
 	}
 
 	/** The cooldown, release window and learned pace of one key. */

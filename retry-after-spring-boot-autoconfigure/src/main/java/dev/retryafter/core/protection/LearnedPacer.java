@@ -30,9 +30,9 @@ import org.jspecify.annotations.Nullable;
  * <li>With a rate, a first attempt is given the next free slot at or after the cooldown's instant,
  * slots {@code 1 / rate} apart, plus jitter uniform in {@code [0, jitter x 1 / rate]}. The
  * slot is its one hold: it is sent when the slot comes, whatever happens meanwhile. After
- * the instant, slots are handed out only while a request held for its slot is still to
- * leave: once that queue is empty, requests go at once, as for any origin whose cooldown has
- * ended, until the next rejection.</li>
+ * the instant, slots are handed out only while a request held for its slot, or a retry that
+ * spent one, is still to leave: once that queue is empty, requests go at once, as for any
+ * origin whose cooldown has ended, until the next rejection.</li>
  * <li>The rate grows by a twentieth per second while a queue of slots
  * stands (additive increase), so a limit that was raised is found again; the next rejection
  * measures it anew.</li>
@@ -46,9 +46,12 @@ import org.jspecify.annotations.Nullable;
  * ({@link #fleetPaced}), and the fleet's queue, as last seen, keeps its requests in line
  * until it has gone. A retry is not paced but spends a slot ({@link #spent}).
  * <p>
- * Until a rate is learned the pacer changes nothing. It is forgotten once no cooldown holds
- * the key and neither a rejection nor a held request's slot has come for 10 s, or for two of
- * the server's delays if longer.
+ * The first rejection may already give a rate: what the host accepted in the seconds before
+ * it, over that time plus the delay asked ({@link RecentAcceptances}), when that was two
+ * requests or more. It paces, and is this instance's first share, until the first sample
+ * window closes. Until a rate is known the pacer changes nothing. It is forgotten once no
+ * cooldown holds the key and neither a rejection nor a held request's slot has come for 10 s,
+ * or for two of the server's delays if longer.
  * <p>
  * Times are monotonic nanosecond readings, compared only as differences. Thread-safe: every
  * method locks the pacer, which only requests to one cooling or paced key contend for.
@@ -103,19 +106,12 @@ final class LearnedPacer {
 
 	private long fleetRateUntil;
 
-	// What this instance's requests got accepted lately, per 100 ms over the last 10 s: a
-	// fleet sums every instance's at one rejection, which all of them hear.
-	private static final long BUCKET_NANOS = 100_000_000L;
-
-	private static final int BUCKETS = 100;
-
+	// A share is read over two server delays, but never less than a second.
 	private static final long SHORTEST_SPAN_NANOS = 1_000_000_000L;
 
-	private final int[] acceptedPerBucket = new int[BUCKETS];
-
-	private final long createdAt;
-
-	private long lastBucket;
+	// What this instance's requests got accepted lately: a fleet sums every instance's at one
+	// rejection, which all of them hear.
+	private final AcceptedBuckets accepted;
 
 	// This instance's share of the fleet's rate as of its last snapshot, and when it was taken.
 	private double fleetShare = Double.NaN;
@@ -123,12 +119,27 @@ final class LearnedPacer {
 	private long fleetShareAt;
 
 	LearnedPacer(long nowNanos, long delayNanos) {
-		this.createdAt = nowNanos;
+		this(nowNanos, delayNanos, Double.NaN);
+	}
+
+	/**
+	 * A pacer created at its key's first rejection.
+	 * @param seedRate the rate its origin accepted before that rejection
+	 * ({@link RecentAcceptances#seedRate}), which paces until a sample window closes and is
+	 * this instance's first share of the fleet's rate; {@code NaN} when nothing is known
+	 */
+	LearnedPacer(long nowNanos, long delayNanos, double seedRate) {
+		this.accepted = new AcceptedBuckets(nowNanos);
 		this.windowStart = nowNanos;
 		this.nextSlot = nowNanos;
 		this.lastActive = nowNanos;
 		this.lastRelease = nowNanos;
 		this.delayNanos = delayNanos;
+		if (!Double.isNaN(seedRate)) {
+			this.rate = clamp(seedRate);
+			this.fleetShare = this.rate;
+			this.fleetShareAt = nowNanos;
+		}
 	}
 
 	/**
@@ -145,20 +156,6 @@ final class LearnedPacer {
 		this.delayNanos = delayNanos;
 		this.lastActive = nowNanos;
 		this.rejections++;
-	}
-
-	// The bucket of a reading, counted from the pacer's creation, with the buckets skipped
-	// since the last one cleared; -1 for a reading before the last bucket (a late one).
-	private long bucket(long nowNanos) {
-		long bucket = (nowNanos - this.createdAt) / BUCKET_NANOS;
-		if (bucket < this.lastBucket) {
-			return (bucket >= 0 && this.lastBucket - bucket < BUCKETS) ? bucket : -1;
-		}
-		for (long cleared = Math.max(this.lastBucket + 1, bucket - BUCKETS + 1); cleared <= bucket; cleared++) {
-			this.acceptedPerBucket[(int) (cleared % BUCKETS)] = 0;
-		}
-		this.lastBucket = bucket;
-		return bucket;
 	}
 
 	/**
@@ -183,16 +180,11 @@ final class LearnedPacer {
 	}
 
 	private boolean takeShare(long nowNanos, long sampleNanos) {
-		long span = Math.min(Math.max(2 * this.delayNanos, SHORTEST_SPAN_NANOS), BUCKETS * BUCKET_NANOS);
-		span = Math.min(span, nowNanos - this.createdAt);
-		long current = bucket(nowNanos);
-		if (current < 0) {
+		long span = Math.min(Math.max(2 * this.delayNanos, SHORTEST_SPAN_NANOS), AcceptedBuckets.SPAN_NANOS);
+		span = Math.min(span, nowNanos - this.accepted.originNanos());
+		long accepted = this.accepted.sum(nowNanos, span);
+		if (accepted < 0) {
 			return false;
-		}
-		long buckets = Math.max(1, span / BUCKET_NANOS);
-		long accepted = 0;
-		for (long b = Math.max(0, current - buckets + 1); b <= current; b++) {
-			accepted += this.acceptedPerBucket[(int) (b % BUCKETS)];
 		}
 		this.fleetShare = (span > 0) ? SAMPLE_SHARE * accepted * NANOS_PER_SECOND / span : 0;
 		this.fleetShareAt = sampleNanos;
@@ -232,10 +224,7 @@ final class LearnedPacer {
 	 * A response the origin accepted (any status that does not start a cooldown).
 	 */
 	synchronized void accepted(long nowNanos) {
-		long bucket = bucket(nowNanos);
-		if (bucket >= 0) {
-			this.acceptedPerBucket[(int) (bucket % BUCKETS)]++;
-		}
+		this.accepted.add(nowNanos);
 		// Delays are capped at the longest cooldown, far below where this could overflow.
 		if (this.acceptedInWindow == 0 && nowNanos - this.windowStart > 2 * this.delayNanos) {
 			this.windowStart = nowNanos;
@@ -281,7 +270,9 @@ final class LearnedPacer {
 	/**
 	 * A request that was not paced (a retry) goes at {@code atNanos}: it takes the next slot
 	 * from the first attempts, and the fleet hears of it with the next slot this instance
-	 * takes ({@link #takeSpent}). Nothing without a rate.
+	 * takes ({@link #takeSpent}). The queue stands until that slot: a first attempt that
+	 * comes after the instant waits behind the retries that spend the origin's allowance, as
+	 * behind the requests held for their slots. Nothing without a rate.
 	 */
 	synchronized void spent(long atNanos, long nowNanos) {
 		if (Double.isNaN(this.rate)) {
@@ -290,6 +281,9 @@ final class LearnedPacer {
 		long base = (this.nextSlot - atNanos > 0) ? this.nextSlot : atNanos;
 		this.nextSlot = base + interval(nowNanos);
 		this.unshared++;
+		if (this.lastRelease - base < 0) {
+			this.lastRelease = base;
+		}
 	}
 
 	/**

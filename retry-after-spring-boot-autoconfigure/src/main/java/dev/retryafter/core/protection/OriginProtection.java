@@ -35,8 +35,9 @@ import org.jspecify.annotations.Nullable;
  * it starts or renews a <em>follow-up</em>, which holds first attempts only.</li>
  * <li>{@code releaseWindow}: past the instant, a first attempt queues behind the requests
  * the cooldown held, and the retries it planned ({@link #retryPlanned}), still to leave.</li>
- * <li>{@code pacing}: once the origin turned requests away twice, a first attempt in mode
- * {@code wait} takes the next slot at the rate it accepted between them, never earlier than
+ * <li>{@code pacing}: once the origin turned requests away, a first attempt in mode
+ * {@code wait} takes the next slot at the rate it accepted before (between two rejections,
+ * or at the first, over the seconds before it and the delay asked), never earlier than
  * the instant (it replaces the wait of rule 1 or 2). It never saves a request rule 1
  * refused; a key whose origin announces its quota to a client that reads it takes rule 5.</li>
  * <li>{@code probe}: a guessed route nothing holds waits once for another route's probe.</li>
@@ -222,18 +223,32 @@ public final class OriginProtection {
 	/**
 	 * Records that the origin accepted a request under {@code key}: a response whose status
 	 * starts no cooldown. What the origin accepts between two of its rejections is the rate
-	 * its requests are paced at afterwards; a key the origin never turned away keeps no state.
+	 * its requests are paced at afterwards; a key the origin never turned away keeps only its
+	 * host's count ({@link #acceptedAtOnce}).
 	 * @param key the origin, or partition of an origin
 	 * @param nowNanos the current monotonic reading
 	 */
 	public void accepted(CooldownKey key, long nowNanos) {
-		this.cooldowns.accepted(Objects.requireNonNull(key, "key"), nowNanos);
+		boolean paced = this.cooldowns.accepted(Objects.requireNonNull(key, "key"), nowNanos);
 		if (key.scope() != null) {
 			// A scoped acceptance is also one of the whole origin's, whose rate a widened
 			// cooldown learns.
-			this.cooldowns.accepted(key.unscoped(), nowNanos);
+			paced |= this.cooldowns.accepted(key.unscoped(), nowNanos);
 			this.probes.accepted(key);
 		}
+		if (!paced) {
+			this.cooldowns.acceptedUnpaced(key.origin().host(), nowNanos);
+		}
+	}
+
+	/**
+	 * Records that {@code host} (any case, as {@code URI#getHost()} gives it) accepted a
+	 * request nothing held, without building its key: a first rejection paces at what it
+	 * accepted in the seconds before (rule 3). Cheap enough for every call.
+	 * @since 0.3.0
+	 */
+	public void acceptedAtOnce(String host, long nowNanos) {
+		this.cooldowns.acceptedUnpaced(host, nowNanos);
 	}
 
 	/**
@@ -285,11 +300,7 @@ public final class OriginProtection {
 		return this.cooldowns.protection(nowNanos);
 	}
 
-	/**
-	 * The quotas kept now, ordered by key text.
-	 * @return an unmodifiable map from key to the quota's state at {@code nowNanos}
-	 * @since 0.2.0
-	 */
+	/** @return the quotas kept, ordered by key text, to their state at {@code nowNanos}; unmodifiable; since 0.2.0 */
 	public Map<CooldownKey, RateLimitState> quotas(long nowNanos) {
 		return this.quotas.snapshot(nowNanos);
 	}
@@ -320,9 +331,8 @@ public final class OriginProtection {
 	}
 
 	/**
-	 * Forgets the cooldowns whose instant has passed and whose held requests have all left:
-	 * housekeeping, which records do from time to time and which an idle map otherwise needs
-	 * for {@link #isEmpty} to become true again.
+	 * Forgets the cooldowns past their instant whose held requests have all left (records do
+	 * it from time to time; an idle map needs it for {@link #isEmpty} to become true again).
 	 * @since 0.2.0
 	 */
 	public void purgeExpired(long nowNanos) {
@@ -334,42 +344,32 @@ public final class OriginProtection {
 		return Duration.ofNanos(this.maxDurationNanos);
 	}
 
-	/**
-	 * How many origins are cooling down now (the {@code http.client.retry.cooldown.hosts} gauge).
-	 * @return the number of origins with time left at {@code nowNanos}
-	 */
+	/** @return how many origins have time left at {@code nowNanos} (the {@code http.client.retry.cooldown.hosts} gauge) */
 	public int activeCount(long nowNanos) {
 		return this.cooldowns.activeCount(nowNanos);
 	}
 
-	/**
-	 * The keys cooling down now with their time left, ordered by key text (for the endpoint).
-	 * @return an unmodifiable map from key to time left at {@code nowNanos}, positive
-	 */
+	/** @return the keys cooling down at {@code nowNanos}, ordered by key text, to their time left (positive); unmodifiable */
 	public Map<CooldownKey, Duration> snapshot(long nowNanos) {
 		return this.cooldowns.snapshot(nowNanos);
 	}
 
 	/**
-	 * Whether no entry is held at all, expired ones included: no origin is cooling down,
-	 * paced, or pacing inside a quota. Cheap and lock-free, for a check before every request.
-	 * @return {@code true} if the map is empty
+	 * @return whether no entry is held at all, expired ones included: no origin is cooling
+	 * down, paced, or pacing inside a quota. Cheap and lock-free, for every request.
 	 */
 	public boolean isEmpty() {
 		return !this.cooldowns.holdsAny() && this.quotas.isEmpty();
 	}
 
-	/**
-	 * Whether nothing but a quota can hold a request: no cooldown, learned rate or route probe is kept. Lock-free.
-	 */
+	/** Whether nothing but a quota can hold a request: no cooldown, learned rate or route probe is kept. Lock-free. */
 	public boolean holdsByQuotaOnly() {
 		return !this.cooldowns.holdsAny() && this.probes.size() == 0;
 	}
 
 	/**
-	 * Whether a request to {@code host} may be held: some origin is cooling down or paced,
-	 * or a quota is kept for that host (see {@link RateLimitPacing#mayPace}). Cheap and
-	 * lock-free, for a check before every request.
+	 * Whether a request to {@code host} may be held: some origin is cooling down or paced, or a
+	 * quota is kept for that host ({@link RateLimitPacing#mayPace}). Cheap and lock-free.
 	 * @param host the request's host, or {@code null} when it has none
 	 * @return {@code false} only if {@link #admit} would let the request go at once
 	 */
