@@ -111,11 +111,7 @@ class RetryAfterInterceptorProtectionTests {
 	@ParameterizedTest
 	@EnumSource(Kind.class)
 	void whenTheOriginTurnedRequestsAwayTwiceThenTheNextOnesArePacedAtTheRateItAcceptedBetween(Kind kind) {
-		Reply[] replies = new Reply[14];
-		Arrays.fill(replies, Reply.status(200));
-		replies[0] = Reply.status(429).header("Retry-After", "1");
-		replies[10] = Reply.status(429).header("Retry-After", "1");
-		this.server.on("/report", replies);
+		this.server.on("/report", okExceptRejectedAt(14, 0, 10));
 		HttpCaller caller = kind.create(interceptor(SINGLE_ATTEMPT));
 
 		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
@@ -141,10 +137,7 @@ class RetryAfterInterceptorProtectionTests {
 	@ParameterizedTest
 	@EnumSource(Kind.class)
 	void whenTheOriginAcceptedRequestsBeforeItsFirstRejectionThenThatRejectionAlreadyGivesTheRate(Kind kind) {
-		Reply[] replies = new Reply[11];
-		Arrays.fill(replies, Reply.status(200));
-		replies[10] = Reply.status(429).header("Retry-After", "1");
-		this.server.on("/report", replies);
+		this.server.on("/report", okExceptRejectedAt(11, 10));
 		HttpCaller caller = kind.create(interceptor(SINGLE_ATTEMPT));
 		// Ten calls that nothing could hold, settled by their first response, 10 ms apart.
 		for (int i = 0; i < 10; i++) {
@@ -249,11 +242,7 @@ class RetryAfterInterceptorProtectionTests {
 	@ParameterizedTest
 	@EnumSource(Kind.class)
 	void whenAPacedOriginsCooldownAndQueueAreOverThenAKeyedPostIsSentAtOnce(Kind kind) {
-		Reply[] replies = new Reply[14];
-		Arrays.fill(replies, Reply.status(200));
-		replies[0] = Reply.status(429).header("Retry-After", "1");
-		replies[10] = Reply.status(429).header("Retry-After", "1");
-		this.server.on("/report", replies);
+		this.server.on("/report", okExceptRejectedAt(14, 0, 10));
 		HttpCaller caller = kind.create(interceptor(SINGLE_ATTEMPT));
 		caller.get(this.server.uri("/report"));
 		for (int i = 0; i < 9; i++) {
@@ -750,6 +739,16 @@ class RetryAfterInterceptorProtectionTests {
 		return caller.call(HttpMethod.GET, this.server.uri("/report"), headers, new byte[0],
 				(attributes) -> {
 				});
+	}
+
+	/** {@code count} replies, each a 200 but those at {@code rejected}: 429 with Retry-After: 1. */
+	private static Reply[] okExceptRejectedAt(int count, int... rejected) {
+		Reply[] replies = new Reply[count];
+		Arrays.fill(replies, Reply.status(200));
+		for (int index : rejected) {
+			replies[index] = Reply.status(429).header("Retry-After", "1");
+		}
+		return replies;
 	}
 
 	private RetryAfterInterceptor interceptor(RetrySettings settings) {

@@ -71,10 +71,7 @@ class OriginProtectionFirstRejectionTests {
 	@Test
 	void whenAcceptancesCameThroughTheCallPathBeforeAnyPacerThenTheyCountAsTheHosts() {
 		// A call built whole (a tracer watches it) reports its acceptance under its key.
-		for (int i = 0; i < 10; i++) {
-			this.clock.advance(Duration.ofMillis(10));
-			this.cooldowns.accepted(A, now());
-		}
+		acceptUnderKey(10, Duration.ofMillis(10));
 		this.cooldowns.record(A, Duration.ofSeconds(1), now());
 		// The first at 10 ms, the rejection at 100 ms: 90 ms, plus the 1 s delay.
 		assertThat(this.cooldowns.learnedRates().own(A)).isEqualTo(0.9 * 10 / 1.09, within(1e-9));
@@ -85,10 +82,7 @@ class OriginProtectionFirstRejectionTests {
 		acceptAtOnce("a.example", 20, Duration.ofNanos(2_500_000));
 		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		this.clock.advance(Duration.ofSeconds(2));
-		for (int i = 0; i < 10; i++) {
-			this.clock.advance(Duration.ofMillis(10));
-			this.cooldowns.accepted(A, now());
-		}
+		acceptUnderKey(10, Duration.ofMillis(10));
 		this.cooldowns.record(A, Duration.ofSeconds(2), now());
 		// 10 accepted in the 2.1 s window since the first rejection.
 		assertThat(this.cooldowns.learnedRates().own(A)).isEqualTo(0.9 * 10 / 2.1, within(1e-9));
@@ -174,6 +168,13 @@ class OriginProtectionFirstRejectionTests {
 	private Admission admitRetry(CooldownKey key) {
 		return this.cooldowns.admit(new AdmissionRequest(key, now(), BUDGET, RESERVE, CooldownMode.WAIT, 0.0,
 				new FixedRandom(0.5), false));
+	}
+
+	private void acceptUnderKey(int count, Duration apart) {
+		for (int i = 0; i < count; i++) {
+			this.clock.advance(apart);
+			this.cooldowns.accepted(A, now());
+		}
 	}
 
 	private void acceptAtOnce(String host, int count, Duration apart) {
