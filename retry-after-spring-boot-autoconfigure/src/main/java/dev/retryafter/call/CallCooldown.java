@@ -300,8 +300,11 @@ final class CallCooldown {
 				context.cooldowns().accepted(key, context.monotonicClock().nanoTime());
 			}
 		}
-		else if (this.settings.cooldown().enabled() && uri().getHost() != null) {
-			context.cooldowns().acceptedAtOnce(uri().getHost(), context.monotonicClock().nanoTime());
+		else if (this.settings.cooldown().enabled()) {
+			String host = uri().getHost();
+			if (host != null) {
+				context.cooldowns().acceptedAtOnce(host, context.monotonicClock().nanoTime());
+			}
 		}
 	}
 

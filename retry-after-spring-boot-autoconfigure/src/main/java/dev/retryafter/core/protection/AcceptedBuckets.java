@@ -33,6 +33,11 @@ class AcceptedBuckets {
 		return this.originNanos;
 	}
 
+	/** When the latest bucket counted or read began. */
+	long latestNanos() {
+		return this.originNanos + this.lastBucket * BUCKET_NANOS;
+	}
+
 	/** Counts one acceptance at {@code nowNanos}; a reading older than the ring is dropped. */
 	void add(long nowNanos) {
 		long bucket = bucket(nowNanos);

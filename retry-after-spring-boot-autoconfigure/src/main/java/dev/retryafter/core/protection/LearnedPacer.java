@@ -118,10 +118,6 @@ final class LearnedPacer {
 
 	private long fleetShareAt;
 
-	LearnedPacer(long nowNanos, long delayNanos) {
-		this(nowNanos, delayNanos, Double.NaN);
-	}
-
 	/**
 	 * A pacer created at its key's first rejection.
 	 * @param seedRate the rate its origin accepted before that rejection
