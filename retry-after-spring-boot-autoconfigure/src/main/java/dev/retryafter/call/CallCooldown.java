@@ -26,7 +26,8 @@ import org.springframework.http.HttpHeaders;
  * (after the application's own interceptors or filters, which may add the partition headers)
  * has seen it; until then, the request as the call holds it. Where the two keys differ, the
  * request as sent is admitted again under its own key, unless the request was already held for
- * this attempt: a request is held at most once per attempt.
+ * this attempt: a request is held at most once per attempt, save a learned-pace slot that a new
+ * cooldown overtook ({@link #holdAgain}).
  */
 final class CallCooldown {
 
@@ -53,6 +54,9 @@ final class CallCooldown {
 
 	// A request waits for another route's probe once: then it goes, whatever the probe's fate.
 	private boolean probeAwaited;
+
+	// A request whose learned-pace slot a new cooldown overtook is admitted again once.
+	private boolean pacedAgain;
 
 	/** The URI of the request as last sent, or {@code null} until an innermost element saw it. */
 	private @Nullable URI sentUri;
@@ -188,6 +192,30 @@ final class CallCooldown {
 			context.cooldowns().left(holder, this.holdReason, nowNanos);
 		}
 		return Duration.ofNanos(nowNanos - sinceNanos);
+	}
+
+	/**
+	 * The hold still ahead of a request whose learned-pace slot has just come: a rejection
+	 * started a cooldown of its key while it waited, so the slot, spaced before that rejection,
+	 * now falls inside the server's delay, where the request would only be turned away too.
+	 * It is admitted again: held to the new cooldown's instant or a slot after it. Once per
+	 * call, so that a stream of rejections never holds one request again and again; and never
+	 * refused for it (a new cooldown that does not fit the budget lets it go as it would have).
+	 * A cooldown that was there when the slot was given ended before it: a slot is never
+	 * earlier than the cooldown's instant.
+	 * @return the hold, or {@code null} to send the request now
+	 */
+	Admission.@Nullable Wait holdAgain() {
+		if (this.holdReason != HoldReason.PACING || this.pacedAgain) {
+			return null;
+		}
+		CallContext context = this.call.context();
+		long nowNanos = context.monotonicClock().nanoTime();
+		CooldownKey holder = holder();
+		CooldownKey admitted = this.admittedKey;
+		this.pacedAgain = (holder != null && !context.cooldowns().remaining(holder, nowNanos).isZero())
+				|| (admitted != null && !context.cooldowns().remaining(admitted, nowNanos).isZero());
+		return (this.pacedAgain && admitNow() instanceof Admission.Wait wait) ? wait : null;
 	}
 
 	/**

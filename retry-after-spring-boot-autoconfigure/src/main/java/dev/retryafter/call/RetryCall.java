@@ -40,8 +40,8 @@ import org.springframework.http.HttpHeaders;
  * from the start.</li>
  * <li>{@link #watch}: a listener that follows calls gets this one (spans, DEBUG lines).</li>
  * <li>{@link #admission}: the cooldown store's door decides whether the first attempt may go
- * now; a hold is waited out ({@link #waitStarts}, then {@link #held}), a refusal ends the
- * call (its {@code CallCooldown} keeps the key, the hold's reason and holder).</li>
+ * now; a hold is waited out ({@link #waitStarts}, then {@link #held}, which may add one), a
+ * refusal ends the call ({@code CallCooldown} keeps the key, the hold's reason, holder).</li>
  * <li>{@link #admissionAsSent} (or {@link #sentAs}): the adapter's innermost element, after
  * the application's own interceptors or filters, admits the request again under the key of
  * its headers as sent, unless the attempt was held already.</li>
@@ -96,8 +96,7 @@ public abstract class RetryCall {
 
 	/**
 	 * Starts a call: its time budget runs from now.
-	 * @param context the collaborators shared by the adapter's calls, as {@link #context()} gives
-	 * them
+	 * @param context the collaborators shared by the adapter's calls, as {@link #context()} gives them
 	 * @param client the named client the request belongs to
 	 * @param facts the facts the planner needs about the request
 	 */
@@ -203,9 +202,10 @@ public abstract class RetryCall {
 
 	/**
 	 * Admission before each send: a key cooling down holds the request (plus jitter) when
-	 * that fits the budget, or refuses it. A request is held at most once per attempt: once
-	 * its hold ends it is sent, even if other responses extended the cooldown meanwhile
-	 * (holding it again starved herds: each fresh 429 re-held all the others).
+	 * that fits the budget, or refuses it. A request is held once per attempt, then sent even
+	 * if other responses extended the cooldown meanwhile (holding it again starved herds: each
+	 * fresh 429 re-held all the others); only a learned-pace slot a new cooldown overtook
+	 * holds it once more, once per call ({@link #held(long)}).
 	 * @return {@code null} to send now; an {@link Admission.Wait} to hold the request for its
 	 * delay, then report {@link #held(long)} and send; or an {@link Admission.Refuse}, already
 	 * reported to the listener, to send nothing
@@ -244,21 +244,23 @@ public abstract class RetryCall {
 	}
 
 	/**
-	 * Reports that the hold {@link #admission()} asked for has ended and the request is sent.
+	 * Reports that the hold {@link #admission()} asked for has ended.
 	 * @param sinceNanos when the hold began, from {@link #nanoTime()}
+	 * @return a hold still ahead, when a new cooldown overtook the learned-pace slot the
+	 * request waited for (once per call), or {@code null} to send the request now
 	 */
-	protected final void held(long sinceNanos) {
+	protected final Admission.@Nullable Wait held(long sinceNanos) {
 		CooldownKey key = this.cooldown.holder();
 		Duration heldFor = this.cooldown.left(sinceNanos);
 		this.watch.waitEnded(heldFor);
 		if (key != null) {
 			context().listener().held(this.client.name(), this.facts.method(), key, heldFor, this.cooldown.holdReason());
 		}
+		return this.cooldown.holdAgain();
 	}
 
 	/**
-	 * Counts the request towards its client's retry budget as it is first sent: one refused
-	 * by a cooldown was never made, and must not pay for other requests' retries.
+	 * Counts the request towards its retry budget as first sent (one a cooldown refused never pays).
 	 */
 	protected final void firstAttemptSent() {
 		this.sent = 1;
@@ -267,8 +269,8 @@ public abstract class RetryCall {
 	}
 
 	/**
-	 * Counts a retry that is being sent: a server-paced retry spends no budget (the planner
-	 * took no permit for it) but is a request the origin sees.
+	 * Counts a retry being sent: a server-paced one spends no budget (the planner took no
+	 * permit for it) but is a request the origin sees.
 	 * @param retry the retry being sent
 	 */
 	protected final void retrySent(RetryDecision.Retry retry) {
@@ -277,9 +279,8 @@ public abstract class RetryCall {
 	}
 
 	/**
-	 * Gives back the permit the planner took for a retry that is never sent (the deadline
-	 * passed, a cooldown refused it, the wait was interrupted or cancelled), as the planner
-	 * gives back one taken for a retry a later rule stopped.
+	 * Gives back the planner's permit for a retry never sent (the deadline passed, a cooldown
+	 * refused it, the wait was interrupted or cancelled), as for a retry a later rule stopped.
 	 * @param retry the retry called off
 	 */
 	protected final void retryCalledOff(RetryDecision.Retry retry) {
@@ -319,8 +320,8 @@ public abstract class RetryCall {
 
 	/**
 	 * Plans what follows an attempt, with the client's retry-budget permits, and reports it.
-	 * When an outer retry layer drives the call, a first attempt that would continue is
-	 * handed back to it instead (reason {@code outer-retry}), if that layer retries it.
+	 * Under an outer retry layer that retries it, a first attempt that would continue is
+	 * handed back to it instead (reason {@code outer-retry}).
 	 * @param outcome how the attempt ended
 	 * @param attempt the attempt number, 1 for the first
 	 * @return the decision
@@ -352,8 +353,7 @@ public abstract class RetryCall {
 	 * The deadline check right before a retry is sent. The planner already kept
 	 * {@code attempt-reserve} of the budget for the next attempt, so only a budget spent
 	 * entirely stops here. A wait that overran its plan (a late wake-up, a paused VM) eats
-	 * into the reserve: that is what the reserve is for, and sending then is still within the
-	 * caller's budget.
+	 * into the reserve, which is what it is for: sending is still within the caller's budget.
 	 * @return whether the whole budget is spent; if so it was reported (reason
 	 * {@code budget-exhausted})
 	 */

@@ -121,9 +121,7 @@ final class BlockingCall extends RetryCall {
 		try {
 			Admission admission = admissionAsSent(uri, headers);
 			if (admission instanceof Admission.Wait wait) {
-				long since = waitStarts(wait.delay(), true);
-				sleep(wait.delay(), true);
-				held(since);
+				hold(wait);
 			}
 			else if (admission instanceof Admission.Refuse refuse) {
 				throw new RetryRefusedException(origin(), StopReason.COOLDOWN, refuse.timeLeft());
@@ -280,13 +278,21 @@ final class BlockingCall extends RetryCall {
 	private Admission.@Nullable Refuse admit() throws InterruptedIOException {
 		Admission admission = admission();
 		if (admission instanceof Admission.Wait wait) {
-			long since = waitStarts(wait.delay(), true);
-			sleep(wait.delay(), true);
-			held(since);
+			hold(wait);
 			// A wait for another route's probe ends with its answer known: ask again (once).
 			return (wait.reason() == HoldReason.PROBE) ? admit() : null;
 		}
 		return (Admission.Refuse) admission;
+	}
+
+	/** Holds this thread for {@code wait}, and for the hold a new cooldown may add to it. */
+	private void hold(Admission.Wait wait) throws InterruptedIOException {
+		long since = waitStarts(wait.delay(), true);
+		sleep(wait.delay(), true);
+		Admission.Wait again = held(since);
+		if (again != null) {
+			hold(again);
+		}
 	}
 
 	/**

@@ -317,21 +317,21 @@ final class ExchangeCall extends RetryCall implements SentGate {
 
 	/**
 	 * Waits on a timer: before a retry (reported as waited) or, when {@code hold}, while a
-	 * cooldown holds the request (reported as held).
+	 * cooldown holds the request (reported as held, then held again if a new cooldown asks).
 	 */
 	private Mono<Void> pause(Duration delay, boolean hold) {
 		return Mono.defer(() -> {
 			long since = waitStarts(delay, hold);
-			return Mono.delay(delay, this.scheduler).doOnNext((tick) -> {
-				if (hold) {
-					held(since);
-				}
-				else {
+			return Mono.delay(delay, this.scheduler).flatMap((tick) -> {
+				Admission.Wait again = hold ? held(since) : null;
+				if (!hold) {
 					waited(delay, since);
 				}
-			}).then();
+				return (again != null) ? pause(again.delay(), true) : Mono.<Void>empty();
+			});
 		});
 	}
+
 
 	/**
 	 * Enters a wait or a hold, unless the subscriber already went away: a cancellation that

@@ -156,6 +156,59 @@ class RetryAfterInterceptorProtectionTests {
 
 	@ParameterizedTest
 	@EnumSource(Kind.class)
+	void whenARejectionStartsACooldownWhileARequestWaitsForItsPacedSlotThenItIsHeldAgainOnce(Kind kind) {
+		CooldownKey paced = pacedAfterFirstRejection(kind);
+		// Every hold ends as another caller's request meets a 429 asking for 2 s.
+		Sleeper overtaking = (duration) -> {
+			this.sleeper.sleep(duration);
+			this.cooldowns.record(paced, Duration.ofSeconds(2), this.clock.nanoTime());
+		};
+		Result result = kind.create(interceptor(SINGLE_ATTEMPT, overtaking)).get(this.server.uri("/report"));
+
+		assertThat(result.status()).isEqualTo(200);
+		// Its slot at the first cooldown's instant, then the new cooldown's 2 s; the one after
+		// that, which the second hold's end records, no longer holds it: once per call.
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
+		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.PACING, HoldReason.PACING);
+		assertThat(this.server.requests()).hasSize(12);
+	}
+
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void whenTheCooldownThatOvertookAPacedSlotDoesNotFitTheBudgetThenTheRequestIsSentAsBefore(Kind kind) {
+		CooldownKey paced = pacedAfterFirstRejection(kind);
+		// 30 s: past the 10 s budget, which a cooldown met at admission would refuse.
+		Sleeper overtaking = (duration) -> {
+			this.sleeper.sleep(duration);
+			this.cooldowns.record(paced, Duration.ofSeconds(30), this.clock.nanoTime());
+		};
+		Result result = kind.create(interceptor(SINGLE_ATTEMPT, overtaking)).get(this.server.uri("/report"));
+
+		assertThat(result.status()).isEqualTo(200);
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(1));
+		assertThat(this.listener.events()).noneMatch(StoppedWithoutAttempt.class::isInstance);
+		assertThat(this.server.requests()).hasSize(12);
+	}
+
+	/**
+	 * Ten calls accepted 10 ms apart, then a 429 asking for 1 s: its key is paced at once
+	 * (0.9 x 10 / 1.1 s) and cools down for 1 s. The next reply is a 200.
+	 * @return the paced key
+	 */
+	private CooldownKey pacedAfterFirstRejection(Kind kind) {
+		this.server.on("/report", okExceptRejectedAt(12, 10));
+		HttpCaller caller = kind.create(interceptor(SINGLE_ATTEMPT));
+		for (int i = 0; i < 10; i++) {
+			this.clock.advance(Duration.ofMillis(10));
+			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		}
+		this.clock.advance(Duration.ofMillis(10));
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
+		return this.cooldowns.protection().protection(this.clock.nanoTime()).get(0).key();
+	}
+
+	@ParameterizedTest
+	@EnumSource(Kind.class)
 	void whenACooldownThatHeldNobodyHasEndedThenTheNextRequestIsSentAtOnce(Kind kind) {
 		// total-budget 2s: a 10 s cooldown holds nobody, it refuses.
 		this.server.on("/report", Reply.status(429).header("Retry-After", "10"), Reply.status(200).body("ready"));

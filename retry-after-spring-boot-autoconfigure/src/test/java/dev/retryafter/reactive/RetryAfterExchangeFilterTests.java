@@ -329,6 +329,37 @@ class RetryAfterExchangeFilterTests {
 		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.PROBE);
 	}
 
+	@Test
+	void whenARejectionStartsACooldownWhileAFirstAttemptWaitsForItsPacedSlotThenItIsHeldAgainOnce() {
+		// Ten acceptances 10 ms apart, then a 429 asking for 1 s: the route is paced at once.
+		for (int i = 0; i < 10; i++) {
+			this.scheduler.advanceTimeBy(Duration.ofMillis(10));
+			this.cooldowns.acceptedAtOnce("127.0.0.1", this.clock.nanoTime());
+		}
+		RetrySettings singleAttempt = NO_JITTER.withMaxAttempts(1);
+		ClientResponse ok = response(200);
+		this.exchange.respond(response(429, "Retry-After", "1"), ok);
+		// Answered at once: no timer, so the virtual time of the verification below is still unused.
+		assertThat(call(singleAttempt, get()).block(TIMEOUT).statusCode().value()).isEqualTo(429);
+		CooldownKey route = KEY.withScope(CooldownScope.route("/report"));
+		assertThat(this.cooldowns.protection().protection(this.clock.nanoTime())).singleElement()
+			.satisfies((paced) -> assertThat(paced.key()).isEqualTo(route));
+		// Its slot is the cooldown's instant, 1 s away; half-way there another caller's request
+		// meets a 429 asking for 2 s, so the slot falls inside the new cooldown.
+		StepVerifier.withVirtualTime(() -> call(singleAttempt, get()), () -> this.scheduler, Long.MAX_VALUE)
+			.expectSubscription()
+			.then(() -> this.scheduler.schedule(
+					() -> this.cooldowns.record(route, Duration.ofSeconds(2), this.clock.nanoTime()), 500,
+					TimeUnit.MILLISECONDS))
+			.expectNoEvent(Duration.ofMillis(2499))
+			.then(() -> assertThat(this.exchange.sent()).hasSize(1))
+			.thenAwait(Duration.ofMillis(1))
+			.expectNext(ok)
+			.expectComplete()
+			.verify(TIMEOUT);
+		assertThat(this.listener.holdReasons()).containsExactly(HoldReason.PACING, HoldReason.PACING);
+	}
+
 	// /search was refused for 30 s; a first request to /items took the probe and is still out.
 	private CooldownKey routeCoolsWithProbeOut() {
 		this.cooldowns.record(KEY.withScope(CooldownScope.route("/search")), Duration.ofSeconds(30), 0);

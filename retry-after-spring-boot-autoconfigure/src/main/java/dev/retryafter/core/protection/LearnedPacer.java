@@ -29,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  * nothing.</li>
  * <li>With a rate, a first attempt is given the next free slot at or after the cooldown's instant,
  * slots {@code 1 / rate} apart, plus jitter uniform in {@code [0, jitter x 1 / rate]}. The
- * slot is its one hold: it is sent when the slot comes, whatever happens meanwhile. After
+ * slot is its one hold: it is sent when the slot comes, unless a rejection started a new
+ * cooldown of its key meanwhile (then it is admitted again, once: {@code CallCooldown}). After
  * the instant, slots are handed out only while a request held for its slot, or a retry that
  * spent one, is still to leave: once that queue is empty, requests go at once, as for any
  * origin whose cooldown has ended, until the next rejection.</li>
@@ -228,6 +229,11 @@ final class LearnedPacer {
 		this.acceptedInWindow++;
 		if (!Double.isNaN(this.rate) && this.nextSlot - nowNanos > 0) {
 			this.rate = clamp(this.rate + GROWTH_PER_ACCEPTED);
+		}
+		// The fleet's sum grows as one instance's rate does: each share by as much per request
+		// of its own accepted while the fleet's queue, as last answered, stands.
+		if (this.fleetShare > 0 && this.lastRelease - nowNanos > 0) {
+			this.fleetShare = clamp(this.fleetShare + GROWTH_PER_ACCEPTED);
 		}
 	}
 

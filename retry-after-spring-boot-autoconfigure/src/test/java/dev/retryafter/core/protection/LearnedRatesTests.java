@@ -153,6 +153,34 @@ class LearnedRatesTests {
 	}
 
 	@Test
+	void whileTheFleetsQueueStandsThenEachRequestAcceptedGrowsTheShareAsTheOwnRateWouldGrow() {
+		for (int i = 0; i < 10; i++) {
+			this.clock.advance(Duration.ofMillis(10));
+			this.protection.acceptedAtOnce("a.example", now());
+		}
+		this.protection.record(A, Duration.ofSeconds(1), now());
+		double share = this.rates.fleetShare(A);
+		assertThat(share).isPositive();
+		// Before the fleet answered, no queue of its stands: nothing grows the share.
+		this.protection.accepted(A, now());
+		assertThat(this.rates.fleetShare(A)).isEqualTo(share);
+		// The fleet's queue stands for 3 s: each acceptance adds a twentieth of a request per
+		// second, the share keeps the date of its sample.
+		this.rates.fleetPaced(A, 27.0, now() + 10 * SECOND, now() + 3 * SECOND);
+		long sampledAgo = this.rates.fleetShareAgoNanos(A, now());
+		for (int i = 0; i < 4; i++) {
+			this.clock.advance(Duration.ofMillis(100));
+			this.protection.accepted(A, now());
+		}
+		assertThat(this.rates.fleetShare(A)).isCloseTo(share + 4 * 0.05, within(1e-9));
+		assertThat(this.rates.fleetShareAgoNanos(A, now())).isEqualTo(sampledAgo + 4 * SECOND / 10);
+		// Once the queue has gone, an acceptance adds nothing; a rejection takes the share anew.
+		this.clock.advance(Duration.ofSeconds(3));
+		this.protection.accepted(A, now());
+		assertThat(this.rates.fleetShare(A)).isCloseTo(share + 4 * 0.05, within(1e-9));
+	}
+
+	@Test
 	void whenTheFleetSampledAtALaterRejectionThenTheShareIsTakenAgainAndDatedToThatSample() {
 		// Before the first share there is nothing to join.
 		assertThat(this.rates.joinShare(A, now(), now())).isFalse();
