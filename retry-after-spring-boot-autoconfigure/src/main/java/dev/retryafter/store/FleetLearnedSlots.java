@@ -33,7 +33,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * the queue still ahead of the TAT to the summed rate's interval when that changed (a queue
  * built at a rate learned too low otherwise kept every later request waiting at that rate:
  * 9 s of windows with one request accepted in 20, in one run), gives the slot at the later of
- * Redis's now plus the local wait (which covers the cooldown's instant) and the TAT, and
+ * Redis's now plus what is left of the cooldown holding the request and the TAT, and
  * moves the TAT one interval of the summed rate past the slot. The instance then spaces its
  * own slots by the fleet's rate for 10 s, and a request it would let go at once while the
  * fleet's queue, as last answered, still stands (or stood less than a server delay ago) takes
@@ -79,7 +79,7 @@ public final class FleetLearnedSlots {
 	// older one is left out of the sum, and taken again.
 	private static final long MIN_ONE_REJECTION_NANOS = 100_000_000L;
 
-	// KEYS[1] the key; ARGV[1] the local wait (us); ARGV[2] this instance's share (per second,
+	// KEYS[1] the key; ARGV[1] the cooldown's wait (us); ARGV[2] this instance's share (per second,
 	// 0 without one); ARGV[3] the longest wait that fits the request's budget (us); ARGV[4]
 	// this instance; ARGV[5] how long an instance's share counts (us); ARGV[6] how long the key
 	// outlives its TAT (ms); ARGV[7] when its caller stops waiting, by Redis's clock as this
@@ -250,7 +250,8 @@ public final class FleetLearnedSlots {
 	 * @param request the request
 	 * @param local what the local door answered
 	 * @param queueStands what {@link #queueStands} said before the door answered
-	 * @return the admission; a learned-pace hold never shorter than the local one
+	 * @return the admission; a learned-pace hold at the fleet's slot, never before the cooldown's
+	 * instant, whatever this instance's own queue said
 	 */
 	Admission admit(AdmissionRequest request, Admission local, boolean queueStands) {
 		Admission.Wait pacedWait = (local instanceof Admission.Wait wait && wait.reason() == HoldReason.PACING) ? wait
@@ -280,6 +281,12 @@ public final class FleetLearnedSlots {
 		long oneRejection = Math.max(MIN_ONE_REJECTION_NANOS, rates().serverDelayNanos(key) / 2);
 		Admission.Wait localHold = (pacedWait != null) ? pacedWait : heldWithoutRate;
 		long localWait = (localHold != null) ? localHold.delay().toNanos() : 0;
+		// A local slot lies behind this instance's own queue, spaced at its own share until the
+		// fleet first answers: asking the fleet for a slot that late moved the fleet's TAT there
+		// and left the fleet's slots before it empty (13-19 requests in the window the first
+		// cooldown released into, where 20 were allowed). The fleet's schedule counts every
+		// instance's slots and retries; from here only the cooldown's instant bounds it.
+		long askedWait = (pacedWait != null) ? Math.min(localWait, cooldownNanos(request, key)) : localWait;
 		long budget = DurationMath.saturatedNanos(request.remainingBudget(), DurationMath.DURATION_LIMIT_NANOS);
 		long reserve = Math.max(0,
 				DurationMath.saturatedNanos(request.attemptReserve(), DurationMath.DURATION_LIMIT_NANOS));
@@ -288,7 +295,7 @@ public final class FleetLearnedSlots {
 		String ownShare = Double.toString(share);
 		long ownShareAgo = shareAgo;
 		List<?> reply = this.roundTrips.call(TAKE, key(key),
-				(deadline) -> new String[] { Long.toString(FleetRoundTrips.micros(localWait)), ownShare,
+				(deadline) -> new String[] { Long.toString(FleetRoundTrips.micros(askedWait)), ownShare,
 						Long.toString(FleetRoundTrips.micros(maxWait)), this.link.instance(),
 						Long.toString(LIVE_MILLIS * 1000), Long.toString(EXPIRY_SLACK_MILLIS), deadline,
 						Long.toString(FleetRoundTrips.micros(ownShareAgo)),
@@ -323,7 +330,18 @@ public final class FleetLearnedSlots {
 		}
 		this.taken.increment();
 		long fleetNanos = fleetWait.longValue() * 1000;
+		if (pacedWait != null) {
+			return (fleetNanos > 0) ? new Admission.Wait(Duration.ofNanos(fleetNanos), HoldReason.PACING)
+					: Admission.PROCEED;
+		}
 		return (fleetNanos > localWait) ? new Admission.Wait(Duration.ofNanos(fleetNanos), HoldReason.PACING) : local;
+	}
+
+	// How long the cooldown holding the request still lasts: a fleet slot is never before it.
+	private long cooldownNanos(AdmissionRequest request, CooldownKey pacerKey) {
+		long nowNanos = request.nowNanos();
+		return Math.max(this.link.protection().remaining(request.key(), nowNanos).toNanos(),
+				this.link.protection().remaining(pacerKey, nowNanos).toNanos());
 	}
 
 	/**

@@ -37,6 +37,9 @@ class FleetLearnedSlotsTests {
 
 	private static final Duration OWN_INTERVAL = Duration.ofSeconds(1);
 
+	// The fleet's interval itself: 1 / 1.8 s.
+	private static final Duration SHARED_INTERVAL = Duration.ofNanos(555_555_555);
+
 	// The second rejection asks for this: the first slot is at its end.
 	private static final Duration COOLDOWN = Duration.ofSeconds(2);
 
@@ -146,20 +149,41 @@ class FleetLearnedSlotsTests {
 		RedisCooldownStore[] fleet = fleetThatLearned(learnedAt);
 		RedisCooldownStore first = fleet[0];
 		RedisCooldownStore second = fleet[1];
-		// One instance takes three slots: at 2 s, 3 s (its own pace, handed out before the
-		// fleet answered) and 3.56 s; the fleet's next is at 4.1 s.
+		// One instance takes three slots, 0.56 s apart from the cooldown's end at 2 s; the
+		// fleet's next is at 3.67 s.
 		for (int i = 0; i < 3; i++) {
 			paced(first);
 		}
-		// The other lets two retries go at the cooldown's instant, unpaced: its own next slot
-		// moves to 4 s, and the fleet's, when it next takes one, past two more intervals.
+		// The other lets two retries go at the cooldown's instant, unpaced: the fleet's next
+		// slot, when it takes one, moves past two more intervals.
 		for (int i = 0; i < 2; i++) {
 			assertThat(second.admit(retry(System.nanoTime()))).isInstanceOfSatisfying(Admission.Wait.class,
 					(wait) -> assertThat(wait.reason()).isEqualTo(HoldReason.COOLDOWN));
 		}
 		assertThat(Duration.ofNanos(slotAt(second) - learnedAt))
-			.isGreaterThanOrEqualTo(Duration.ofSeconds(5).minus(SPACING_SLACK));
+			.isGreaterThanOrEqualTo(COOLDOWN.plus(SHARED_INTERVAL.multipliedBy(5)).minus(SPACING_SLACK));
 		assertThat(second.protection().learnedRates().takeSpent(KEY)).isZero();
+	}
+
+	@Test
+	void whenAnInstancesOwnQueueRunsPastTheFleetsThenItsSlotsAreTheFleetsNextFreeOnes() {
+		long learnedAt = System.nanoTime();
+		RedisCooldownStore[] fleet = fleetThatLearned(learnedAt);
+		// The first instance's own slots would be a second apart, at 2 s, 3 s and 4 s. Asked
+		// for its slots that late, the fleet left its own between them empty; its slots are
+		// the fleet's next free ones from the cooldown's end, 0.56 s apart.
+		long[] at = new long[3];
+		for (int i = 0; i < at.length; i++) {
+			at[i] = slotAt(fleet[0]) - learnedAt;
+		}
+		assertThat(Duration.ofNanos(at[0])).isGreaterThanOrEqualTo(COOLDOWN.minus(SPACING_SLACK));
+		assertThat(Duration.ofNanos(at[2] - at[0]))
+			.isGreaterThanOrEqualTo(SHARED_INTERVAL.multipliedBy(2).minus(SPACING_SLACK))
+			.isLessThan(OWN_INTERVAL.multipliedBy(2).minus(SPACING_SLACK));
+		// The other instance's next slot follows them at the fleet's interval, before 4 s.
+		assertThat(Duration.ofNanos(slotAt(fleet[1]) - learnedAt))
+			.isLessThan(COOLDOWN.plus(OWN_INTERVAL.multipliedBy(2)));
+		assertThat(fleet[0].pacingFallbackCount() + fleet[1].pacingFallbackCount()).isZero();
 	}
 
 	@Test
@@ -229,23 +253,22 @@ class FleetLearnedSlotsTests {
 		RedisCooldownStore[] fleet = fleetThatLearned(learnedAt);
 		RedisCooldownStore first = fleet[0];
 		RedisCooldownStore second = fleet[1];
-		// The other instance takes five slots (at 2 s, at 3 s by its own pace handed out before
-		// the fleet answered, then 0.56 s apart), then this one the sixth: at 5.2 s,
-		// though its own slot is at the cooldown's end.
+		// The other instance takes five slots, 0.56 s apart from the cooldown's end at 2 s, then
+		// this one the sixth: at 4.78 s, though its own slot is at the cooldown's end.
 		for (int i = 0; i < 5; i++) {
 			paced(second);
 		}
 		assertThat(Duration.ofNanos(slotAt(first) - learnedAt))
-			.isGreaterThanOrEqualTo(Duration.ofSeconds(5).minus(SPACING_SLACK));
+			.isGreaterThanOrEqualTo(COOLDOWN.plus(SHARED_INTERVAL.multipliedBy(5)).minus(SPACING_SLACK));
 
 		// Later, past the cooldown and this instance's own next slot (3 s), its own pace would
-		// let a request go at once; the fleet's queue, as last answered, stands until 5.8 s.
+		// let a request go at once; the fleet's queue, as last answered, stands until 5.33 s.
 		long later = System.nanoTime() + Duration.ofMillis(3500).toNanos();
 		Admission next = first.admit(request(later));
 		assertThat(next).isInstanceOfSatisfying(Admission.Wait.class, (wait) -> {
 			assertThat(wait.reason()).isEqualTo(HoldReason.PACING);
 			assertThat(Duration.ofNanos(later + wait.delay().toNanos() - learnedAt))
-				.isGreaterThanOrEqualTo(Duration.ofMillis(5500).minus(SPACING_SLACK));
+				.isGreaterThanOrEqualTo(COOLDOWN.plus(SHARED_INTERVAL.multipliedBy(6)).minus(SPACING_SLACK));
 		});
 		assertThat(first.learnedSlots().takenCount()).isEqualTo(2);
 		// Past the fleet's queue too, requests go at once, without a round trip.
