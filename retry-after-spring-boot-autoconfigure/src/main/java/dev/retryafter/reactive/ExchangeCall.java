@@ -332,7 +332,6 @@ final class ExchangeCall extends RetryCall implements SentGate {
 		});
 	}
 
-
 	/**
 	 * Enters a wait or a hold, unless the subscriber already went away: a cancellation that
 	 * arrives between the decision and the wait (while the response is being read, say)
