@@ -157,13 +157,8 @@ class RetryAfterInterceptorProtectionTests {
 	@ParameterizedTest
 	@EnumSource(Kind.class)
 	void whenARejectionStartsACooldownWhileARequestWaitsForItsPacedSlotThenItIsHeldAgainOnce(Kind kind) {
-		CooldownKey paced = pacedAfterFirstRejection(kind);
 		// Every hold ends as another caller's request meets a 429 asking for 2 s.
-		Sleeper overtaking = (duration) -> {
-			this.sleeper.sleep(duration);
-			this.cooldowns.record(paced, Duration.ofSeconds(2), this.clock.nanoTime());
-		};
-		Result result = kind.create(interceptor(SINGLE_ATTEMPT, overtaking)).get(this.server.uri("/report"));
+		Result result = pacedThenOvertaken(kind, Duration.ofSeconds(2));
 
 		assertThat(result.status()).isEqualTo(200);
 		// Its slot at the first cooldown's instant, then the new cooldown's 2 s; the one after
@@ -176,13 +171,8 @@ class RetryAfterInterceptorProtectionTests {
 	@ParameterizedTest
 	@EnumSource(Kind.class)
 	void whenTheCooldownThatOvertookAPacedSlotDoesNotFitTheBudgetThenTheRequestIsSentAsBefore(Kind kind) {
-		CooldownKey paced = pacedAfterFirstRejection(kind);
 		// 30 s: past the 10 s budget, which a cooldown met at admission would refuse.
-		Sleeper overtaking = (duration) -> {
-			this.sleeper.sleep(duration);
-			this.cooldowns.record(paced, Duration.ofSeconds(30), this.clock.nanoTime());
-		};
-		Result result = kind.create(interceptor(SINGLE_ATTEMPT, overtaking)).get(this.server.uri("/report"));
+		Result result = pacedThenOvertaken(kind, Duration.ofSeconds(30));
 
 		assertThat(result.status()).isEqualTo(200);
 		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofSeconds(1));
@@ -192,10 +182,11 @@ class RetryAfterInterceptorProtectionTests {
 
 	/**
 	 * Ten calls accepted 10 ms apart, then a 429 asking for 1 s: its key is paced at once
-	 * (0.9 x 10 / 1.1 s) and cools down for 1 s. The next reply is a 200.
-	 * @return the paced key
+	 * (0.9 x 10 / 1.1 s) and cools down for 1 s. Then a call (answered 200) whose every hold
+	 * ends as another caller's request meets a 429 asking for {@code overtaking}.
+	 * @return that call's result
 	 */
-	private CooldownKey pacedAfterFirstRejection(Kind kind) {
+	private Result pacedThenOvertaken(Kind kind, Duration overtaking) {
 		this.server.on("/report", okExceptRejectedAt(12, 10));
 		HttpCaller caller = kind.create(interceptor(SINGLE_ATTEMPT));
 		for (int i = 0; i < 10; i++) {
@@ -204,7 +195,12 @@ class RetryAfterInterceptorProtectionTests {
 		}
 		this.clock.advance(Duration.ofMillis(10));
 		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
-		return this.cooldowns.protection().protection(this.clock.nanoTime()).get(0).key();
+		CooldownKey paced = this.cooldowns.protection().protection(this.clock.nanoTime()).get(0).key();
+		Sleeper rejectedMeanwhile = (duration) -> {
+			this.sleeper.sleep(duration);
+			this.cooldowns.record(paced, overtaking, this.clock.nanoTime());
+		};
+		return kind.create(interceptor(SINGLE_ATTEMPT, rejectedMeanwhile)).get(this.server.uri("/report"));
 	}
 
 	@ParameterizedTest
