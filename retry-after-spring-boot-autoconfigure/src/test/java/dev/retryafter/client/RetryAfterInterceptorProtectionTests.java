@@ -138,14 +138,7 @@ class RetryAfterInterceptorProtectionTests {
 	@EnumSource(Kind.class)
 	void whenTheOriginAcceptedRequestsBeforeItsFirstRejectionThenThatRejectionAlreadyGivesTheRate(Kind kind) {
 		this.server.on("/report", okExceptRejectedAt(11, 10));
-		HttpCaller caller = kind.create(interceptor(SINGLE_ATTEMPT));
-		// Ten calls that nothing could hold, settled by their first response, 10 ms apart.
-		for (int i = 0; i < 10; i++) {
-			this.clock.advance(Duration.ofMillis(10));
-			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
-		}
-		this.clock.advance(Duration.ofMillis(10));
-		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
+		acceptedTenThenRejected(kind);
 		// The cooldown is the guessed route's; 0.9 x 10 accepted over the 100 ms since the
 		// first plus the 1 s asked for.
 		Origin origin = Origin.of("http", "127.0.0.1", this.server.uri("/").getPort());
@@ -180,6 +173,17 @@ class RetryAfterInterceptorProtectionTests {
 		assertThat(this.server.requests()).hasSize(12);
 	}
 
+	// Ten calls that nothing could hold, settled by their first response 10 ms apart, then a 429.
+	private void acceptedTenThenRejected(Kind kind) {
+		HttpCaller caller = kind.create(interceptor(SINGLE_ATTEMPT));
+		for (int i = 0; i < 10; i++) {
+			this.clock.advance(Duration.ofMillis(10));
+			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		}
+		this.clock.advance(Duration.ofMillis(10));
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
+	}
+
 	/**
 	 * Ten calls accepted 10 ms apart, then a 429 asking for 1 s: its key is paced at once
 	 * (0.9 x 10 / 1.1 s) and cools down for 1 s. Then a call (answered 200) whose every hold
@@ -188,13 +192,7 @@ class RetryAfterInterceptorProtectionTests {
 	 */
 	private Result pacedThenOvertaken(Kind kind, Duration overtaking) {
 		this.server.on("/report", okExceptRejectedAt(12, 10));
-		HttpCaller caller = kind.create(interceptor(SINGLE_ATTEMPT));
-		for (int i = 0; i < 10; i++) {
-			this.clock.advance(Duration.ofMillis(10));
-			assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
-		}
-		this.clock.advance(Duration.ofMillis(10));
-		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(429);
+		acceptedTenThenRejected(kind);
 		CooldownKey paced = this.cooldowns.protection().protection(this.clock.nanoTime()).get(0).key();
 		Sleeper rejectedMeanwhile = (duration) -> {
 			this.sleeper.sleep(duration);

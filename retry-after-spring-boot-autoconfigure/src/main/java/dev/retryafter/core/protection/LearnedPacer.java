@@ -68,8 +68,9 @@ final class LearnedPacer {
 	private static final double GROWTH_PER_ACCEPTED = 0.05;
 
 	// The rate is set a little below the throughput measured, so the origin's allowance
-	// refills while the slots handed out before the rejection are still leaving.
-	private static final double SAMPLE_SHARE = 0.9;
+	// refills while the slots handed out before the rejection are still leaving (a first
+	// rejection's rate too: RecentAcceptances).
+	static final double SAMPLE_SHARE = 0.9;
 
 	// Below one request per minute a slot would outlast any sensible budget; above a million
 	// per second slots are closer than a request takes to build.

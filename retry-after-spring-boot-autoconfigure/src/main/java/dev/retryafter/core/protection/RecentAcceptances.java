@@ -27,8 +27,6 @@ final class RecentAcceptances {
 	// A rate is only told from two acceptances at least: one says nothing about a rate.
 	private static final int FEWEST = 2;
 
-	private static final double SAMPLE_SHARE = 0.9;
-
 	private static final double NANOS_PER_SECOND = 1e9;
 
 	// The span read before a rejection: the server's delay, at least 1 s (shorter delays are
@@ -136,7 +134,7 @@ final class RecentAcceptances {
 			long since = Math.max(0, nowNanos - oldest(nowNanos, spanNanos));
 			// Both terms are at most a few seconds (the span, and a delay capped at the longest
 			// cooldown), far from overflowing.
-			return SAMPLE_SHARE * count * NANOS_PER_SECOND / (since + delayNanos);
+			return LearnedPacer.SAMPLE_SHARE * count * NANOS_PER_SECOND / (since + delayNanos);
 		}
 
 	}
