@@ -226,12 +226,16 @@ public final class CallContext {
 	 * @param nowNanos a monotonic reading of the attempt (its start will do)
 	 */
 	public void settledAtOnce(RetrySettings settings, URI uri, int status, long nowNanos) {
-		RetrySettings.Cooldown cooldown = settings.cooldown();
-		if (cooldown.enabled() && (status < 400 || !cooldown.statuses().contains(status))) {
-			String host = uri.getHost();
-			if (host != null) {
-				this.cooldowns.acceptedAtOnce(host, nowNanos);
-			}
+		if (status < 400 || !settings.cooldown().statuses().contains(status)) {
+			acceptedAtOnce(settings, uri, nowNanos);
+		}
+	}
+
+	/** Counts one acceptance for {@code uri}'s host, when the client's cooldowns are on. */
+	void acceptedAtOnce(RetrySettings settings, URI uri, long nowNanos) {
+		String host = uri.getHost();
+		if (settings.cooldown().enabled() && host != null) {
+			this.cooldowns.acceptedAtOnce(host, nowNanos);
 		}
 	}
 

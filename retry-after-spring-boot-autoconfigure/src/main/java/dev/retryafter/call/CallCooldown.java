@@ -328,11 +328,8 @@ final class CallCooldown {
 				context.cooldowns().accepted(key, context.monotonicClock().nanoTime());
 			}
 		}
-		else if (this.settings.cooldown().enabled()) {
-			String host = uri().getHost();
-			if (host != null) {
-				context.cooldowns().acceptedAtOnce(host, context.monotonicClock().nanoTime());
-			}
+		else {
+			context.acceptedAtOnce(this.settings, uri(), context.monotonicClock().nanoTime());
 		}
 	}
 
