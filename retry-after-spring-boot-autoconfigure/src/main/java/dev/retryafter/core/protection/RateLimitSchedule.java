@@ -116,7 +116,7 @@ final class RateLimitSchedule {
 		this.reading = reading;
 		this.readAt = nowNanos;
 		this.resetAt = nowNanos + reading.resetIn().toNanos();
-		this.window = new WindowReset(this.resetAt);
+		this.window = new WindowReset(this.resetAt, reading.remaining());
 		this.left = reading.remaining();
 		this.intervalAfter = intervalAfter(reading);
 		this.intervalBefore = intervalBefore(this.left, this.resetAt - nowNanos);
@@ -141,7 +141,7 @@ final class RateLimitSchedule {
 			this.mixed = true;
 			this.mixedUntil = nowNanos + quietNanos(reading);
 		}
-		WindowReset.Seen seen = this.window.see(announced, reading.window().toNanos());
+		WindowReset.Seen seen = this.window.see(announced, reading.window().toNanos(), reading.remaining());
 		if (seen == WindowReset.Seen.LATE) {
 			this.lastActive = nowNanos;
 			return;

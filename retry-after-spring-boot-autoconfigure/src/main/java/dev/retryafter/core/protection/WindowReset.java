@@ -6,9 +6,11 @@ package dev.retryafter.core.protection;
  * <p>
  * A reset in whole seconds is rounded up and read when the answer arrives, so each answer
  * names it late by up to a second, never early: of one window's answers, the earliest named
- * is the closest. Answers within a second of each other's reset cannot be told apart, so they
- * are one window's; an answer to a request the last window counted may come after the first
- * answer of the next, naming the last window's reset.
+ * is the closest. Answers within a second of each other's reset cannot be told apart by it, so
+ * they are one window's, save one that names a reset at least half a second later and counts
+ * more left than any answer of the window did: the next window's, whose answers name a reset
+ * less than a second after the last window's when those came back slowly. An answer to a request the last
+ * window counted may come after the first answer of the next, naming the last window's reset.
  * <p>
  * Not thread-safe: its {@link RateLimitSchedule} guards it.
  */
@@ -36,8 +38,12 @@ final class WindowReset {
 
 	private long previousResetAt;
 
-	WindowReset(long resetAt) {
+	// The least any answer of this window counted left: it only falls within a window.
+	private long lowest;
+
+	WindowReset(long resetAt, long remaining) {
 		this.resetAt = resetAt;
+		this.lowest = remaining;
 	}
 
 	/** The reset of this window. */
@@ -49,22 +55,30 @@ final class WindowReset {
 	 * An answer's reset.
 	 * @param announced the reset it named, a monotonic reading
 	 * @param windowNanos the policy's window, or 0 when it names none
+	 * @param remaining what it counted left
 	 * @return what it says about the window
 	 */
-	Seen see(long announced, long windowNanos) {
+	Seen see(long announced, long windowNanos, long remaining) {
 		long shift = announced - this.resetAt;
 		if (late(announced, windowNanos)) {
 			return Seen.LATE;
 		}
-		if (shift > -SECOND_NANOS && shift < SECOND_NANOS) {
+		// A window's count only falls: more left, with a reset well after this one's, is the
+		// next window's. Answers of one window that came back out of order also count more,
+		// but name a reset within a few milliseconds of the others, or half a second later
+		// only where the whole seconds turned over between them as well.
+		boolean refilled = remaining > this.lowest && shift >= SECOND_NANOS / 2;
+		if (shift > -SECOND_NANOS && shift < SECOND_NANOS && !refilled) {
 			if (shift < 0) {
 				this.resetAt = announced;
 			}
+			this.lowest = Math.min(this.lowest, remaining);
 			return Seen.SAME;
 		}
 		this.previousWindow = true;
 		this.previousResetAt = this.resetAt;
 		this.resetAt = announced;
+		this.lowest = remaining;
 		return Seen.NEW;
 	}
 
