@@ -46,6 +46,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * slot, so a fixed window's allowance goes together at its reset (docs/PACING.md, rule 10).
  * The request then waits the later of the fleet's slot and its local one. A
  * request the quota does not spread (far from spent, or no quota) never takes a fleet slot.
+ * A retry, or a first attempt a cooldown holds, goes without one while the quota is spread,
+ * yet the origin counts it: the next slot the instance takes tells the script how many went
+ * so ({@link UnslottedRequests}), and each is logged and moves the TAT one interval.
  * <p>
  * The key is {@code <prefix>quota:{<cooldown key>}}, a hash with the TAT, the log's fields
  * ({@code #0}..., {@code #n}) and the instances that took a slot in the last 10 s (so that on
@@ -80,8 +83,11 @@ public final class FleetQuotaSlots {
 	// slots are only spaced by the intervals: the last slots are kept in fields '#0'... with
 	// their count in '#n' (a slot goes no earlier than one span after the oldest of them), and
 	// a slot before the reset is then followed by the next no later than the reset, when the
-	// window's allowance may go at once. Returns {wait (us), or -1 when the slot does not fit,
-	// or -2 when the caller has stopped waiting and took a local share, live instances}.
+	// window's allowance may go at once; ARGV[12] how many of this instance's requests went
+	// outside the fleet's slots since its last one (retries, requests a cooldown held), each
+	// logged now and moving the TAT one interval. Returns {wait (us), or -1 when the slot does
+	// not fit, or -2 when the caller has stopped waiting and took a local share, live
+	// instances}.
 	private static final RedisScript<List> TAKE = RedisScript.of(FleetRoundTrips.SCRIPT_PREAMBLE + """
 			local tat = 0
 			local live = 1
@@ -115,6 +121,28 @@ public final class FleetQuotaSlots {
 			  end
 			  count = 0
 			end
+			local before = tonumber(ARGV[2])
+			local after = tonumber(ARGV[8])
+			local spent = math.min(math.floor(tonumber(ARGV[12]) or 0), 64)
+			if spent > 0 then
+			  local step = after
+			  if before > 0 then
+			    step = before
+			  end
+			  tat = math.max(tat, now) + spent * step
+			  redis.call('HSET', KEYS[1], 'tat', string.format('%.0f', tat))
+			  for i = 1, spent do
+			    if entries > 0 then
+			      logged['#' .. (count % entries)] = now
+			      redis.call('HSET', KEYS[1], '#' .. (count % entries), string.format('%.0f', now))
+			      count = count + 1
+			    end
+			  end
+			  if entries > 0 then
+			    redis.call('HSET', KEYS[1], '#n', count, '#e', entries, '#s', string.format('%.0f', span))
+			  end
+			  redis.call('PEXPIRE', KEYS[1], math.floor(math.max(tat - now, span) / 1000) + tonumber(ARGV[6]))
+			end
 			local deadline = tonumber(ARGV[7]) or 0
 			if deadline > 0 and now > deadline then
 			  if tat <= now and count == 0 then
@@ -133,8 +161,6 @@ public final class FleetQuotaSlots {
 			  end
 			  return {-1, live}
 			end
-			local before = tonumber(ARGV[2])
-			local after = tonumber(ARGV[8])
 			local reset = now + tonumber(ARGV[9])
 			local nextTat
 			if before > 0 and (slot < reset or after <= 0) then
@@ -173,6 +199,9 @@ public final class FleetQuotaSlots {
 	// The local shares' TATs during a fallback, monotonic.
 	private final ConcurrentHashMap<CooldownKey, Long> fallbackSlots = new ConcurrentHashMap<>();
 
+	// Requests that went outside the fleet's slots while their quota was spread, not yet told.
+	private final UnslottedRequests unslotted = new UnslottedRequests();
+
 	FleetQuotaSlots(RedisLink link, FleetRoundTrips roundTrips) {
 		this.link = Objects.requireNonNull(link, "link");
 		this.roundTrips = Objects.requireNonNull(roundTrips, "roundTrips");
@@ -199,6 +228,9 @@ public final class FleetQuotaSlots {
 		// A slot that is now is a slot too: the local schedule falls behind the fleet's, so
 		// most of an instance's slots come out now, and each must still take the fleet's.
 		if (!quotaHold && !(local == Admission.PROCEED && spread)) {
+			if (goesUnslotted(request, local)) {
+				this.unslotted.add(key, request.nowNanos());
+			}
 			return local;
 		}
 		QuotaSpacing spacing = this.link.protection().quotas().spacing(key, request.nowNanos());
@@ -217,14 +249,17 @@ public final class FleetQuotaSlots {
 				DurationMath.saturatedNanos(request.attemptReserve(), DurationMath.DURATION_LIMIT_NANOS));
 		long maxWait = Math.max(localWait, (budget - reserve) / 2);
 		long[] args = { micros(localWait), micros(before), micros(maxWait), micros(after), micros(resetIn),
-				spacing.logs() ? spacing.logEntries() : 0, spacing.logs() ? micros(spacing.logSpan().toNanos()) : 0 };
+				spacing.logs() ? spacing.logEntries() : 0, spacing.logs() ? micros(spacing.logSpan().toNanos()) : 0,
+				this.unslotted.take(key, request.nowNanos()) };
 		List<?> reply = this.roundTrips.call(TAKE, key(key),
 				(deadline) -> new String[] { Long.toString(args[0]), Long.toString(args[1]), Long.toString(args[2]),
 						this.link.instance(), Long.toString(LIVE_MILLIS * 1000), Long.toString(EXPIRY_SLACK_MILLIS),
 						deadline, Long.toString(args[3]), Long.toString(args[4]), Long.toString(args[5]),
-						Long.toString(args[6]) });
+						Long.toString(args[6]), Long.toString(args[7]) });
 		if (reply == null || reply.size() < 2 || !(reply.get(0) instanceof Number fleetWait)
 				|| !(reply.get(1) instanceof Number live)) {
+			// Not told: the next slot tells them, if the script did not run.
+			this.unslotted.restore(key, args[7], request.nowNanos());
 			return fallback(key, local, localWait, interval, maxWait, request.nowNanos());
 		}
 		this.liveInstances = Math.max(1, live.intValue());
@@ -239,6 +274,18 @@ public final class FleetQuotaSlots {
 		this.taken.increment();
 		long fleetNanos = fleetWait.longValue() * 1000;
 		return (fleetNanos > localWait) ? new Admission.Wait(Duration.ofNanos(fleetNanos), HoldReason.QUOTA) : local;
+	}
+
+	// A retry, or a first attempt a cooldown holds, goes without a slot while its quota is
+	// spread: the origin counts it all the same, so the fleet's schedule must (the next slot
+	// this instance takes tells it). Unknown, they overran each window by the retries of the
+	// last one's refusals, whose retries overran the next.
+	private boolean goesUnslotted(AdmissionRequest request, Admission local) {
+		if (local instanceof Admission.Refuse || !request.readsQuotas()
+				|| (request.firstAttempt() && !(local instanceof Admission.Wait))) {
+			return false;
+		}
+		return this.link.protection().quotas().spaces(request.key().declared(), request.nowNanos());
 	}
 
 	/**

@@ -81,6 +81,34 @@ class FleetQuotaSlotsTests {
 	}
 
 	@Test
+	void whenRetriesWentOutsideTheSlotsThenTheNextSlotTheInstanceTakesCountsThemForTheFleet() {
+		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
+		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
+		awaitConnected(first, second);
+		long readAt = System.nanoTime() - Duration.ofSeconds(5).toNanos();
+		first.recordQuota(KEY, nearlySpent(), true, readAt);
+		second.recordQuota(KEY, nearlySpent(), true, readAt);
+		assertThat(first.admit(request(KEY))).isEqualTo(Admission.PROCEED);
+
+		// Two retries go at once, outside the slots: the origin counts them all the same.
+		assertThat(second.admit(retry(KEY))).isEqualTo(Admission.PROCEED);
+		assertThat(second.admit(retry(KEY))).isEqualTo(Admission.PROCEED);
+		assertThat(second.quotaSlots().takenCount()).isZero();
+		long now = System.nanoTime();
+		Admission.Wait held = slot(second);
+
+		// The fleet's next slot was an interval after the first's; the retries took two more.
+		assertThat(Duration.ofNanos(now + held.delay().toNanos() - readAt))
+			.isGreaterThanOrEqualTo(Duration.ofSeconds(5).plus(INTERVAL.multipliedBy(3)).minus(SPACING_SLACK));
+		// Told once: the slot after it is one interval on.
+		long then = System.nanoTime();
+		Admission.Wait next = slot(first);
+		assertThat(Duration.ofNanos(then + next.delay().toNanos() - (now + held.delay().toNanos())))
+			.isGreaterThanOrEqualTo(INTERVAL.minus(SPACING_SLACK))
+			.isLessThan(INTERVAL.multipliedBy(2));
+	}
+
+	@Test
 	void whenTheOriginSavedSomeThenTheRequestLetGoOutsideTheSlotsTakesNoFleetSlot() {
 		RedisCooldownStore store = this.redis.fixture().store(new OriginProtection(100));
 		await().atMost(AWAIT).until(() -> store.state().connected());
@@ -328,6 +356,11 @@ class FleetQuotaSlotsTests {
 	static AdmissionRequest request(CooldownKey key) {
 		return new AdmissionRequest(key, System.nanoTime(), Duration.ofSeconds(60), Duration.ofMillis(100),
 				CooldownMode.WAIT, 0.0, new SplittableRandom(1), true, true);
+	}
+
+	private static AdmissionRequest retry(CooldownKey key) {
+		return new AdmissionRequest(key, System.nanoTime(), Duration.ofSeconds(60), Duration.ofMillis(100),
+				CooldownMode.WAIT, 0.0, new SplittableRandom(1), false, true);
 	}
 
 	private static void awaitConnected(RedisCooldownStore first, RedisCooldownStore second) {
