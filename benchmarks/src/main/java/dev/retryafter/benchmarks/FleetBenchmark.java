@@ -22,7 +22,10 @@ import java.util.regex.Pattern;
  * that only a pace learned from the refusals can spare them. Run with each instance on its
  * own local store, and with all of them on one Redis ({@code redis-server} started on loopback for the run). The instances are
  * told one start instant; their callers then reach the origin as their threads get going, a
- * few milliseconds apart, and nothing at the origin lines them up.
+ * few milliseconds apart, and nothing at the origin lines them up. The start falls anywhere in
+ * the fixed window, unless {@code --start-in-window-ms=N} puts it N ms after a window's start
+ * by the wall clock (each instance's first requests then reach the origin some 250 ms later,
+ * its JVM's first HTTP calls): a fleet whose first burst spans a window's end is the case.
  * <p>
  * The peers ({@code --clients}, keys of {@link Contender}) run the same fleet, each instance
  * with the peer's own client: they share nothing, so they run once per origin, with no store.
@@ -30,7 +33,8 @@ import java.util.regex.Pattern;
  * Run: {@code java -cp benchmarks/target/benchmarks.jar dev.retryafter.benchmarks.FleetBenchmark}
  * with options {@code --callers=6,3,3 --calls-per-caller=10 --origins=fixed,bucket
  * --clients=ours,hc5,resilience4j,spring-retry --stores=local,redis --limit=20 --window=2
- * --rate=50 --burst=50 --bucket-calls-per-caller=42 --out=benchmarks/results}.
+ * --rate=50 --burst=50 --bucket-calls-per-caller=42 --out=benchmarks/results}, and
+ * {@code --start-in-window-ms} as above.
  */
 public final class FleetBenchmark {
 
@@ -76,6 +80,7 @@ public final class FleetBenchmark {
 		int window = options.integer("window", 2);
 		int rate = options.integer("rate", 50);
 		int burst = options.integer("burst", rate);
+		int startInWindow = options.integer("start-in-window-ms", -1);
 		List<String> origins = options.list("origins", "fixed,bucket");
 		List<String> clients = clients(options.list("clients", "ours,hc5,resilience4j,spring-retry"));
 		List<String> stores = options.list("stores", "local,redis");
@@ -92,9 +97,9 @@ public final class FleetBenchmark {
 						Instances instances = new Instances(client, store, callers, redis);
 						Result result = switch (origin) {
 							case "fixed" -> fixed(DialectOrigin.Dialect.IETF, origin, instances, perCaller, limit,
-									window);
+									window, startInWindow);
 							case "fixed-none" -> fixed(DialectOrigin.Dialect.NONE, origin, instances, perCaller,
-									limit, window);
+									limit, window, startInWindow);
 							case "bucket" -> bucket(TokenBucketOrigin.Fields.IETF, origin, instances,
 									bucketPerCaller, rate, burst);
 							case "bucket-none" -> bucket(TokenBucketOrigin.Fields.NONE, origin, instances,
@@ -156,9 +161,13 @@ public final class FleetBenchmark {
 	}
 
 	private static Result fixed(DialectOrigin.Dialect dialect, String name, Instances instances, int perCaller,
-			int limit, int window) throws Exception {
+			int limit, int window, int startInWindow) throws Exception {
 		try (DialectOrigin origin = new DialectOrigin(dialect, limit, window)) {
 			long startAt = System.currentTimeMillis() + START_DELAY_MILLIS;
+			if (startInWindow >= 0) {
+				long windowMillis = window * 1000L;
+				startAt = (startAt / windowMillis + 1) * windowMillis + startInWindow % windowMillis;
+			}
 			int calls = calls(instances.callers(), perCaller);
 			Fleet fleet = Fleet.run(prefix(origin.uri(0)), instances, perCaller, startAt);
 			System.out.println("  accepted/refused per window: " + origin.perWindow());
