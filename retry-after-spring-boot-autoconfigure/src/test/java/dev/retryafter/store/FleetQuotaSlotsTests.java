@@ -62,19 +62,14 @@ class FleetQuotaSlotsTests {
 
 	@Test
 	void whenALocalSlotIsNowThenTheRequestStillTakesTheFleetsSlot() {
-		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
-		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
-		awaitConnected(first, second);
-		// Read 5 s ago: each instance's first slot (one interval after the answer) has passed.
-		long readAt = System.nanoTime() - Duration.ofSeconds(5).toNanos();
-		first.recordQuota(KEY, nearlySpent(), true, readAt);
-		second.recordQuota(KEY, nearlySpent(), true, readAt);
+		Fleet fleet = firstSlotTaken();
+		RedisCooldownStore first = fleet.first();
+		RedisCooldownStore second = fleet.second();
 
-		assertThat(first.admit(request(KEY))).isEqualTo(Admission.PROCEED);
 		// Its own slot is now too, but the fleet's next is an interval after the first's.
 		long now = System.nanoTime();
 		Admission.Wait held = slot(second);
-		assertThat(Duration.ofNanos(now + held.delay().toNanos() - readAt))
+		assertThat(Duration.ofNanos(now + held.delay().toNanos() - fleet.readAt()))
 			.isGreaterThanOrEqualTo(Duration.ofSeconds(5).plus(INTERVAL).minus(SPACING_SLACK));
 		assertThat(first.quotaSlots().takenCount()).isEqualTo(1);
 		assertThat(second.quotaSlots().takenCount()).isEqualTo(1);
@@ -82,13 +77,10 @@ class FleetQuotaSlotsTests {
 
 	@Test
 	void whenRetriesWentOutsideTheSlotsThenTheNextSlotTheInstanceTakesCountsThemForTheFleet() {
-		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
-		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
-		awaitConnected(first, second);
-		long readAt = System.nanoTime() - Duration.ofSeconds(5).toNanos();
-		first.recordQuota(KEY, nearlySpent(), true, readAt);
-		second.recordQuota(KEY, nearlySpent(), true, readAt);
-		assertThat(first.admit(request(KEY))).isEqualTo(Admission.PROCEED);
+		Fleet fleet = firstSlotTaken();
+		RedisCooldownStore first = fleet.first();
+		RedisCooldownStore second = fleet.second();
+		long readAt = fleet.readAt();
 
 		// Two retries go at once, outside the slots: the origin counts them all the same.
 		assertThat(second.admit(retry(KEY))).isEqualTo(Admission.PROCEED);
@@ -319,6 +311,22 @@ class FleetQuotaSlotsTests {
 			.map(java.util.Map.Entry::getValue)
 			.findFirst()
 			.orElse("none");
+	}
+
+	// Two instances that read one nearly spent quota 5 s ago (each one's first slot, an
+	// interval after the answer, has passed), the first of which took the fleet's next slot.
+	private Fleet firstSlotTaken() {
+		RedisCooldownStore first = this.redis.fixture().store(new OriginProtection(100));
+		RedisCooldownStore second = this.redis.fixture().store(new OriginProtection(100));
+		awaitConnected(first, second);
+		long readAt = System.nanoTime() - Duration.ofSeconds(5).toNanos();
+		first.recordQuota(KEY, nearlySpent(), true, readAt);
+		second.recordQuota(KEY, nearlySpent(), true, readAt);
+		assertThat(first.admit(request(KEY))).isEqualTo(Admission.PROCEED);
+		return new Fleet(first, second, readAt);
+	}
+
+	private record Fleet(RedisCooldownStore first, RedisCooldownStore second, long readAt) {
 	}
 
 	static RateLimitReading nearlySpent() {
