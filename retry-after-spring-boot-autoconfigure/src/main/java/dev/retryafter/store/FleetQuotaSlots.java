@@ -258,7 +258,8 @@ public final class FleetQuotaSlots {
 						Long.toString(args[6]), Long.toString(args[7]) });
 		if (reply == null || reply.size() < 2 || !(reply.get(0) instanceof Number fleetWait)
 				|| !(reply.get(1) instanceof Number live)) {
-			// Not told: the next slot tells them, if the script did not run.
+			// Not known to be told: the next slot tells them again. A script that ran after all
+			// then counts them twice, which only spaces the fleet's next slots further.
 			this.unslotted.restore(key, args[7], request.nowNanos());
 			return fallback(key, local, localWait, interval, maxWait, request.nowNanos());
 		}

@@ -6,11 +6,12 @@ package dev.retryafter.core.protection;
  * <p>
  * A reset in whole seconds is rounded up and read when the answer arrives, so each answer
  * names it late by up to a second, never early: of one window's answers, the earliest named
- * is the closest. Answers within a second of each other's reset cannot be told apart by it, so
- * they are one window's, save one that names a reset at least half a second later and counts
- * more left than any answer of the window did: the next window's, whose answers name a reset
- * less than a second after the last window's when those came back slowly. An answer to a request the last
- * window counted may come after the first answer of the next, naming the last window's reset.
+ * is the closest. Answers within a second of each other's reset cannot be told apart by it,
+ * so they are one window's, save one that names a reset at least half a second later and
+ * counts more left than any answer of the window did: the next window's, whose answers name a
+ * reset less than a second after the last window's when those came back slowly. An answer to
+ * a request the last window counted may come after the first answer of the next, naming the
+ * last window's reset.
  * <p>
  * Not thread-safe: its {@link RateLimitSchedule} guards it.
  */
