@@ -131,14 +131,12 @@ public final class FleetQuotaSlots {
 			  end
 			  tat = math.max(tat, now) + spent * step
 			  redis.call('HSET', KEYS[1], 'tat', string.format('%.0f', tat))
-			  for i = 1, spent do
-			    if entries > 0 then
+			  if entries > 0 then
+			    for i = 1, spent do
 			      logged['#' .. (count % entries)] = now
 			      redis.call('HSET', KEYS[1], '#' .. (count % entries), string.format('%.0f', now))
 			      count = count + 1
 			    end
-			  end
-			  if entries > 0 then
 			    redis.call('HSET', KEYS[1], '#n', count, '#e', entries, '#s', string.format('%.0f', span))
 			  end
 			  redis.call('PEXPIRE', KEYS[1], math.floor(math.max(tat - now, span) / 1000) + tonumber(ARGV[6]))
