@@ -26,6 +26,9 @@ import java.util.regex.Pattern;
  * the fixed window, unless {@code --start-in-window-ms=N} puts it N ms after a window's start
  * by the wall clock (each instance's first requests then reach the origin some 250 ms later,
  * its JVM's first HTTP calls): a fleet whose first burst spans a window's end is the case.
+ * {@code --warm-up-ms=N} has each instance first call an origin of its own for N ms, with
+ * its own store and client of the same kind, so that the run measures JVMs that have made
+ * calls before, as a fleet's long-running instances have; by default they are cold.
  * <p>
  * The peers ({@code --clients}, keys of {@link Contender}) run the same fleet, each instance
  * with the peer's own client: they share nothing, so they run once per origin, with no store.
@@ -34,7 +37,7 @@ import java.util.regex.Pattern;
  * with options {@code --callers=6,3,3 --calls-per-caller=10 --origins=fixed,bucket
  * --clients=ours,hc5,resilience4j,spring-retry --stores=local,redis --limit=20 --window=2
  * --rate=50 --burst=50 --bucket-calls-per-caller=42 --out=benchmarks/results}, and
- * {@code --start-in-window-ms} as above.
+ * {@code --start-in-window-ms} and {@code --warm-up-ms} as above.
  */
 public final class FleetBenchmark {
 
@@ -81,6 +84,7 @@ public final class FleetBenchmark {
 		int rate = options.integer("rate", 50);
 		int burst = options.integer("burst", rate);
 		int startInWindow = options.integer("start-in-window-ms", -1);
+		long warmUpMillis = options.integer("warm-up-ms", 0);
 		List<String> origins = options.list("origins", "fixed,bucket");
 		List<String> clients = clients(options.list("clients", "ours,hc5,resilience4j,spring-retry"));
 		List<String> stores = options.list("stores", "local,redis");
@@ -94,7 +98,7 @@ public final class FleetBenchmark {
 			for (String origin : origins) {
 				for (String client : clients) {
 					for (String store : client.equals(OURS) ? stores : List.of(NO_STORE)) {
-						Instances instances = new Instances(client, store, callers, redis);
+						Instances instances = new Instances(client, store, callers, redis, warmUpMillis);
 						Result result = switch (origin) {
 							case "fixed" -> fixed(DialectOrigin.Dialect.IETF, origin, instances, perCaller, limit,
 									window, startInWindow);
@@ -163,7 +167,7 @@ public final class FleetBenchmark {
 	private static Result fixed(DialectOrigin.Dialect dialect, String name, Instances instances, int perCaller,
 			int limit, int window, int startInWindow) throws Exception {
 		try (DialectOrigin origin = new DialectOrigin(dialect, limit, window)) {
-			long startAt = System.currentTimeMillis() + START_DELAY_MILLIS;
+			long startAt = System.currentTimeMillis() + START_DELAY_MILLIS + instances.warmUpMillis();
 			if (startInWindow >= 0) {
 				long windowMillis = window * 1000L;
 				startAt = (startAt / windowMillis + 1) * windowMillis + startInWindow % windowMillis;
@@ -179,7 +183,7 @@ public final class FleetBenchmark {
 	private static Result bucket(TokenBucketOrigin.Fields fields, String name, Instances instances, int perCaller,
 			int rate, int burst) throws Exception {
 		try (TokenBucketOrigin origin = new TokenBucketOrigin(rate, burst, fields)) {
-			long startAt = System.currentTimeMillis() + START_DELAY_MILLIS;
+			long startAt = System.currentTimeMillis() + START_DELAY_MILLIS + instances.warmUpMillis();
 			int calls = calls(instances.callers(), perCaller);
 			Fleet fleet = Fleet.run(prefix(origin.uri(0)), instances, perCaller, startAt);
 			return result(name, instances, calls, origin.requests(), origin.rejected(), fleet, startAt,
@@ -211,8 +215,11 @@ public final class FleetBenchmark {
 	 * @param store {@code local} or {@code redis} for ours, {@code -} for a peer
 	 * @param callers each instance's callers
 	 * @param redis the fleet's Redis, used by ours on the Redis store
+	 * @param warmUpMillis how long each instance calls an origin of its own before the start,
+	 * or 0 for a cold JVM
 	 */
-	private record Instances(String client, String store, List<Integer> callers, RedisProcess redis) {
+	private record Instances(String client, String store, List<Integer> callers, RedisProcess redis,
+			long warmUpMillis) {
 
 	}
 
@@ -244,7 +251,8 @@ public final class FleetBenchmark {
 				List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
 						FleetInstance.class.getName(), "--origin=" + origin, "--callers=" + instanceCallers,
 						"--calls=" + (instanceCallers * perCaller), "--client=" + instances.client(),
-						"--store=" + instances.store(), "--start-at=" + startAt));
+						"--store=" + instances.store(), "--start-at=" + startAt,
+						"--warm-up-ms=" + instances.warmUpMillis()));
 				if (instances.store().equals("redis")) {
 					command.add("--redis-port=" + instances.redis().port());
 				}

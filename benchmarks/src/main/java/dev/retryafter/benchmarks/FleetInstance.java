@@ -98,6 +98,19 @@ public final class FleetInstance {
 		}
 	}
 
+	// A fleet's instances have made calls long before a quota runs low. A cold JVM's first
+	// calls here take some 550 ms more (class loading, the first compilations): slots of the
+	// first window that a running fleet would not lose. The warm-up calls an origin of its
+	// own, a fixed window of two requests per caller a second in the draft's form, so the
+	// paced path and its round trips to Redis run too.
+	private static void warmUp(Caller caller, int callers, long millis) throws Exception {
+		try (DialectOrigin origin = new DialectOrigin(DialectOrigin.Dialect.IETF, 2 * callers, 1)) {
+			String first = origin.uri(0).toString();
+			String prefix = first.substring(0, first.length() - 1);
+			QueuedCalls.run(callers * 1000, callers, millis, (thread, call) -> caller.get(URI.create(prefix + call)));
+		}
+	}
+
 	// Every instance, ours or a peer's, starts at the fleet's instant and is cut off alike;
 	// a call not finished by then counts as failed.
 	private static QueuedCalls fromStart(Caller caller, String origin, int callers, int calls, long startAt)
@@ -125,7 +138,13 @@ public final class FleetInstance {
 		String storeName = options.string("store", "local");
 		long startAt = Long.parseLong(options.string("start-at", "0"));
 		String client = options.string("client", "ours");
+		long warmUpMillis = options.integer("warm-up-ms", 0);
 		if (!client.equals("ours")) {
+			if (warmUpMillis > 0) {
+				try (Caller warm = Contender.select(List.of(client)).get(0).open(callers)) {
+					warmUp(warm, callers, warmUpMillis);
+				}
+			}
 			try (Caller caller = Contender.select(List.of(client)).get(0).open(callers)) {
 				QueuedCalls done = fromStart(caller, origin, callers, calls, startAt);
 				long end = System.currentTimeMillis();
@@ -152,6 +171,28 @@ public final class FleetInstance {
 			store = new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS));
 		}
 		ClientSettingsCatalog clients = ClientSettingsCatalog.of(RetrySettings.defaults());
+		if (warmUpMillis > 0) {
+			// A store, meters and client of their own: the run's counts are the run's alone.
+			CooldownStore warmStore = (factory != null)
+					? new RedisCooldownStore(factory, new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS),
+							"retry-after:fleet-warm-up:")
+					: new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS));
+			if (warmStore instanceof RedisCooldownStore shared) {
+				shared.start();
+				awaitConnected(shared);
+			}
+			RetryAfterInterceptor warmInterceptor = new RetryAfterInterceptor(clients,
+					new RetryAfterMetrics(new SimpleMeterRegistry()), warmStore,
+					new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);
+			try (Caller warm = Contender.intercepted(warmInterceptor, callers)) {
+				warmUp(warm, callers, warmUpMillis);
+			}
+			finally {
+				if (warmStore instanceof RedisCooldownStore shared) {
+					shared.close();
+				}
+			}
+		}
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		RetryAfterInterceptor interceptor = new RetryAfterInterceptor(clients, new RetryAfterMetrics(registry), store,
 				new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);
