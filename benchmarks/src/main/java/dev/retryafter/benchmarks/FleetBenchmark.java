@@ -167,7 +167,7 @@ public final class FleetBenchmark {
 	private static Result fixed(DialectOrigin.Dialect dialect, String name, Instances instances, int perCaller,
 			int limit, int window, int startInWindow) throws Exception {
 		try (DialectOrigin origin = new DialectOrigin(dialect, limit, window)) {
-			long startAt = System.currentTimeMillis() + START_DELAY_MILLIS + instances.warmUpMillis();
+			long startAt = startAt(instances);
 			if (startInWindow >= 0) {
 				long windowMillis = window * 1000L;
 				startAt = (startAt / windowMillis + 1) * windowMillis + startInWindow % windowMillis;
@@ -183,7 +183,7 @@ public final class FleetBenchmark {
 	private static Result bucket(TokenBucketOrigin.Fields fields, String name, Instances instances, int perCaller,
 			int rate, int burst) throws Exception {
 		try (TokenBucketOrigin origin = new TokenBucketOrigin(rate, burst, fields)) {
-			long startAt = System.currentTimeMillis() + START_DELAY_MILLIS + instances.warmUpMillis();
+			long startAt = startAt(instances);
 			int calls = calls(instances.callers(), perCaller);
 			Fleet fleet = Fleet.run(prefix(origin.uri(0)), instances, perCaller, startAt);
 			return result(name, instances, calls, origin.requests(), origin.rejected(), fleet, startAt,
@@ -191,8 +191,13 @@ public final class FleetBenchmark {
 		}
 	}
 
+	// Late enough for every instance's JVM to be up, and warmed up when asked.
+	private static long startAt(Instances instances) {
+		return System.currentTimeMillis() + START_DELAY_MILLIS + instances.warmUpMillis();
+	}
+
 	/** The origin's URI for call 0 without its call number: each instance appends its own. */
-	private static String prefix(URI first) {
+	static String prefix(URI first) {
 		String uri = first.toString();
 		return uri.substring(0, uri.length() - 1);
 	}

@@ -98,6 +98,24 @@ public final class FleetInstance {
 		}
 	}
 
+	// A store on Redis through the factory, started and connected, or a local one without it.
+	private static CooldownStore store(LettuceConnectionFactory factory, String prefix) throws InterruptedException {
+		if (factory == null) {
+			return new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS));
+		}
+		RedisCooldownStore shared = new RedisCooldownStore(factory,
+				new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS), prefix);
+		shared.start();
+		awaitConnected(shared);
+		return shared;
+	}
+
+	private static RetryAfterInterceptor interceptor(ClientSettingsCatalog clients, SimpleMeterRegistry registry,
+			CooldownStore store) {
+		return new RetryAfterInterceptor(clients, new RetryAfterMetrics(registry), store,
+				new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);
+	}
+
 	// A fleet's instances have made calls long before a quota runs low. A cold JVM's first
 	// calls here take some 550 ms more (class loading, the first compilations): slots of the
 	// first window that a running fleet would not lose. The warm-up calls an origin of its
@@ -105,8 +123,7 @@ public final class FleetInstance {
 	// paced path and its round trips to Redis run too.
 	private static void warmUp(Caller caller, int callers, long millis) throws Exception {
 		try (DialectOrigin origin = new DialectOrigin(DialectOrigin.Dialect.IETF, 2 * callers, 1)) {
-			String first = origin.uri(0).toString();
-			String prefix = first.substring(0, first.length() - 1);
+			String prefix = FleetBenchmark.prefix(origin.uri(0));
 			QueuedCalls.run(callers * 1000, callers, millis, (thread, call) -> caller.get(URI.create(prefix + call)));
 		}
 	}
@@ -140,12 +157,13 @@ public final class FleetInstance {
 		String client = options.string("client", "ours");
 		long warmUpMillis = options.integer("warm-up-ms", 0);
 		if (!client.equals("ours")) {
+			Contender peer = Contender.select(List.of(client)).get(0);
 			if (warmUpMillis > 0) {
-				try (Caller warm = Contender.select(List.of(client)).get(0).open(callers)) {
+				try (Caller warm = peer.open(callers)) {
 					warmUp(warm, callers, warmUpMillis);
 				}
 			}
-			try (Caller caller = Contender.select(List.of(client)).get(0).open(callers)) {
+			try (Caller caller = peer.open(callers)) {
 				QueuedCalls done = fromStart(caller, origin, callers, calls, startAt);
 				long end = System.currentTimeMillis();
 				// A peer keeps no store: nothing held by it, no fleet slots.
@@ -154,37 +172,20 @@ public final class FleetInstance {
 			return;
 		}
 		LettuceConnectionFactory factory = null;
-		CooldownStore store;
 		if (storeName.equals("redis")) {
 			factory = new LettuceConnectionFactory(
 					new RedisStandaloneConfiguration("127.0.0.1", options.integer("redis-port", 6379)),
 					LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(2)).build());
 			factory.afterPropertiesSet();
 			factory.start();
-			RedisCooldownStore shared = new RedisCooldownStore(factory,
-					new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS), "retry-after:fleet:");
-			shared.start();
-			awaitConnected(shared);
-			store = shared;
 		}
-		else {
-			store = new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS));
-		}
+		CooldownStore store = store(factory, "retry-after:fleet:");
 		ClientSettingsCatalog clients = ClientSettingsCatalog.of(RetrySettings.defaults());
 		if (warmUpMillis > 0) {
 			// A store, meters and client of their own: the run's counts are the run's alone.
-			CooldownStore warmStore = (factory != null)
-					? new RedisCooldownStore(factory, new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS),
-							"retry-after:fleet-warm-up:")
-					: new LocalCooldownStore(new OriginProtection(OriginProtection.DEFAULT_MAX_HOSTS));
-			if (warmStore instanceof RedisCooldownStore shared) {
-				shared.start();
-				awaitConnected(shared);
-			}
-			RetryAfterInterceptor warmInterceptor = new RetryAfterInterceptor(clients,
-					new RetryAfterMetrics(new SimpleMeterRegistry()), warmStore,
-					new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);
-			try (Caller warm = Contender.intercepted(warmInterceptor, callers)) {
+			CooldownStore warmStore = store(factory, "retry-after:fleet-warm-up:");
+			try (Caller warm = Contender.intercepted(interceptor(clients, new SimpleMeterRegistry(), warmStore),
+					callers)) {
 				warmUp(warm, callers, warmUpMillis);
 			}
 			finally {
@@ -194,9 +195,7 @@ public final class FleetInstance {
 			}
 		}
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
-		RetryAfterInterceptor interceptor = new RetryAfterInterceptor(clients, new RetryAfterMetrics(registry), store,
-				new RetryBudgets(clients, MonotonicClock.SYSTEM), OuterRetryDetector.NEVER);
-		try (Caller caller = Contender.intercepted(interceptor, callers)) {
+		try (Caller caller = Contender.intercepted(interceptor(clients, registry, store), callers)) {
 			QueuedCalls done = fromStart(caller, origin, callers, calls, startAt);
 			long end = System.currentTimeMillis();
 			long held = registry.find(RetryAfterMetrics.COOLDOWN_HELD)
