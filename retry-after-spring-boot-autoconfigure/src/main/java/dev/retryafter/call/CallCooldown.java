@@ -76,10 +76,31 @@ final class CallCooldown {
 	/** Whether the current attempt has been held already. */
 	private boolean heldThisAttempt;
 
-	CallCooldown(RetryCall call, RetrySettings settings, String client) {
+	/** When the attempt whose answer is read next was sent, once one was. */
+	private long sentAt;
+
+	private boolean sentKnown;
+
+	/**
+	 * The cooldown side of a call.
+	 * @param sent whether its first attempt was sent already, at {@code sentNanos}
+	 */
+	CallCooldown(RetryCall call, RetrySettings settings, String client, boolean sent, long sentNanos) {
 		this.call = call;
 		this.settings = settings;
 		this.client = client;
+		this.sentKnown = sent;
+		this.sentAt = sentNanos;
+	}
+
+	/**
+	 * The attempt about to be sent: its answer's round trip bounds how late the reset its
+	 * quota fields name may be.
+	 * @param nowNanos the current monotonic reading
+	 */
+	void attemptSent(long nowNanos) {
+		this.sentKnown = true;
+		this.sentAt = nowNanos;
 	}
 
 	/**
@@ -243,8 +264,13 @@ final class CallCooldown {
 		if (quotaFields.present(this.settings, status, headers)) {
 			CooldownKey key = key();
 			CooldownKey bucket = (key != null) ? bucketKey(key, headers) : null;
-			quotaFields.record(this.settings, (bucket != null) ? bucket : (key != null) ? key.declared() : null,
-					status, headers);
+			CooldownKey under = (bucket != null) ? bucket : (key != null) ? key.declared() : null;
+			if (this.sentKnown) {
+				quotaFields.record(this.settings, under, status, headers, this.sentAt);
+			}
+			else {
+				quotaFields.record(this.settings, under, status, headers);
+			}
 		}
 	}
 

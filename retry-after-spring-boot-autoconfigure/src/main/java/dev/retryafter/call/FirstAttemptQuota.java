@@ -76,10 +76,11 @@ public final class FirstAttemptQuota {
 	 * @param requestHeaders the request headers
 	 * @param status the response status
 	 * @param headers the response headers
+	 * @param sentNanos when the request was sent, from {@link CallContext#firstAttemptStarts}
 	 * @return the stop, or {@code null} when the response must go on as a call
 	 */
 	public RetryDecision.@Nullable Stop settle(FirstAttemptRules rules, @Nullable CooldownKey key, URI uri,
-			HttpHeaders requestHeaders, int status, HttpHeaders headers) {
+			HttpHeaders requestHeaders, int status, HttpHeaders headers, long sentNanos) {
 		RetrySettings settings = rules.settings();
 		if (status >= 400 || ResponseOutcomes.hasRetryAfter(headers)) {
 			return null;
@@ -97,7 +98,8 @@ public final class FirstAttemptQuota {
 		}
 		if (recorded != null) {
 			CooldownKey bucket = CallCooldown.bucketKey(recorded, headers, uri, this.context.cooldowns());
-			this.context.quotaFields().record(settings, (bucket != null) ? bucket : recorded.declared(), status, headers);
+			this.context.quotaFields()
+				.record(settings, (bucket != null) ? bucket : recorded.declared(), status, headers, sentNanos);
 		}
 		return stop;
 	}

@@ -128,6 +128,28 @@ public final class RateLimitFieldReader {
 	 * @param headers the response headers
 	 */
 	public void record(RetrySettings settings, @Nullable CooldownKey key, int status, HttpHeaders headers) {
+		record(settings, key, status, headers, false, 0);
+	}
+
+	/**
+	 * Parses the fields of a response for which {@link #present} said yes, and records the
+	 * reading under its key, with whether the response was a success and when its request was
+	 * sent: the round trip bounds how late a reset named in whole seconds may be
+	 * (docs/PACING.md, rule 11).
+	 * @param settings the client's settings
+	 * @param key the request's cooldown key, or {@code null} when it has none
+	 * @param status the response's status code, or 0 when not known
+	 * @param headers the response headers
+	 * @param sentNanos when the request was sent, a reading of this reader's monotonic clock
+	 * @since 0.3.0
+	 */
+	public void record(RetrySettings settings, @Nullable CooldownKey key, int status, HttpHeaders headers,
+			long sentNanos) {
+		record(settings, key, status, headers, true, sentNanos);
+	}
+
+	private void record(RetrySettings settings, @Nullable CooldownKey key, int status, HttpHeaders headers,
+			boolean sentKnown, long sentNanos) {
 		if (key == null) {
 			return;
 		}
@@ -148,7 +170,9 @@ public final class RateLimitFieldReader {
 			}
 		}
 		if (reading != null) {
-			this.cooldowns.recordQuota(key, reading, status >= 200 && status < 300, this.monotonicClock.nanoTime());
+			long now = this.monotonicClock.nanoTime();
+			this.cooldowns.recordQuota(key, reading, status >= 200 && status < 300,
+					sentKnown ? Math.max(0, now - sentNanos) : -1, now);
 		}
 	}
 

@@ -74,8 +74,6 @@ public abstract class RetryCall {
 	 */
 	public static final int BODY_COPY_LIMIT = 64 * 1024;
 
-	private static final String DATE = "date";
-
 	private final ClientSettings client;
 
 	private final RetrySettings settings;
@@ -124,7 +122,7 @@ public abstract class RetryCall {
 		this.facts = facts;
 		this.budget = new CallBudget(client, budget, startNanos, firstSent);
 		// It asks this call for its collaborators, URI and headers only when used, never now.
-		this.cooldown = new CallCooldown(this, this.settings, client.name());
+		this.cooldown = new CallCooldown(this, this.settings, client.name(), firstSent, startNanos);
 	}
 
 	/**
@@ -264,6 +262,7 @@ public abstract class RetryCall {
 	 */
 	protected final void firstAttemptSent() {
 		this.sent = 1;
+		this.cooldown.attemptSent(nanoTime());
 		this.watch.attemptStarted(1);
 		this.budget.firstAttemptSent();
 	}
@@ -275,6 +274,7 @@ public abstract class RetryCall {
 	 */
 	protected final void retrySent(RetryDecision.Retry retry) {
 		this.watch.attemptStarted(++this.sent);
+		this.cooldown.attemptSent(nanoTime());
 		this.budget.retrySent(retry);
 	}
 
@@ -304,7 +304,7 @@ public abstract class RetryCall {
 		// Without the field (most responses) nothing is parsed: the wall clock is read only
 		// when an HTTP-date may need it.
 		RetryAfter retryAfter = (fieldLines == null || fieldLines.isEmpty()) ? RetryAfter.ABSENT
-				: RetryAfterParser.parse(fieldLines, context().wallClock().instant(), headers.getFirst(DATE),
+				: RetryAfterParser.parse(fieldLines, context().wallClock().instant(), headers.getFirst(HttpHeaders.DATE),
 						this.settings.header().dateReference());
 		retryAfter = ServerHints.combine(retryAfter, hints);
 		AttemptOutcome.Response outcome = ResponseOutcomes.outcome(status, retryAfter, hints);

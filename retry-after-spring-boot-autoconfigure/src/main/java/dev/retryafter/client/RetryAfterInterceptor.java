@@ -235,7 +235,8 @@ public class RetryAfterInterceptor implements ClientHttpRequestInterceptor, Orde
 			stop = rules.settledBy(status, response.getHeaders(), context.quotaFields());
 			if (stop == null && status < 400 && !(response instanceof RedirectedResponse)) {
 				stop = context.firstAttemptQuota()
-					.settle(rules, admitted, request.getURI(), request.getHeaders(), status, response.getHeaders());
+					.settle(rules, admitted, request.getURI(), request.getHeaders(), status, response.getHeaders(),
+							startNanos);
 			}
 		}
 		catch (IOException ex) {

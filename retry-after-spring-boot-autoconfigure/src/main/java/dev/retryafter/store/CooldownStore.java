@@ -83,6 +83,23 @@ public interface CooldownStore {
 	}
 
 	/**
+	 * Records what a response under {@code key} said about its origin's quota, with the round
+	 * trip that bounds how late its reset may be named; see {@link RateLimitPacing#record}.
+	 * Local to this instance.
+	 * @param key the origin, or partition of an origin (or the bucket it named)
+	 * @param reading the reading
+	 * @param accepted whether the response was a success
+	 * @param roundTripNanos from sending the request to reading the response, or negative when
+	 * not known
+	 * @param nowNanos the current monotonic reading
+	 * @since 0.3.0
+	 */
+	default void recordQuota(CooldownKey key, RateLimitReading reading, boolean accepted, long roundTripNanos,
+			long nowNanos) {
+		protection().quotas().record(key, reading, accepted, roundTripNanos, nowNanos);
+	}
+
+	/**
 	 * The key a refusal of a request under {@code key} records its cooldown under; see
 	 * {@link OriginProtection#recordKey}.
 	 * @param key the request's key

@@ -44,6 +44,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * {@code q} slots (at most 64, {@link QuotaSpacing#logs()}): a slot is never earlier than one
  * span of the window after the {@code q}-th latest, and past the reset the TAT stays at the
  * slot, so a fixed window's allowance goes together at its reset (docs/PACING.md, rule 10).
+ * A {@code q}-th latest that went in an earlier window than the slot's, as the asking
+ * instance's answers bound its reset ({@link QuotaSpacing#resetLateBy()}), frees the slot as
+ * the slot's window begins, if that is sooner (rule 11).
  * The request then waits the later of the fleet's slot and its local one. A
  * request the quota does not spread (far from spent, or no quota) never takes a fleet slot.
  * A retry, or a first attempt a cooldown holds, goes without one while the quota is spread,
@@ -70,6 +73,13 @@ public final class FleetQuotaSlots {
 	/** How long a key outlives its TAT. */
 	static final long EXPIRY_SLACK_MILLIS = 2_000;
 
+	/**
+	 * Room for a slot's way to the origin, and for the script's run after the instance read
+	 * its reset: a slot that went this long before the earliest the reset may be reached the
+	 * origin before it.
+	 */
+	static final long SLOT_WAY_MICROS = 300_000;
+
 	private static final int FALLBACK_KEYS = 1_024;
 
 	// KEYS[1] the quota's key; ARGV[1] the local wait (us); ARGV[2] the interval before the
@@ -81,8 +91,12 @@ public final class FleetQuotaSlots {
 	// TAT (ms); ARGV[7] when its caller stops waiting, by Redis's clock as this instance
 	// estimates it (us), or 0; ARGV[10] how many slots may go in any ARGV[11] (us), or 0 when
 	// slots are only spaced by the intervals: the last slots are kept in fields '#0'... with
-	// their count in '#n' (a slot goes no earlier than one span after the oldest of them), and
-	// a slot before the reset is then followed by the next no later than the reset, when the
+	// their count in '#n' (a slot goes no earlier than one span after the oldest of them, nor
+	// than the start of the window after the oldest's: ARGV[13] (us) is how late the reset
+	// ahead may be, plus a slot's way, and ARGV[14] (us) the window, 0 when not known; an
+	// oldest that went before the earliest the current window may have begun frees the slot
+	// at once, and one that went before the earliest the reset may be frees it at the reset),
+	// and a slot before the reset is then followed by the next no later than the reset, when the
 	// window's allowance may go at once; ARGV[12] how many of this instance's requests went
 	// outside the fleet's slots since its last one (retries, requests a cooldown held), each
 	// logged now and moving the TAT one interval. Returns {wait (us), or -1 when the slot does
@@ -150,7 +164,17 @@ public final class FleetQuotaSlots {
 			end
 			local slot = math.max(now + tonumber(ARGV[1]), tat)
 			if entries > 0 and count >= entries then
-			  slot = math.max(slot, (logged['#' .. (count % entries)] or 0) + span)
+			  local oldest = logged['#' .. (count % entries)] or 0
+			  local free = oldest + span
+			  local resetIn = tonumber(ARGV[9]) or 0
+			  local sure = now + resetIn - (tonumber(ARGV[13]) or 0)
+			  local window = tonumber(ARGV[14]) or 0
+			  if resetIn > 0 and window > 0 and oldest < sure - window then
+			    free = math.min(free, now + resetIn - window)
+			  elseif resetIn > 0 and oldest < sure then
+			    free = math.min(free, now + resetIn)
+			  end
+			  slot = math.max(slot, free)
 			end
 			local wait = slot - now
 			if wait > tonumber(ARGV[3]) then
@@ -248,12 +272,14 @@ public final class FleetQuotaSlots {
 		long maxWait = Math.max(localWait, (budget - reserve) / 2);
 		long[] args = { micros(localWait), micros(before), micros(maxWait), micros(after), micros(resetIn),
 				spacing.logs() ? spacing.logEntries() : 0, spacing.logs() ? micros(spacing.logSpan().toNanos()) : 0,
-				this.unslotted.take(key, request.nowNanos()) };
+				this.unslotted.take(key, request.nowNanos()),
+				micros(saturated(spacing.resetLateBy())) + SLOT_WAY_MICROS, micros(saturated(spacing.window())) };
 		List<?> reply = this.roundTrips.call(TAKE, key(key),
 				(deadline) -> new String[] { Long.toString(args[0]), Long.toString(args[1]), Long.toString(args[2]),
 						this.link.instance(), Long.toString(LIVE_MILLIS * 1000), Long.toString(EXPIRY_SLACK_MILLIS),
 						deadline, Long.toString(args[3]), Long.toString(args[4]), Long.toString(args[5]),
-						Long.toString(args[6]), Long.toString(args[7]) });
+						Long.toString(args[6]), Long.toString(args[7]), Long.toString(args[8]),
+						Long.toString(args[9]) });
 		if (reply == null || reply.size() < 2 || !(reply.get(0) instanceof Number fleetWait)
 				|| !(reply.get(1) instanceof Number live)) {
 			// Not known to be told: the next slot tells them again. A script that ran after all
@@ -361,6 +387,10 @@ public final class FleetQuotaSlots {
 	 */
 	public Duration roundTrip(double quantile) {
 		return this.roundTrips.quantile(quantile);
+	}
+
+	private static long saturated(Duration duration) {
+		return DurationMath.saturatedNanos(duration, DurationMath.DURATION_LIMIT_NANOS);
 	}
 
 	private static long micros(long nanos) {

@@ -12,6 +12,8 @@ import dev.retryafter.client.HttpCaller.Kind;
 import dev.retryafter.core.HoldReason;
 import dev.retryafter.core.RetryBudgets;
 import dev.retryafter.core.ClientSettingsCatalog;
+import dev.retryafter.core.CooldownKey;
+import dev.retryafter.core.Origin;
 import dev.retryafter.core.RetrySettings;
 import dev.retryafter.core.header.RateLimitFields;
 import dev.retryafter.core.protection.OriginProtection;
@@ -81,6 +83,27 @@ class RetryAfterInterceptorQuotaTests {
 		assertThat(this.server.requests()).hasSize(4);
 		assertThat(this.listener.events()).filteredOn(RecordingListener.Held.class::isInstance).hasSize(3);
 		assertThat(this.listener.holdReasons()).containsOnly(HoldReason.QUOTA);
+	}
+
+	@ParameterizedTest
+	@EnumSource(Kind.class)
+	void whenTheDraftsResetIsReadThenItsRoundTripBoundsHowLateTheResetMayBe(Kind kind) {
+		this.server.on("/report", ietf(200, 4, 2), ietf(200, 3, 2));
+		HttpCaller caller = kind.create(interceptor(NO_JITTER));
+		CooldownKey key = CooldownKey.of(Origin.of("http", "127.0.0.1", this.server.uri("/").getPort()));
+
+		// The first answer ends at the first-attempt shortcut. The clock stands still while a
+		// request is on its way, so the reset lies after the send plus t less a second.
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		assertThat(this.cooldowns.protection().quotas().spacing(key, this.clock.nanoTime()).resetLateBy())
+			.isEqualTo(Duration.ofSeconds(1));
+
+		// The second goes the whole call path, held half a second: its t=2 names a reset 0.5 s
+		// after the first's, which stands, and bounds it half a second closer.
+		assertThat(caller.get(this.server.uri("/report")).status()).isEqualTo(200);
+		assertThat(this.sleeper.sleeps()).containsExactly(Duration.ofMillis(500));
+		assertThat(this.cooldowns.protection().quotas().spacing(key, this.clock.nanoTime()).resetLateBy())
+			.isEqualTo(Duration.ofMillis(500));
 	}
 
 	@Test

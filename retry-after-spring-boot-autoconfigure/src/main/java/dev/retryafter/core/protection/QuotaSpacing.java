@@ -19,11 +19,18 @@ import java.util.Objects;
  * @param logEntries how many slots may go in any {@code logSpan}, zero when slots are only
  * spaced by the intervals
  * @param logSpan the span those slots are counted in, zero without a log
+ * @param resetLateBy how much later than the origin's true reset the reset in
+ * {@code resetIn} may lie, as the answers bound it (docs/PACING.md, rule 11), or
+ * {@link #UNBOUNDED} when nothing bounds it
+ * @param window the quota's fixed window ({@code w}), zero when not known
  * @since 0.3.0
  * @see RateLimitPacing#spacing
  */
 public record QuotaSpacing(Duration beforeReset, Duration afterReset, Duration resetIn, int logEntries,
-		Duration logSpan) {
+		Duration logSpan, Duration resetLateBy, Duration window) {
+
+	/** What {@link #resetLateBy} is when nothing bounds how late the reset may be. */
+	public static final Duration UNBOUNDED = Duration.ofDays(1);
 
 	/** No spacing: the key has no quota, or no interval is known. */
 	public static final QuotaSpacing NONE = new QuotaSpacing(Duration.ZERO, Duration.ZERO, Duration.ZERO);
@@ -33,7 +40,7 @@ public record QuotaSpacing(Duration beforeReset, Duration afterReset, Duration r
 	 * @throws IllegalArgumentException if a duration or the entries are negative
 	 */
 	public QuotaSpacing {
-		for (Duration duration : new Duration[] { beforeReset, afterReset, resetIn, logSpan }) {
+		for (Duration duration : new Duration[] { beforeReset, afterReset, resetIn, logSpan, resetLateBy, window }) {
 			if (Objects.requireNonNull(duration, "duration").isNegative()) {
 				throw new IllegalArgumentException("must not be negative: " + duration);
 			}
@@ -51,6 +58,19 @@ public record QuotaSpacing(Duration beforeReset, Duration afterReset, Duration r
 	 */
 	public QuotaSpacing(Duration beforeReset, Duration afterReset, Duration resetIn) {
 		this(beforeReset, afterReset, resetIn, 0, Duration.ZERO);
+	}
+
+	/**
+	 * Spacing with a log, the reset's lateness not bounded and the window not known.
+	 * @param beforeReset the interval before the reset
+	 * @param afterReset the interval after it
+	 * @param resetIn the time left until the reset
+	 * @param logEntries how many slots may go in any {@code logSpan}
+	 * @param logSpan the span those slots are counted in
+	 */
+	public QuotaSpacing(Duration beforeReset, Duration afterReset, Duration resetIn, int logEntries,
+			Duration logSpan) {
+		this(beforeReset, afterReset, resetIn, logEntries, logSpan, UNBOUNDED, Duration.ZERO);
 	}
 
 	/**

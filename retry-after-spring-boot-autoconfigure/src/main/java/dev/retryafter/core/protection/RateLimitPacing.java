@@ -80,6 +80,24 @@ public final class RateLimitPacing {
 	 * @since 0.2.0
 	 */
 	public void record(CooldownKey key, RateLimitReading reading, boolean accepted, long nowNanos) {
+		record(key, reading, accepted, -1, nowNanos);
+	}
+
+	/**
+	 * Records what a response under {@code key} said about its origin's quota, and how long
+	 * after its request was sent it was read: the reset then lies after the send plus the
+	 * draft's {@code t} less a second, which bounds how late a reset named in whole seconds is
+	 * (docs/PACING.md, rule 11).
+	 * @param key the origin, or partition of an origin
+	 * @param reading the reading
+	 * @param accepted whether the response was a success
+	 * @param roundTripNanos from sending the request to reading the response, or negative when
+	 * not known
+	 * @param nowNanos the current monotonic reading
+	 * @since 0.3.0
+	 */
+	public void record(CooldownKey key, RateLimitReading reading, boolean accepted, long roundTripNanos,
+			long nowNanos) {
 		Objects.requireNonNull(key, "key");
 		Objects.requireNonNull(reading, "reading");
 		if (reading.partitioned() && key.partition() == null) {
@@ -90,13 +108,13 @@ public final class RateLimitPacing {
 		}
 		RateLimitSchedule schedule = this.schedules.get(key);
 		if (schedule != null) {
-			schedule.update(reading, accepted, nowNanos);
+			schedule.update(reading, accepted, roundTripNanos, nowNanos);
 			return;
 		}
-		RateLimitSchedule raced = this.schedules.putIfAbsent(key, new RateLimitSchedule(reading, accepted, nowNanos,
-				this::logsWindows));
+		RateLimitSchedule raced = this.schedules.putIfAbsent(key,
+				new RateLimitSchedule(reading, accepted, roundTripNanos, nowNanos, this::logsWindows));
 		if (raced != null) {
-			raced.update(reading, accepted, nowNanos);
+			raced.update(reading, accepted, roundTripNanos, nowNanos);
 		}
 		if (this.schedules.size() > this.maxKeys) {
 			forgetQuietest(key, nowNanos);

@@ -46,8 +46,6 @@ final class RateLimitSchedule {
 
 	private static final long SECOND_NANOS = 1_000_000_000L;
 
-	private static final long QUIET_NANOS = 10 * SECOND_NANOS;
-
 	/**
 	 * The fewest requests a response must say remain to let one go outside the slots: one for
 	 * the request let go, and room for a request of each kind still on its way.
@@ -111,15 +109,17 @@ final class RateLimitSchedule {
 	 * A schedule from a first response's reading, {@code accepted} when it was a success;
 	 * {@code logsWindows} says whether a log may pace it ({@link RateLimitPacing#logWindows}).
 	 */
-	RateLimitSchedule(RateLimitReading reading, boolean accepted, long nowNanos, BooleanSupplier logsWindows) {
+	RateLimitSchedule(RateLimitReading reading, boolean accepted, long roundTripNanos, long nowNanos,
+			BooleanSupplier logsWindows) {
 		this.createdAt = nowNanos;
 		this.reading = reading;
 		this.readAt = nowNanos;
 		this.resetAt = nowNanos + reading.resetIn().toNanos();
 		this.window = new WindowReset(this.resetAt, reading.remaining());
+		this.window.bound(reading, roundTripNanos, nowNanos);
 		this.left = reading.remaining();
-		this.intervalAfter = intervalAfter(reading);
-		this.intervalBefore = intervalBefore(this.left, this.resetAt - nowNanos);
+		this.intervalAfter = QuotaIntervals.after(reading);
+		this.intervalBefore = QuotaIntervals.before(this.left, this.resetAt - nowNanos);
 		this.nextSlot = firstSlot(nowNanos);
 		this.lastActive = nowNanos;
 		this.refills.note(this.left, accepted, this.intervalAfter > 0, this.resetAt, nowNanos);
@@ -131,21 +131,28 @@ final class RateLimitSchedule {
 		update(reading, false, nowNanos);
 	}
 
+	/** A newer response's reading, {@code accepted} when it was a success, its round trip unknown. */
+	void update(RateLimitReading reading, boolean accepted, long nowNanos) {
+		update(reading, accepted, -1, nowNanos);
+	}
+
 	/**
 	 * A newer response's reading.
 	 * @param accepted whether the response was a success, which the origin counted
+	 * @param roundTripNanos from sending its request to reading it, or negative when not known
 	 */
-	synchronized void update(RateLimitReading reading, boolean accepted, long nowNanos) {
+	synchronized void update(RateLimitReading reading, boolean accepted, long roundTripNanos, long nowNanos) {
 		long announced = nowNanos + reading.resetIn().toNanos();
 		if (!reading.partitionKey().equals(this.reading.partitionKey())) {
 			this.mixed = true;
-			this.mixedUntil = nowNanos + quietNanos(reading);
+			this.mixedUntil = nowNanos + QuotaIntervals.quietNanos(reading);
 		}
 		WindowReset.Seen seen = this.window.see(announced, reading.window().toNanos(), reading.remaining());
 		if (seen == WindowReset.Seen.LATE) {
 			this.lastActive = nowNanos;
 			return;
 		}
+		this.window.bound(reading, roundTripNanos, nowNanos);
 		boolean sameWindow = seen == WindowReset.Seen.SAME;
 		long resetAt = this.window.at();
 		this.left = sameWindow ? Math.min(this.left, reading.remaining()) : reading.remaining();
@@ -155,10 +162,10 @@ final class RateLimitSchedule {
 		this.reading = reading;
 		this.readAt = nowNanos;
 		this.resetAt = resetAt;
-		this.intervalAfter = intervalAfter(reading);
+		this.intervalAfter = QuotaIntervals.after(reading);
 		this.log.read(reading);
 		this.refills.note(reading.remaining(), accepted, this.intervalAfter > 0, announced, nowNanos);
-		this.intervalBefore = intervalBefore(this.left, resetAt - nowNanos);
+		this.intervalBefore = QuotaIntervals.before(this.left, resetAt - nowNanos);
 		if (this.refills.refilling()) {
 			// What is left goes no slower than the rate: the origin gives more back meanwhile.
 			this.intervalBefore = Math.min(this.intervalBefore, this.intervalAfter);
@@ -208,10 +215,10 @@ final class RateLimitSchedule {
 			this.sparesInSecond = sparesInLastSecond(nowNanos) + 1;
 			this.lastSpare = nowNanos;
 			this.log.wentOutside(nowNanos);
-			this.lastActive = latest(this.lastActive, nowNanos);
+			this.lastActive = QuotaIntervals.latest(this.lastActive, nowNanos);
 			return 0;
 		}
-		long slot = latest(nowNanos, latest(notBefore, this.nextSlot));
+		long slot = QuotaIntervals.latest(nowNanos, QuotaIntervals.latest(notBefore, this.nextSlot));
 		boolean logging = logging(nowNanos);
 		if (logging) {
 			slot = this.log.earliest(slot);
@@ -226,7 +233,7 @@ final class RateLimitSchedule {
 		else {
 			if (!this.refills.refilling()) {
 				// A refilling origin's reset only says when it is full again: it is not waited for.
-				slot = latest(slot, this.resetAt);
+				slot = QuotaIntervals.latest(slot, this.resetAt);
 			}
 			if (this.intervalAfter == 0) {
 				// No rate is known after the reset: the quota only holds requests until it.
@@ -244,7 +251,7 @@ final class RateLimitSchedule {
 			}
 		}
 		long wait = slot - nowNanos;
-		if (wait > 0 && !fits(wait, budgetNanos, reserveNanos)) {
+		if (wait > 0 && !QuotaIntervals.fits(wait, budgetNanos, reserveNanos)) {
 			return -1;
 		}
 		this.nextSlot = next;
@@ -255,7 +262,7 @@ final class RateLimitSchedule {
 		if (logging && !beforeReset) {
 			this.log.windowSeen();
 		}
-		this.lastActive = latest(this.lastActive, slot);
+		this.lastActive = QuotaIntervals.latest(this.lastActive, slot);
 		return Math.max(0, wait);
 	}
 
@@ -299,7 +306,7 @@ final class RateLimitSchedule {
 		if (farFromSpent(nowNanos)) {
 			this.left--;
 			this.freeInSecond++;
-			this.lastActive = latest(this.lastActive, nowNanos);
+			this.lastActive = QuotaIntervals.latest(this.lastActive, nowNanos);
 			this.log.wentOutside(nowNanos);
 			return true;
 		}
@@ -311,9 +318,11 @@ final class RateLimitSchedule {
 		long resetIn = (this.refills.refilling() || this.resetAt - nowNanos <= 0) ? 0 : this.resetAt - nowNanos;
 		boolean logging = logging(nowNanos);
 		boolean spread = resetIn > 0 && this.left > 0 && !(logging && this.log.primed());
+		long lateBy = (resetIn > 0) ? this.window.lateBy() : -1;
 		return new QuotaSpacing(Duration.ofNanos(spread ? this.intervalBefore : 0), Duration.ofNanos(this.intervalAfter),
 				Duration.ofNanos(resetIn), logging ? this.log.entries() : 0,
-				Duration.ofNanos(logging ? this.log.spanNanos() : 0));
+				Duration.ofNanos(logging ? this.log.spanNanos() : 0),
+				(lateBy >= 0) ? Duration.ofNanos(lateBy) : QuotaSpacing.UNBOUNDED, this.reading.window());
 	}
 
 	/**
@@ -325,25 +334,16 @@ final class RateLimitSchedule {
 	 * retry.
 	 */
 	synchronized void crowded(long nowNanos) {
-		this.log.crowded(nowNanos, quietNanos(this.reading));
+		this.log.crowded(nowNanos, QuotaIntervals.quietNanos(this.reading));
 	}
 
 	private boolean logging(long nowNanos) {
 		return this.log.paces(nowNanos, this.refills.refilling());
 	}
 
-	/**
-	 * Whether a hold of {@code waitNanos} leaves half the budget past the reserve: room for a
-	 * retry of the same call after the slot, as the call would have without the fields.
-	 */
-	static boolean fits(long waitNanos, long budgetNanos, long reserveNanos) {
-		// Both are clamped far below the long range by the caller, so the difference is exact.
-		return waitNanos <= (budgetNanos - reserveNanos) / 2;
-	}
-
 	/** Whether the schedule has had nothing to do for long enough to be forgotten. */
 	synchronized boolean quiet(long nowNanos) {
-		long quiet = quietNanos(this.reading);
+		long quiet = QuotaIntervals.quietNanos(this.reading);
 		return nowNanos - this.resetAt > 0 && nowNanos - this.lastActive > quiet;
 	}
 
@@ -352,10 +352,6 @@ final class RateLimitSchedule {
 		long resetIn = this.resetAt - nowNanos;
 		return new RateLimitState(this.reading.policy(), this.reading.remaining(), Duration.ofNanos(Math.max(0, resetIn)),
 				Duration.ofNanos(Math.max(0, nowNanos - this.readAt)), this.reading.fields());
-	}
-
-	private static long quietNanos(RateLimitReading reading) {
-		return Math.max(QUIET_NANOS, 2 * reading.window().toNanos());
 	}
 
 	private long freeInLastSecond(long nowNanos) {
@@ -378,23 +374,7 @@ final class RateLimitSchedule {
 
 	private long firstSlot(long nowNanos) {
 		return (this.left > 0 && this.resetAt - nowNanos > 0) ? nowNanos + this.intervalBefore
-				: (this.refills.refilling() ? nowNanos : latest(nowNanos, this.resetAt)) + this.intervalAfter;
-	}
-
-	private static long intervalAfter(RateLimitReading reading) {
-		if (!reading.hasRate()) {
-			return 0;
-		}
-		return Math.max(1, (long) (reading.window().toNanos() / (double) reading.quota() / SHARE));
-	}
-
-	private static long intervalBefore(long left, long resetInNanos) {
-		return (left > 0 && resetInNanos > 0) ? Math.max(1, resetInNanos / left) : 0;
-	}
-
-	// The later of two monotonic readings.
-	private static long latest(long a, long b) {
-		return (b - a > 0) ? b : a;
+				: (this.refills.refilling() ? nowNanos : QuotaIntervals.latest(nowNanos, this.resetAt)) + this.intervalAfter;
 	}
 
 }

@@ -1,5 +1,8 @@
 package dev.retryafter.core.protection;
 
+import dev.retryafter.core.header.RateLimitFields;
+import dev.retryafter.core.header.RateLimitReading;
+
 /**
  * The reset of the window a quota's answers name, as a monotonic reading: the earliest that
  * the answers of one window named, and the last window's, to tell its late answers apart.
@@ -42,6 +45,11 @@ final class WindowReset {
 	// The least any answer of this window counted left: it only falls within a window.
 	private long lowest;
 
+	// The latest instant this window's answers show its reset to lie after, when one did.
+	private long notBefore;
+
+	private boolean bounded;
+
 	WindowReset(long resetAt, long remaining) {
 		this.resetAt = resetAt;
 		this.lowest = remaining;
@@ -76,11 +84,51 @@ final class WindowReset {
 			this.lowest = Math.min(this.lowest, remaining);
 			return Seen.SAME;
 		}
+		// A fixed window starts no earlier than the last one ended, so it ends no earlier than
+		// a window after the last one's bound: the bound carries over to a reset named about a
+		// window later by an answer counting more left, as a new window's first answers do.
+		// Otherwise it may be a slow answer of the same window taken for the next's, which the
+		// bound must not outlive.
+		this.bounded = this.bounded && windowNanos > 0 && shift >= windowNanos - SECOND_NANOS
+				&& remaining > this.lowest;
+		this.notBefore += windowNanos;
 		this.previousWindow = true;
 		this.previousResetAt = this.resetAt;
 		this.resetAt = announced;
 		this.lowest = remaining;
 		return Seen.NEW;
+	}
+
+	/**
+	 * What an answer of this window, {@link #see seen} as this window's or a new one's, says
+	 * of how early its reset may be. The server rounds its {@code t} up to whole seconds from
+	 * its own now, which is no earlier than the request was sent: the reset lies after the
+	 * send plus {@code t} less a second. Only the draft's {@code RateLimit} counts: other
+	 * dialects name an instant on the server's wall clock, whose offset from ours is unknown.
+	 * @param reading the answer's reading
+	 * @param roundTripNanos from sending the request to reading the answer, or negative when
+	 * not known
+	 * @param nowNanos when the answer was read
+	 */
+	void bound(RateLimitReading reading, long roundTripNanos, long nowNanos) {
+		if (roundTripNanos < 0 || reading.fields() != RateLimitFields.IETF) {
+			return;
+		}
+		long after = nowNanos - roundTripNanos + reading.resetIn().toNanos() - SECOND_NANOS;
+		if (!this.bounded || after - this.notBefore > 0) {
+			this.notBefore = after;
+			this.bounded = true;
+		}
+	}
+
+	/**
+	 * How much later than the origin's reset this window's reset may lie, as its answers
+	 * bound it.
+	 * @return the bound in nanoseconds, or -1 when no answer bounded it (or they disagree)
+	 */
+	long lateBy() {
+		long lateBy = this.resetAt - this.notBefore;
+		return (this.bounded && lateBy >= 0) ? lateBy : -1;
 	}
 
 	// A late answer names a reset up to a second after the last window's (a second rounded up,

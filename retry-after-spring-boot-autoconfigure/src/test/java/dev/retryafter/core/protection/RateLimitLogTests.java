@@ -53,7 +53,8 @@ class RateLimitLogTests {
 		Duration span = Duration.ofNanos((long) (1e9 / RateLimitSchedule.SHARE));
 
 		assertThat(this.pacing.spacing(KEY, T0 + SECOND))
-			.isEqualTo(new QuotaSpacing(Duration.ofSeconds(2), rate, Duration.ofSeconds(3), 10, span));
+			.isEqualTo(new QuotaSpacing(Duration.ofSeconds(2), rate, Duration.ofSeconds(3), 10, span,
+					QuotaSpacing.UNBOUNDED, Duration.ofSeconds(1)));
 	}
 
 	@Test

@@ -145,9 +145,10 @@ class RateLimitPacingTests {
 		Duration rate = Duration.ofNanos((long) (1e8 / RateLimitSchedule.SHARE));
 
 		assertThat(this.pacing.spacing(KEY, T0 + SECOND))
-			.isEqualTo(new QuotaSpacing(Duration.ofSeconds(2), rate, Duration.ofSeconds(3)));
-		assertThat(this.pacing.spacing(KEY, T0 + 5 * SECOND))
-			.isEqualTo(new QuotaSpacing(Duration.ZERO, rate, Duration.ZERO));
+			.isEqualTo(new QuotaSpacing(Duration.ofSeconds(2), rate, Duration.ofSeconds(3), 0, Duration.ZERO,
+					QuotaSpacing.UNBOUNDED, Duration.ofSeconds(1)));
+		assertThat(this.pacing.spacing(KEY, T0 + 5 * SECOND)).isEqualTo(new QuotaSpacing(Duration.ZERO, rate,
+				Duration.ZERO, 0, Duration.ZERO, QuotaSpacing.UNBOUNDED, Duration.ofSeconds(1)));
 		assertThat(this.pacing.spacing(OTHER, T0)).isEqualTo(QuotaSpacing.NONE);
 	}
 

@@ -1,12 +1,17 @@
 package dev.retryafter.core.protection;
 
+import java.time.Duration;
+
+import dev.retryafter.core.header.RateLimitFields;
+import dev.retryafter.core.header.RateLimitReading;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link WindowReset}: one window's answers name its reset late by up to a second,
- * and the last window's answers may come after the next one's.
+ * the last window's answers may come after the next one's, and the draft's answers, with their
+ * round trips, bound how late.
  */
 class WindowResetTests {
 
@@ -104,6 +109,85 @@ class WindowResetTests {
 		assertThat(reset.at()).isEqualTo(R + 30 * MS);
 		// More than the least the window counted, 0.6 s later: the next window's.
 		assertThat(reset.see(R + 630 * MS, TWO_SECONDS, 10)).isEqualTo(WindowReset.Seen.NEW);
+	}
+
+	@Test
+	void whenTheDraftsAnswersBoundTheResetThenItMayBeLateByTheResetLessTheLatestBound() {
+		long readAt = R - 2 * SECOND;
+		WindowReset reset = new WindowReset(readAt + 2 * SECOND, 10);
+		// t=2 read 100 ms after the request went: the server's now was no earlier than that, so
+		// the reset lies after the send plus a second.
+		reset.bound(draft(2), 100 * MS, readAt);
+		assertThat(reset.lateBy()).isEqualTo(1100 * MS);
+
+		// Half a second later t=1 names a reset 0.5 s earlier; its own bound is no later.
+		assertThat(reset.see(R - 500 * MS, TWO_SECONDS, 8)).isEqualTo(WindowReset.Seen.SAME);
+		reset.bound(draft(1), 50 * MS, R - 1500 * MS);
+		assertThat(reset.lateBy()).isEqualTo(600 * MS);
+
+		// t=1 again 0.95 s after the first, 10 ms after its request went: a later bound.
+		assertThat(reset.see(R - 50 * MS, TWO_SECONDS, 7)).isEqualTo(WindowReset.Seen.SAME);
+		reset.bound(draft(1), 10 * MS, R - 1050 * MS);
+		assertThat(reset.lateBy()).isEqualTo(560 * MS);
+	}
+
+	@Test
+	void whenNoAnswerBoundsTheResetThenHowLateItMayBeIsNotKnown() {
+		WindowReset reset = new WindowReset(R, 10);
+		assertThat(reset.lateBy()).isEqualTo(-1);
+		// The round trip not known, or a dialect naming an instant on the server's wall clock.
+		reset.bound(draft(2), -1, R - 2 * SECOND);
+		reset.bound(new RateLimitReading("p", 9, Duration.ofSeconds(2), 10, Duration.ofSeconds(2),
+				RateLimitFields.GITHUB), 100 * MS, R - 2 * SECOND);
+
+		assertThat(reset.lateBy()).isEqualTo(-1);
+	}
+
+	@Test
+	void whenTheNextWindowBeginsThenItEndsNoEarlierThanAWindowAfterTheLastOnesBound() {
+		WindowReset reset = new WindowReset(R - TWO_SECONDS, 10);
+		reset.bound(draft(1), 10 * MS, R - 2200 * MS);
+		assertThat(reset.lateBy()).isEqualTo(210 * MS);
+
+		// The next window's first answer names a reset 2.3 s later, and bounds it no closer
+		// than the last window's bound plus a window.
+		assertThat(reset.see(R + 300 * MS, TWO_SECONDS, 19)).isEqualTo(WindowReset.Seen.NEW);
+		reset.bound(draft(2), 10 * MS, R - 1700 * MS);
+		assertThat(reset.lateBy()).isEqualTo(510 * MS);
+	}
+
+	@Test
+	void whenASlowAnswerCountingNoMoreLeftStartsANewWindowThenTheLastBoundIsForgotten() {
+		WindowReset reset = new WindowReset(R, 9);
+		reset.bound(draft(2), 100 * MS, R - 2 * SECOND);
+
+		// A reset 1.2 s later, with less left: this window's answer that came back slowly.
+		assertThat(reset.see(R + 1200 * MS, TWO_SECONDS, 8)).isEqualTo(WindowReset.Seen.NEW);
+		assertThat(reset.lateBy()).isEqualTo(-1);
+	}
+
+	@Test
+	void whenAResetNamedLessThanAWindowLaterStartsANewWindowThenTheLastBoundIsForgotten() {
+		WindowReset reset = new WindowReset(R, 9);
+		reset.bound(draft(2), 100 * MS, R - 2 * SECOND);
+		assertThat(reset.lateBy()).isEqualTo(1100 * MS);
+
+		// More left, 0.6 s later: taken for the next window, though it may be this one's.
+		assertThat(reset.see(R + 600 * MS, TWO_SECONDS, 10)).isEqualTo(WindowReset.Seen.NEW);
+		assertThat(reset.lateBy()).isEqualTo(-1);
+	}
+
+	@Test
+	void whenABoundFallsAfterTheResetNamedThenTheyDisagreeAndHowLateIsNotKnown() {
+		WindowReset reset = new WindowReset(R, 10);
+		// t=2 read 0.5 s before the reset kept: the answers do not describe one window.
+		reset.bound(draft(2), 0, R - 500 * MS);
+
+		assertThat(reset.lateBy()).isEqualTo(-1);
+	}
+
+	private static RateLimitReading draft(long t) {
+		return new RateLimitReading("p", 9, Duration.ofSeconds(t), 10, Duration.ofSeconds(2), RateLimitFields.IETF);
 	}
 
 }
