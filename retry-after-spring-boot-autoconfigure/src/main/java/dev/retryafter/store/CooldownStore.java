@@ -79,7 +79,7 @@ public interface CooldownStore {
 	 * @since 0.2.0
 	 */
 	default void recordQuota(CooldownKey key, RateLimitReading reading, boolean accepted, long nowNanos) {
-		protection().recordQuota(key, reading, accepted, nowNanos);
+		recordQuota(key, reading, accepted, -1, nowNanos);
 	}
 
 	/**

@@ -91,7 +91,9 @@ final class WindowReset {
 		// bound must not outlive.
 		this.bounded = this.bounded && windowNanos > 0 && shift >= windowNanos - SECOND_NANOS
 				&& remaining > this.lowest;
-		this.notBefore += windowNanos;
+		if (this.bounded) {
+			this.notBefore += windowNanos;
+		}
 		this.previousWindow = true;
 		this.previousResetAt = this.resetAt;
 		this.resetAt = announced;
