@@ -147,7 +147,7 @@ final class RateLimitSchedule {
 			this.mixed = true;
 			this.mixedUntil = nowNanos + QuotaIntervals.quietNanos(reading);
 		}
-		WindowReset.Seen seen = this.window.see(announced, reading.window().toNanos(), reading.remaining());
+		WindowReset.Seen seen = this.window.see(announced, reading.window().toNanos(), reading.remaining(), nowNanos);
 		if (seen == WindowReset.Seen.LATE) {
 			this.lastActive = nowNanos;
 			return;

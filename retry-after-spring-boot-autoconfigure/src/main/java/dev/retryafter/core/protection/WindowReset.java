@@ -68,6 +68,23 @@ final class WindowReset {
 	 * @return what it says about the window
 	 */
 	Seen see(long announced, long windowNanos, long remaining) {
+		return see(announced, windowNanos, remaining, false, 0);
+	}
+
+	/**
+	 * An answer's reset, read at {@code readAt}: an answer read no later than this window's
+	 * answers bound its reset is this window's or the last one's, whatever it counts.
+	 * @param announced the reset it named, a monotonic reading
+	 * @param windowNanos the policy's window, or 0 when it names none
+	 * @param remaining what it counted left
+	 * @param readAt when it was read, a monotonic reading
+	 * @return what it says about the window
+	 */
+	Seen see(long announced, long windowNanos, long remaining, long readAt) {
+		return see(announced, windowNanos, remaining, true, readAt);
+	}
+
+	private Seen see(long announced, long windowNanos, long remaining, boolean readKnown, long readAt) {
 		long shift = announced - this.resetAt;
 		if (late(announced, windowNanos)) {
 			return Seen.LATE;
@@ -75,8 +92,13 @@ final class WindowReset {
 		// A window's count only falls: more left, with a reset well after this one's, is the
 		// next window's. Answers of one window that came back out of order also count more,
 		// but name a reset within a few milliseconds of the others, or half a second later
-		// only where the whole seconds turned over between them as well.
-		boolean refilled = remaining > this.lowest && shift >= SECOND_NANOS / 2;
+		// only where the whole seconds turned over between them as well, or where the kept
+		// reset was named by an answer read just after the window's whole seconds turned
+		// (a window's first answer, its reset close, then a burst's out of order, theirs
+		// read + t). The next window's answer was counted after this window's reset, so it
+		// is read after the bound on it: one read before is this window's.
+		boolean refilled = remaining > this.lowest && shift >= SECOND_NANOS / 2
+				&& !(readKnown && this.bounded && readAt - this.notBefore <= 0);
 		if (shift > -SECOND_NANOS && shift < SECOND_NANOS && !refilled) {
 			if (shift < 0) {
 				this.resetAt = announced;

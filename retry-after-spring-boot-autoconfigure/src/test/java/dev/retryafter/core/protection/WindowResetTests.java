@@ -112,6 +112,31 @@ class WindowResetTests {
 	}
 
 	@Test
+	void whenAnAnswerCountingMoreIsReadBeforeTheWindowsBoundThenItStaysInTheWindow() {
+		// The window's first answer, read just after its whole seconds turned: t=2 read 100 ms
+		// after the request went, so the reset lies after R - 1.1 s, and names it close.
+		WindowReset reset = new WindowReset(R, 10);
+		reset.bound(draft(2), 100 * MS, R - 2 * SECOND);
+
+		// A burst's answers 0.6 s later, out of order: more left than the least, a reset named
+		// 0.6 s later, read at R - 1.4 s, before the bound. The next window's would be read
+		// after this window's reset, so after the bound: this one is this window's.
+		assertThat(reset.see(R + 600 * MS, TWO_SECONDS, 11, R - 1400 * MS)).isEqualTo(WindowReset.Seen.SAME);
+		assertThat(reset.at()).isEqualTo(R);
+		assertThat(reset.lateBy()).isEqualTo(1100 * MS);
+
+		// The same answer read after the bound may be the next window's, as before.
+		assertThat(reset.see(R + 600 * MS, TWO_SECONDS, 11, R - 1000 * MS)).isEqualTo(WindowReset.Seen.NEW);
+	}
+
+	@Test
+	void whenNoAnswerBoundsTheWindowThenWhenAnAnswerWasReadDoesNotMatter() {
+		WindowReset reset = new WindowReset(R, 10);
+
+		assertThat(reset.see(R + 600 * MS, TWO_SECONDS, 11, R - 1400 * MS)).isEqualTo(WindowReset.Seen.NEW);
+	}
+
+	@Test
 	void whenTheDraftsAnswersBoundTheResetThenItMayBeLateByTheResetLessTheLatestBound() {
 		long readAt = R - 2 * SECOND;
 		WindowReset reset = new WindowReset(readAt + 2 * SECOND, 10);
