@@ -1,20 +1,10 @@
 package dev.retryafter.store;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.BooleanSupplier;
 
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
@@ -24,7 +14,6 @@ import dev.retryafter.core.protection.Admission;
 import dev.retryafter.core.protection.AdmissionRequest;
 import dev.retryafter.core.protection.QuotaSpacing;
 
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
@@ -46,7 +35,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  * slot, so a fixed window's allowance goes together at its reset (docs/PACING.md, rule 10).
  * A {@code q}-th latest that went in an earlier window than the slot's, as the asking
  * instance's answers bound its reset ({@link QuotaSpacing#resetLateBy()}), frees the slot as
- * the slot's window begins, if that is sooner (rule 11).
+ * the slot's window begins, if that is sooner (rule 11). The key keeps the closest bounds on
+ * the reset that any instance's answers set, and once a log has seen a window (here or in
+ * another instance), the log alone says when a slot goes: an instance's own reset, named by
+ * its own answers, and its spread of a count its log has not seen a window of, no longer
+ * hold the fleet's slots back (rule 12).
  * The request then waits the later of the fleet's slot and its local one. A
  * request the quota does not spread (far from spent, or no quota) never takes a fleet slot.
  * A retry, or a first attempt a cooldown holds, goes without one while the quota is spread,
@@ -54,7 +47,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * so ({@link UnslottedRequests}), and each is logged and moves the TAT one interval.
  * <p>
  * The key is {@code <prefix>quota:{<cooldown key>}}, a hash with the TAT, the log's fields
- * ({@code #0}..., {@code #n}) and the instances that took a slot in the last 10 s (so that on
+ * ({@code #0}..., {@code #n}), the bounds on the reset ({@code @rs}, {@code @rl}), until when a
+ * log paces alone ({@code @p}) and the instances that took a slot in the last 10 s (so that on
  * a Cluster the key's hash tag puts it on one slot); it expires 2 s after its TAT, or after
  * its last slot's span if that is later.
  * <p>
@@ -82,131 +76,6 @@ public final class FleetQuotaSlots {
 
 	private static final int FALLBACK_KEYS = 1_024;
 
-	// KEYS[1] the quota's key; ARGV[1] the local wait (us); ARGV[2] the interval before the
-	// reset (us), ARGV[8] the one after it (us), ARGV[9] the time to the reset (us): a slot
-	// before the reset is followed by the next a t / r later, but never later than an interval
-	// of the rate past the reset, since the window the reset opens has its own allowance;
-	// ARGV[3] the longest wait that fits the request's budget (us); ARGV[4] this instance;
-	// ARGV[5] how long an instance counts as live (us); ARGV[6] how long the key outlives its
-	// TAT (ms); ARGV[7] when its caller stops waiting, by Redis's clock as this instance
-	// estimates it (us), or 0; ARGV[10] how many slots may go in any ARGV[11] (us), or 0 when
-	// slots are only spaced by the intervals: the last slots are kept in fields '#0'... with
-	// their count in '#n' (a slot goes no earlier than one span after the oldest of them, nor
-	// than the start of the window after the oldest's: ARGV[13] (us) is how late the reset
-	// ahead may be, plus a slot's way, and ARGV[14] (us) the window, 0 when not known; an
-	// oldest that went before the earliest the current window may have begun frees the slot
-	// at once, and one that went before the earliest the reset may be frees it at the reset),
-	// and a slot before the reset is then followed by the next no later than the reset, when the
-	// window's allowance may go at once; ARGV[12] how many of this instance's requests went
-	// outside the fleet's slots since its last one (retries, requests a cooldown held), each
-	// logged now and moving the TAT one interval. Returns {wait (us), or -1 when the slot does
-	// not fit, or -2 when the caller has stopped waiting and took a local share, live
-	// instances}.
-	private static final RedisScript<List> TAKE = RedisScript.of(FleetRoundTrips.SCRIPT_PREAMBLE + """
-			local tat = 0
-			local live = 1
-			local logged = {}
-			local fields = redis.call('HGETALL', KEYS[1])
-			for i = 1, #fields, 2 do
-			  local name = fields[i]
-			  if name == 'tat' then
-			    tat = tonumber(fields[i + 1]) or 0
-			  elseif string.sub(name, 1, 1) == '#' then
-			    logged[name] = tonumber(fields[i + 1]) or 0
-			  elseif name ~= ARGV[4] then
-			    local seen = tonumber(fields[i + 1]) or 0
-			    if now - seen > tonumber(ARGV[5]) then
-			      redis.call('HDEL', KEYS[1], name)
-			    else
-			      live = live + 1
-			    end
-			  end
-			end
-			redis.call('HSET', KEYS[1], ARGV[4], string.format('%.0f', now))
-			local entries = math.floor(tonumber(ARGV[10]) or 0)
-			local span = tonumber(ARGV[11]) or 0
-			if span <= 0 or entries < 0 then
-			  entries = 0
-			end
-			local count = logged['#n'] or 0
-			if count > 0 and (logged['#e'] ~= entries or logged['#s'] ~= span) then
-			  for name in pairs(logged) do
-			    redis.call('HDEL', KEYS[1], name)
-			  end
-			  count = 0
-			end
-			local before = tonumber(ARGV[2])
-			local after = tonumber(ARGV[8])
-			local spent = math.min(math.floor(tonumber(ARGV[12]) or 0), 64)
-			if spent > 0 then
-			  local step = after
-			  if before > 0 then
-			    step = before
-			  end
-			  tat = math.max(tat, now) + spent * step
-			  redis.call('HSET', KEYS[1], 'tat', string.format('%.0f', tat))
-			  if entries > 0 then
-			    for i = 1, spent do
-			      logged['#' .. (count % entries)] = now
-			      redis.call('HSET', KEYS[1], '#' .. (count % entries), string.format('%.0f', now))
-			      count = count + 1
-			    end
-			    redis.call('HSET', KEYS[1], '#n', count, '#e', entries, '#s', string.format('%.0f', span))
-			  end
-			  redis.call('PEXPIRE', KEYS[1], math.floor(math.max(tat - now, span) / 1000) + tonumber(ARGV[6]))
-			end
-			local deadline = tonumber(ARGV[7]) or 0
-			if deadline > 0 and now > deadline then
-			  if tat <= now and count == 0 then
-			    redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[6]))
-			  end
-			  return {-2, live}
-			end
-			local slot = math.max(now + tonumber(ARGV[1]), tat)
-			if entries > 0 and count >= entries then
-			  local oldest = logged['#' .. (count % entries)] or 0
-			  local free = oldest + span
-			  local resetIn = tonumber(ARGV[9]) or 0
-			  local sure = now + resetIn - (tonumber(ARGV[13]) or 0)
-			  local window = tonumber(ARGV[14]) or 0
-			  if resetIn > 0 and window > 0 and oldest < sure - window then
-			    free = math.min(free, now + resetIn - window)
-			  elseif resetIn > 0 and oldest < sure then
-			    free = math.min(free, now + resetIn)
-			  end
-			  slot = math.max(slot, free)
-			end
-			local wait = slot - now
-			if wait > tonumber(ARGV[3]) then
-			  if tat <= now and count == 0 then
-			    redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[6]))
-			  end
-			  return {-1, live}
-			end
-			local reset = now + tonumber(ARGV[9])
-			local nextTat
-			if before > 0 and (slot < reset or after <= 0) then
-			  nextTat = slot + before
-			  if entries > 0 then
-			    nextTat = math.min(nextTat, math.max(slot, reset))
-			  elseif after > 0 then
-			    nextTat = math.min(nextTat, math.max(slot, reset) + after)
-			  end
-			elseif entries > 0 then
-			  nextTat = slot
-			else
-			  nextTat = slot + after
-			end
-			redis.call('HSET', KEYS[1], 'tat', string.format('%.0f', nextTat))
-			local keep = nextTat - now
-			if entries > 0 then
-			  redis.call('HSET', KEYS[1], '#' .. (count % entries), string.format('%.0f', slot), '#n', count + 1,
-			    '#e', entries, '#s', string.format('%.0f', span))
-			  keep = math.max(keep, slot + span - now)
-			end
-			redis.call('PEXPIRE', KEYS[1], math.floor(keep / 1000) + tonumber(ARGV[6]))
-			return {math.floor(wait), live}
-			""", List.class);
 
 	private final RedisLink link;
 
@@ -231,7 +100,7 @@ public final class FleetQuotaSlots {
 
 	/** The script, for the round trips to load before a request needs it. */
 	static RedisScript<List> script() {
-		return TAKE;
+		return FleetQuotaScript.TAKE;
 	}
 
 	/**
@@ -274,12 +143,13 @@ public final class FleetQuotaSlots {
 				spacing.logs() ? spacing.logEntries() : 0, spacing.logs() ? micros(spacing.logSpan().toNanos()) : 0,
 				this.unslotted.take(key, request.nowNanos()),
 				micros(saturated(spacing.resetLateBy())) + SLOT_WAY_MICROS, micros(saturated(spacing.window())) };
-		List<?> reply = this.roundTrips.call(TAKE, key(key),
+		List<?> reply = this.roundTrips.call(FleetQuotaScript.TAKE, key(key),
 				(deadline) -> new String[] { Long.toString(args[0]), Long.toString(args[1]), Long.toString(args[2]),
 						this.link.instance(), Long.toString(LIVE_MILLIS * 1000), Long.toString(EXPIRY_SLACK_MILLIS),
 						deadline, Long.toString(args[3]), Long.toString(args[4]), Long.toString(args[5]),
 						Long.toString(args[6]), Long.toString(args[7]), Long.toString(args[8]),
-						Long.toString(args[9]) });
+						Long.toString(args[9]), Long.toString(SLOT_WAY_MICROS),
+						(spacing.logAlone() && spacing.logs()) ? "1" : "0" });
 		if (reply == null || reply.size() < 2 || !(reply.get(0) instanceof Number fleetWait)
 				|| !(reply.get(1) instanceof Number live)) {
 			// Not known to be told: the next slot tells them again. A script that ran after all
@@ -298,6 +168,12 @@ public final class FleetQuotaSlots {
 		}
 		this.taken.increment();
 		long fleetNanos = fleetWait.longValue() * 1000;
+		if (reply.size() > 2 && reply.get(2) instanceof Number alone && alone.intValue() == 1) {
+			// The fleet's log paces alone: the local wait is at most this instance's own
+			// reset, named by its own answers and up to a second late, or its spread of a
+			// count its log has not seen a window of, where the fleet's log has.
+			return (fleetNanos > 0) ? new Admission.Wait(Duration.ofNanos(fleetNanos), HoldReason.QUOTA) : Admission.PROCEED;
+		}
 		return (fleetNanos > localWait) ? new Admission.Wait(Duration.ofNanos(fleetNanos), HoldReason.QUOTA) : local;
 	}
 

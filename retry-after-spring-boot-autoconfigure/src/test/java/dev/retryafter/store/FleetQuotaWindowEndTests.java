@@ -81,6 +81,102 @@ class FleetQuotaWindowEndTests {
 		assertThat(take(template, 0, 0)).isGreaterThan(1_000_000);
 	}
 
+	@Test
+	void whenAnotherInstancesAnswersNamedTheResetCloserThenTheSlotGoesAtThatReset() {
+		StringRedisTemplate template = this.redis.fixture().template();
+		logFour(template, -1_000_000);
+		// Instance a's answers bound the reset to within 200 ms of a second from now.
+		assertThat(take(template, 1_000_000, 200_000)).isEqualTo(1_000_000);
+		long reset = bound(template, "@rs");
+
+		// Instance b's own answers came later in the window: they name it 1.5 s from now,
+		// late by up to 1.9 s. Both bound one reset (they lie within a window of each other
+		// and meet), so the fleet keeps the closer, and b's slot goes at it, not at its own.
+		List<?> reply = take(template, "instance-b", 0, 0, 1_500_000, 1_900_000, false);
+		assertThat(((Number) reply.get(0)).longValue()).isLessThanOrEqualTo(1_000_000L);
+		assertThat(bound(template, "@rs")).isEqualTo(reset);
+		assertThat(bound(template, "@rl")).isEqualTo(reset - 200_000);
+	}
+
+	@Test
+	void whenTwoInstancesBoundResetsThatCannotBeOneThenTheFleetKeepsTheOneItHas() {
+		StringRedisTemplate template = this.redis.fixture().template();
+		take(template, 1_000_000, 200_000);
+		long reset = bound(template, "@rs");
+
+		// b's answers bound a reset 3.3-3.5 s from now, within a window of a's: one reset
+		// cannot lie in both, so one of them is wrong, and neither moves the fleet's.
+		take(template, "instance-b", 0, 0, 3_500_000, 200_000, false);
+		assertThat(bound(template, "@rs")).isEqualTo(reset);
+
+		// c's bound one a window and more after a's: the next window's, which the fleet keeps.
+		take(template, "instance-c", 0, 0, 5_500_000, 200_000, false);
+		assertThat(bound(template, "@rs")).isGreaterThan(reset + 4_000_000);
+	}
+
+	@Test
+	void whenAnotherInstancesLogPacesAloneThenAnInstancesOwnWaitAndSpreadAreNotTheFleets() {
+		StringRedisTemplate template = this.redis.fixture().template();
+		// The fleet's last four went 5 s ago, a window and more before this one.
+		logFour(template, -5_000_000);
+		// Instance a's log has seen a window: its slot, and it says so.
+		List<?> first = take(template, "instance-a", 0, 0, 1_000_000, 200_000, true);
+		assertThat(first.get(0)).isEqualTo(0L);
+		assertThat(first.get(2)).isEqualTo(1L);
+
+		// Instance b's has not: it would wait 500 ms and spread what is left 5 s apart. The
+		// fleet's log holds the window, so the log says: now, and the next now too.
+		List<?> second = take(template, "instance-b", 500_000, 5_000_000, 10_000_000, 200_000, false);
+		List<?> third = take(template, "instance-b", 0, 5_000_000, 10_000_000, 200_000, false);
+		assertThat(second.get(0)).isEqualTo(0L);
+		assertThat(second.get(2)).isEqualTo(1L);
+		assertThat(third.get(0)).isEqualTo(0L);
+	}
+
+	@Test
+	void whenTheLogPacesAloneButHoldsLessThanAWindowThenTheLocalWaitStandsUpToTheFleetsReset() {
+		StringRedisTemplate template = this.redis.fixture().template();
+		// a's answers bound the reset to 1 s from now; its log has seen a window, the fleet's
+		// holds none of this one (nothing left until the reset, a's local wait says).
+		List<?> first = take(template, "instance-a", 1_000_000, 0, 1_000_000, 200_000, true);
+		assertThat(first.get(0)).isEqualTo(1_000_000L);
+
+		// b's own reset, from later answers, is 1.5 s away: it waits for the fleet's, no longer.
+		List<?> second = take(template, "instance-b", 1_500_000, 0, 1_500_000, 1_900_000, true);
+		assertThat(((Number) second.get(0)).longValue()).isLessThanOrEqualTo(1_000_000L);
+	}
+
+	@Test
+	void whenTheLogHoldsAWindowThenAWaitForTheResetStillStands() {
+		StringRedisTemplate template = this.redis.fixture().template();
+		// The fleet's log holds a window, long gone; a's answers say nothing is left until the
+		// reset a second away (another client may spend the quota): it waits for it.
+		logFour(template, -5_000_000);
+
+		List<?> reply = take(template, "instance-a", 1_000_000, 0, 1_000_000, 200_000, true);
+		assertThat(reply.get(0)).isEqualTo(1_000_000L);
+		assertThat(reply.get(2)).isEqualTo(1L);
+	}
+
+	@Test
+	void whenNoInstancesLogPacesAloneThenTheLocalWaitAndSpreadStand() {
+		StringRedisTemplate template = this.redis.fixture().template();
+
+		List<?> first = take(template, "instance-b", 500_000, 5_000_000, 10_000_000, 200_000, false);
+		List<?> second = take(template, "instance-b", 0, 5_000_000, 10_000_000, 200_000, false);
+		assertThat(first.get(0)).isEqualTo(500_000L);
+		// One spread after the first: 5.5 s from the first's now.
+		assertThat(((Number) second.get(0)).longValue()).isGreaterThan(1_000_000L);
+		assertThat(second.get(2)).isEqualTo(0L);
+	}
+
+	// A bound on the reset the fleet keeps, Redis microseconds.
+	private static long bound(StringRedisTemplate template, String field) {
+		Object value = template.opsForHash().get(KEY, field);
+		assertThat(value).isNotNull();
+		return Long.parseLong(value.toString());
+	}
+
 	// The log as the script keeps it: four slots at one instant, relative to Redis's now.
 	private static void logFour(StringRedisTemplate template, long fromNowMicros) {
 		Long now = template.execute((RedisCallback<Long>) (connection) -> connection.serverCommands()
@@ -95,14 +191,24 @@ class FleetQuotaWindowEndTests {
 	// with the reset ahead and how late it may be as given: the wait the script answers, in
 	// microseconds.
 	private static long take(StringRedisTemplate template, long resetInMicros, long lateByMicros) {
-		long after = Math.round(WINDOW_MICROS / QUOTA / 0.99);
-		List<?> reply = template.execute(FleetQuotaSlots.script(), List.of(KEY), "0", "0", "60000000", "instance-a",
-				Long.toString(FleetQuotaSlots.LIVE_MILLIS * 1000), Long.toString(FleetQuotaSlots.EXPIRY_SLACK_MILLIS),
-				"0", Long.toString(after), Long.toString(resetInMicros), Integer.toString(QUOTA),
-				Long.toString(SPAN_MICROS), "0", Long.toString(lateByMicros + FleetQuotaSlots.SLOT_WAY_MICROS),
-				Long.toString(WINDOW_MICROS));
-		assertThat(reply).hasSize(2);
+		List<?> reply = take(template, "instance-a", 0, 0, resetInMicros, lateByMicros, false);
+		assertThat(reply.get(2)).isEqualTo(0L);
 		return ((Number) reply.get(0)).longValue();
+	}
+
+	// A first attempt's slot as an instance asks for it: its local wait and spread, the reset
+	// ahead and how late it may be, and whether its own log paces alone. The script's reply.
+	static List<?> take(StringRedisTemplate template, String instance, long localWaitMicros, long beforeMicros,
+			long resetInMicros, long lateByMicros, boolean alone) {
+		long after = Math.round(WINDOW_MICROS / QUOTA / 0.99);
+		List<?> reply = template.execute(FleetQuotaSlots.script(), List.of(KEY), Long.toString(localWaitMicros),
+				Long.toString(beforeMicros), "60000000", instance, Long.toString(FleetQuotaSlots.LIVE_MILLIS * 1000),
+				Long.toString(FleetQuotaSlots.EXPIRY_SLACK_MILLIS), "0", Long.toString(after),
+				Long.toString(resetInMicros), Integer.toString(QUOTA), Long.toString(SPAN_MICROS), "0",
+				Long.toString(lateByMicros + FleetQuotaSlots.SLOT_WAY_MICROS), Long.toString(WINDOW_MICROS),
+				Long.toString(FleetQuotaSlots.SLOT_WAY_MICROS), alone ? "1" : "0");
+		assertThat(reply).hasSize(3);
+		return reply;
 	}
 
 }

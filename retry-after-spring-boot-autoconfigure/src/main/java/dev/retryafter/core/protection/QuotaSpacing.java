@@ -23,11 +23,14 @@ import java.util.Objects;
  * {@code resetIn} may lie, as the answers bound it (docs/PACING.md, rule 11), or
  * {@link #UNBOUNDED} when nothing bounds it
  * @param window the quota's fixed window ({@code w}), zero when not known
+ * @param logAlone whether the log alone says when these slots go: it has seen a window of
+ * its own and nothing is spread before the reset, so the instance's own reset (named by its
+ * own answers, up to a second late) holds nothing the fleet's log does not
  * @since 0.3.0
  * @see RateLimitPacing#spacing
  */
 public record QuotaSpacing(Duration beforeReset, Duration afterReset, Duration resetIn, int logEntries,
-		Duration logSpan, Duration resetLateBy, Duration window) {
+		Duration logSpan, Duration resetLateBy, Duration window, boolean logAlone) {
 
 	/** What {@link #resetLateBy} is when nothing bounds how late the reset may be. */
 	public static final Duration UNBOUNDED = Duration.ofDays(1);
@@ -48,6 +51,21 @@ public record QuotaSpacing(Duration beforeReset, Duration afterReset, Duration r
 		if (logEntries < 0) {
 			throw new IllegalArgumentException("must not be negative: " + logEntries);
 		}
+	}
+
+	/**
+	 * Spacing whose log does not pace alone.
+	 * @param beforeReset the interval before the reset
+	 * @param afterReset the interval after it
+	 * @param resetIn the time left until the reset
+	 * @param logEntries how many slots may go in any {@code logSpan}
+	 * @param logSpan the span those slots are counted in
+	 * @param resetLateBy how much later than the origin's true reset {@code resetIn} may lie
+	 * @param window the quota's fixed window, zero when not known
+	 */
+	public QuotaSpacing(Duration beforeReset, Duration afterReset, Duration resetIn, int logEntries,
+			Duration logSpan, Duration resetLateBy, Duration window) {
+		this(beforeReset, afterReset, resetIn, logEntries, logSpan, resetLateBy, window, false);
 	}
 
 	/**

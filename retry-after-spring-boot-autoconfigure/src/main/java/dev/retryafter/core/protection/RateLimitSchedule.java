@@ -317,12 +317,13 @@ final class RateLimitSchedule {
 	synchronized QuotaSpacing spacing(long nowNanos) {
 		long resetIn = (this.refills.refilling() || this.resetAt - nowNanos <= 0) ? 0 : this.resetAt - nowNanos;
 		boolean logging = logging(nowNanos);
-		boolean spread = resetIn > 0 && this.left > 0 && !(logging && this.log.primed());
+		boolean primed = logging && this.log.primed();
+		boolean spread = resetIn > 0 && this.left > 0 && !primed;
 		long lateBy = (resetIn > 0) ? this.window.lateBy() : -1;
 		return new QuotaSpacing(Duration.ofNanos(spread ? this.intervalBefore : 0), Duration.ofNanos(this.intervalAfter),
 				Duration.ofNanos(resetIn), logging ? this.log.entries() : 0,
 				Duration.ofNanos(logging ? this.log.spanNanos() : 0),
-				(lateBy >= 0) ? Duration.ofNanos(lateBy) : QuotaSpacing.UNBOUNDED, this.reading.window());
+				(lateBy >= 0) ? Duration.ofNanos(lateBy) : QuotaSpacing.UNBOUNDED, this.reading.window(), primed);
 	}
 
 	/**

@@ -84,6 +84,19 @@ class RateLimitLogTests {
 	}
 
 	@Test
+	void whenTheLogHasSeenAWindowThenAFleetIsToldItPacesAlone() {
+		this.pacing.record(KEY, reading(0, 1, 4, 1), T0);
+		// Before a slot past the reset, the count it has is spread (or waited for): not alone.
+		assertThat(this.pacing.spacing(KEY, T0).logAlone()).isFalse();
+		waits(T0, 2);
+
+		assertThat(this.pacing.spacing(KEY, T0).logAlone()).isTrue();
+		// A refusal: spread again, without the log.
+		this.pacing.crowded(KEY, T0);
+		assertThat(this.pacing.spacing(KEY, T0).logAlone()).isFalse();
+	}
+
+	@Test
 	void whenTheOriginRefusedARequestThenSlotsAreSpreadForTheQuietPeriodAndThenTheLogPacesAgain() {
 		this.pacing.record(KEY, reading(0, 1, 4, 1), T0);
 		long interval = (long) (2.5e8 / RateLimitSchedule.SHARE);
