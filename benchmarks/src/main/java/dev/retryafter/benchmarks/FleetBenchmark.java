@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,8 +44,11 @@ public final class FleetBenchmark {
 
 	private static final Pattern LINE = Pattern.compile("FLEET ok=(\\d+) failed=(\\d+) end=(\\d+) held=(\\d+) slots=(\\d+) fallbacks=(\\d+) p50us=(\\d+) p99us=(\\d+) holds=(\\S+)");
 
-	/** Long enough for every instance's JVM to be up before the calls start. */
-	private static final long START_DELAY_MILLIS = 7_000;
+	/**
+	 * Long enough for every instance's JVM to be up before the calls start: on a busy 2-core
+	 * machine 7 s was not, and an instance ready after the start reports nothing.
+	 */
+	private static final long START_DELAY_MILLIS = 12_000;
 
 	/** The client whose instances keep a store; every other runs with none. */
 	private static final String OURS = "ours";
@@ -251,6 +255,7 @@ public final class FleetBenchmark {
 		static Fleet run(String origin, Instances instances, int perCaller, long startAt) throws Exception {
 			String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 			List<Process> processes = new ArrayList<>();
+			List<Path> errors = new ArrayList<>();
 			List<Integer> callers = instances.callers();
 			for (int instanceCallers : callers) {
 				List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
@@ -261,10 +266,27 @@ public final class FleetBenchmark {
 				if (instances.store().equals("redis")) {
 					command.add("--redis-port=" + instances.redis().port());
 				}
-				processes.add(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start());
+				Path error = Files.createTempFile("fleet-instance-", ".err");
+				errors.add(error);
+				processes.add(new ProcessBuilder(command).redirectError(error.toFile()).start());
 			}
+			try {
+				return collect(processes, errors, callers);
+			}
+			finally {
+				// An instance that failed leaves the others calling an origin that is gone.
+				processes.forEach(Process::destroyForcibly);
+				for (Path error : errors) {
+					Files.deleteIfExists(error);
+				}
+			}
+		}
+
+		private static Fleet collect(List<Process> processes, List<Path> errors, List<Integer> callers)
+				throws Exception {
 			Fleet fleet = new Fleet();
-			for (Process process : processes) {
+			for (int i = 0; i < processes.size(); i++) {
+				Process process = processes.get(i);
 				String found = null;
 				try (BufferedReader reader = new BufferedReader(
 						new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -279,7 +301,10 @@ public final class FleetBenchmark {
 				}
 				Matcher matcher = (found != null) ? LINE.matcher(found) : null;
 				if (matcher == null || !matcher.matches()) {
-					throw new IllegalStateException("An instance reported nothing (exit " + process.exitValue() + ")");
+					List<String> lines = Files.readAllLines(errors.get(i), StandardCharsets.UTF_8);
+					String tail = String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+					throw new IllegalStateException(
+							"An instance reported nothing (exit " + process.exitValue() + "); its error output ends:\n" + tail);
 				}
 				fleet.ok += Integer.parseInt(matcher.group(1));
 				fleet.failed += Integer.parseInt(matcher.group(2));
