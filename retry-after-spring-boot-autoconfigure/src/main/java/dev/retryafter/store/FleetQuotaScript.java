@@ -77,11 +77,15 @@ final class FleetQuotaScript {
 			end
 			local before = tonumber(ARGV[2])
 			local after = tonumber(ARGV[8])
+			local resetIn = tonumber(ARGV[9]) or 0
+			local late = tonumber(ARGV[13]) or 0
+			local window = tonumber(ARGV[14]) or 0
+			local way = tonumber(ARGV[15]) or 0
 			local alone = 0
 			if entries > 0 and (ARGV[16] == '1' or (bounds['@p'] or 0) > now) then
 			  alone = 1
 			  if ARGV[16] == '1' then
-			    local hold = 2 * math.max(tonumber(ARGV[14]) or 0, span)
+			    local hold = 2 * math.max(window, span)
 			    redis.call('HSET', KEYS[1], '@p', string.format('%.0f', now + hold))
 			  end
 			end
@@ -110,10 +114,6 @@ final class FleetQuotaScript {
 			  end
 			  return {-2, live}
 			end
-			local resetIn = tonumber(ARGV[9]) or 0
-			local late = tonumber(ARGV[13]) or 0
-			local window = tonumber(ARGV[14]) or 0
-			local way = tonumber(ARGV[15]) or 0
 			if resetIn > 0 and window > 0 and late - way < window then
 			  local rs = now + resetIn
 			  local rl = rs - (late - way)

@@ -149,7 +149,7 @@ public final class FleetQuotaSlots {
 						deadline, Long.toString(args[3]), Long.toString(args[4]), Long.toString(args[5]),
 						Long.toString(args[6]), Long.toString(args[7]), Long.toString(args[8]),
 						Long.toString(args[9]), Long.toString(SLOT_WAY_MICROS),
-						(spacing.logAlone() && spacing.logs()) ? "1" : "0" });
+						spacing.logAlone() ? "1" : "0" });
 		if (reply == null || reply.size() < 2 || !(reply.get(0) instanceof Number fleetWait)
 				|| !(reply.get(1) instanceof Number live)) {
 			// Not known to be told: the next slot tells them again. A script that ran after all
