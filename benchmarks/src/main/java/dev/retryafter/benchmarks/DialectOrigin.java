@@ -94,6 +94,12 @@ final class DialectOrigin implements AutoCloseable {
 	// Per window since the first request: accepted/refused, in order, to see where refusals fall.
 	private final java.util.TreeMap<Long, int[]> perWindow = new java.util.TreeMap<>();
 
+	// When the first request arrived (wall clock, ms), or -1: a cold client's first requests
+	// may reach only the window after the one its start fell in.
+	private long firstArrivalMillis = -1;
+
+	private long lastArrivalMillis = -1;
+
 	DialectOrigin(Dialect dialect, int limit, int windowSeconds) {
 		this.dialect = dialect;
 		this.limit = limit;
@@ -115,6 +121,10 @@ final class DialectOrigin implements AutoCloseable {
 					this.used = 0;
 				}
 				this.requests++;
+				if (this.firstArrivalMillis < 0) {
+					this.firstArrivalMillis = now;
+				}
+				this.lastArrivalMillis = now;
 				refused = this.used >= this.limit;
 				int[] counts = this.perWindow.computeIfAbsent(current, (key) -> new int[2]);
 				counts[refused ? 1 : 0]++;
@@ -222,6 +232,22 @@ final class DialectOrigin implements AutoCloseable {
 		return Math.max(0, lastWindowStart - startMillis) / 1000.0;
 	}
 
+	/**
+	 * When the first request arrived, wall clock.
+	 * @return milliseconds, or -1 before any
+	 */
+	synchronized long firstArrivalMillis() {
+		return this.firstArrivalMillis;
+	}
+
+	/**
+	 * When the last request arrived, wall clock.
+	 * @return milliseconds, or -1 before any
+	 */
+	synchronized long lastArrivalMillis() {
+		return this.lastArrivalMillis;
+	}
+
 	URI uri(int call) {
 		return this.server.uri("/items/" + call);
 	}
@@ -231,12 +257,19 @@ final class DialectOrigin implements AutoCloseable {
 	}
 
 	/**
-	 * Accepted/refused per window, windows in order: {@code 20/3 20/0 ...}.
+	 * Accepted/refused per window, windows in order from the first request's, those nothing
+	 * reached included: {@code 20/3 0/0 20/0 ...}.
 	 */
 	synchronized String perWindow() {
 		StringBuilder line = new StringBuilder();
-		this.perWindow.values().forEach((counts) -> line.append((line.length() > 0) ? " " : "")
-			.append(counts[0]).append('/').append(counts[1]));
+		if (this.perWindow.isEmpty()) {
+			return "";
+		}
+		// A window nothing reached is shown too: a fleet that waited one out has lost it.
+		for (long window = this.perWindow.firstKey(); window <= this.perWindow.lastKey(); window++) {
+			int[] counts = this.perWindow.getOrDefault(window, new int[2]);
+			line.append((line.length() > 0) ? " " : "").append(counts[0]).append('/').append(counts[1]);
+		}
 		return line.toString();
 	}
 

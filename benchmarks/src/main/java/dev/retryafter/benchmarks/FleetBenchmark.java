@@ -27,6 +27,10 @@ import java.util.regex.Pattern;
  * the fixed window, unless {@code --start-in-window-ms=N} puts it N ms after a window's start
  * by the wall clock (each instance's first requests then reach the origin some 250 ms later,
  * its JVM's first HTTP calls): a fleet whose first burst spans a window's end is the case.
+ * The quota's own time counts from the start instant with the start's window unspent; on the
+ * fixed window the table also gives when the first request reached the origin and the time
+ * against the quota's own from there, which differ when a cold fleet's first requests reach
+ * only the next window, as any client's would.
  * {@code --warm-up-ms=N} has each instance first call an origin of its own for N ms, with
  * its own store and client of the same kind, so that the run measures JVMs that have made
  * calls before, as a fleet's long-running instances have; by default they are cold.
@@ -61,7 +65,8 @@ public final class FleetBenchmark {
 
 	/** What the fleet did together against the origin. */
 	record Result(String origin, String client, String store, int calls, int sent, int rejected, int succeeded, int failed,
-			double seconds, double ownSeconds, long held, long slots, long fallbacks, long p50Micros, long p99Micros) {
+			double seconds, double ownSeconds, long firstArrivalMillis, double ownFromArrivalSeconds, long held,
+			long slots, long fallbacks, long p50Micros, long p99Micros) {
 
 		double sentPerSuccess() {
 			return QueuedCalls.sentPerSuccess(this.sent, this.succeeded);
@@ -117,11 +122,12 @@ public final class FleetBenchmark {
 						};
 						results.add(result);
 						System.out.printf("%-11s %-12s %-5s calls=%d sent=%d 429s=%d ok=%d failed=%d sent/ok=%s "
-								+ "time=%.1f s (quota's own %.1f s) held=%d fleet-slots=%d fallbacks=%d "
-								+ "round-trip p50=%d us p99=%d us%n", result.origin(), result.client(),
-								result.store(), result.calls(), result.sent(), result.rejected(), result.succeeded(),
-								result.failed(), Stats.format2(result.sentPerSuccess()), result.seconds(),
-								result.ownSeconds(), result.held(), result.slots(), result.fallbacks(),
+								+ "time=%.1f s (quota's own %.1f s) first-arrival=%d ms own-from-it=%.1f s held=%d "
+								+ "fleet-slots=%d fallbacks=%d round-trip p50=%d us p99=%d us%n", result.origin(),
+								result.client(), result.store(), result.calls(), result.sent(), result.rejected(),
+								result.succeeded(), result.failed(), Stats.format2(result.sentPerSuccess()),
+								result.seconds(), result.ownSeconds(), result.firstArrivalMillis(),
+								result.ownFromArrivalSeconds(), result.held(), result.slots(), result.fallbacks(),
 								result.p50Micros(), result.p99Micros());
 					}
 				}
@@ -136,10 +142,10 @@ public final class FleetBenchmark {
 			.append("/s, burst ").append(burst).append(" (").append(bucketPerCaller).append(" calls per caller). ")
 			.append(ResultFiles.environment()).append(".\n\n");
 		md.append("| origin | client | store | calls | sent | 429s | ended 200 | calls failed | sent per success "
-				+ "| time s | quota's own time s | time ÷ own | requests held | fleet slots | fallbacks "
-				+ "| round trip p50 µs | round trip p99 µs |\n");
+				+ "| time s | quota's own time s | time ÷ own | first arrival ms | time ÷ own from the first arrival "
+				+ "| requests held | fleet slots | fallbacks | round trip p50 µs | round trip p99 µs |\n");
 		md.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
-				+ "| ---: | ---: | ---: |\n");
+				+ "| ---: | ---: | ---: | ---: | ---: |\n");
 		for (Result r : results) {
 			md.append("| ").append(r.origin()).append(" | ").append(Contender.ALL.get(r.client()).label())
 				.append(" | ").append(r.store()).append(" | ").append(r.calls())
@@ -147,6 +153,10 @@ public final class FleetBenchmark {
 				.append(" | ").append(r.failed()).append(" | ").append(Stats.format2(r.sentPerSuccess()))
 				.append(" | ").append(Stats.format(r.seconds())).append(" | ").append(Stats.format(r.ownSeconds()))
 				.append(" | ").append(Stats.format2(r.seconds() / r.ownSeconds())).append(" | ")
+				.append((r.firstArrivalMillis() < 0) ? NO_STORE : Long.toString(r.firstArrivalMillis())).append(" | ")
+				.append((r.ownFromArrivalSeconds() <= 0) ? NO_STORE
+						: Stats.format2(r.seconds() / r.ownFromArrivalSeconds()))
+				.append(" | ")
 				// A peer holds nothing and takes no fleet slot: its store columns say so rather than 0.
 				.append(r.peer() ? NO_STORE : r.held()).append(" | ").append(r.peer() ? NO_STORE : r.slots())
 				.append(" | ").append(r.peer() ? NO_STORE : r.fallbacks()).append(" | ")
@@ -178,9 +188,16 @@ public final class FleetBenchmark {
 			}
 			int calls = calls(instances.callers(), perCaller);
 			Fleet fleet = Fleet.run(prefix(origin.uri(0)), instances, perCaller, startAt);
-			System.out.println("  accepted/refused per window: " + origin.perWindow());
+			System.out.println("  accepted/refused per window: " + origin.perWindow() + " (first request "
+					+ (origin.firstArrivalMillis() - startAt) + " ms after the start, last "
+					+ (origin.lastArrivalMillis() - startAt) + " ms)");
+			long first = origin.firstArrivalMillis();
+			// The quota's own time had the first requests reached the origin when they did: the
+			// same unless they reached only the next window.
+			double fromArrival = (first < startAt) ? -1
+					: origin.earliestSeconds(calls, first) + (first - startAt) / 1000.0;
 			return result(name, instances, calls, origin.requests(), origin.rejected(), fleet, startAt,
-					origin.earliestSeconds(calls, startAt));
+					origin.earliestSeconds(calls, startAt), (first < startAt) ? -1 : first - startAt, fromArrival);
 		}
 	}
 
@@ -191,7 +208,7 @@ public final class FleetBenchmark {
 			int calls = calls(instances.callers(), perCaller);
 			Fleet fleet = Fleet.run(prefix(origin.uri(0)), instances, perCaller, startAt);
 			return result(name, instances, calls, origin.requests(), origin.rejected(), fleet, startAt,
-					Math.max(0, calls - burst) / (double) rate);
+					Math.max(0, calls - burst) / (double) rate, -1, -1);
 		}
 	}
 
@@ -211,10 +228,10 @@ public final class FleetBenchmark {
 	}
 
 	private static Result result(String origin, Instances instances, int calls, int sent, int rejected, Fleet fleet,
-			long startAt, double ownSeconds) {
+			long startAt, double ownSeconds, long firstArrivalMillis, double ownFromArrivalSeconds) {
 		return new Result(origin, instances.client(), instances.store(), calls, sent, rejected, fleet.ok, fleet.failed,
-				(fleet.end - startAt) / 1000.0, ownSeconds, fleet.held, fleet.slots, fleet.fallbacks, fleet.p50Micros,
-				fleet.p99Micros);
+				(fleet.end - startAt) / 1000.0, ownSeconds, firstArrivalMillis, ownFromArrivalSeconds, fleet.held,
+				fleet.slots, fleet.fallbacks, fleet.p50Micros, fleet.p99Micros);
 	}
 
 	/**
