@@ -36,7 +36,10 @@ final class FleetQuotaScript {
 	// that neither meet nor lie a window apart are left alone. While the log paces alone (here
 	// or in another instance), the instance's spread is not the fleet's (its wait for a spread
 	// slot does not count once the log holds a window), and its local wait counts up to the
-	// fleet's reset, no later: it waits for a reset its own answers named. Returns
+	// fleet's reset, no later: it waits for a reset its own answers named. Slots spread before
+	// a reset are spaced by the widest spread any instance told until that reset ('@b', kept
+	// until '@bt'): each instance spreads what its own answers counted left, and the fewest
+	// left is the fleet's. Returns
 	// {wait (us), or -1 when the slot does not fit, or -2 when the caller has stopped waiting
 	// and took a local share, live instances, 1 when the log paced alone}.
 	static final RedisScript<List> TAKE = RedisScript.of(FleetRoundTrips.SCRIPT_PREAMBLE + """
@@ -144,6 +147,12 @@ final class FleetQuotaScript {
 			    asked = math.min(asked, resetIn)
 			  end
 			  before = 0
+			end
+			if before > 0 then
+			  if (bounds['@bt'] or 0) > now then
+			    before = math.max(before, bounds['@b'] or 0)
+			  end
+			  redis.call('HSET', KEYS[1], '@b', string.format('%.0f', before), '@bt', string.format('%.0f', now + resetIn))
 			end
 			local slot = math.max(now + asked, tat)
 			if entries > 0 and count >= entries then

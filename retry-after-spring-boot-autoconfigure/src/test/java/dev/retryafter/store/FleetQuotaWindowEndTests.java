@@ -170,6 +170,31 @@ class FleetQuotaWindowEndTests {
 		assertThat(second.get(2)).isEqualTo(0L);
 	}
 
+	@Test
+	void whenTwoInstancesSpreadOneWindowThenTheFleetSpacesByTheWiderSpread() {
+		StringRedisTemplate template = this.redis.fixture().template();
+		// b's answers count fewer left than a's: its spread, 3 s a slot, is the fleet's.
+		take(template, "instance-b", 0, 3_000_000, 20_000_000, 200_000, false);
+		take(template, "instance-a", 0, 1_000, 20_000_000, 200_000, false);
+
+		List<?> third = take(template, "instance-a", 0, 1_000, 20_000_000, 200_000, false);
+		// Two of b's spreads from the first slot: 6 s from its now, where a's own would be 3 s.
+		assertThat(((Number) third.get(0)).longValue()).isGreaterThan(4_000_000L);
+	}
+
+	@Test
+	void whenTheResetAWiderSpreadWasToldForHasPassedThenAnInstancesOwnSpreadStands() {
+		StringRedisTemplate template = this.redis.fixture().template();
+		Long now = template.execute((RedisCallback<Long>) (connection) -> connection.serverCommands()
+			.time(TimeUnit.MICROSECONDS));
+		template.opsForHash().putAll(KEY, Map.of("@b", "3000000", "@bt", Long.toString(now - 1)));
+		take(template, "instance-a", 0, 1_000, 20_000_000, 200_000, false);
+
+		List<?> second = take(template, "instance-a", 0, 1_000, 20_000_000, 200_000, false);
+		// One of a's spreads after the first: 1 ms, never b's 3 s of a window gone.
+		assertThat(((Number) second.get(0)).longValue()).isLessThan(1_000_000L);
+	}
+
 	// A bound on the reset the fleet keeps, Redis microseconds.
 	private static long bound(StringRedisTemplate template, String field) {
 		Object value = template.opsForHash().get(KEY, field);
