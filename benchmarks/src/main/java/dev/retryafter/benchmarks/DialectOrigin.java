@@ -110,12 +110,17 @@ final class DialectOrigin implements AutoCloseable {
 	private void answer(HttpExchange exchange) throws IOException {
 		try (exchange) {
 			exchange.getRequestBody().readAllBytes();
-			long now = System.currentTimeMillis();
+			long now;
 			int remaining;
 			long resetAt;
 			boolean refused;
 			synchronized (this) {
-				long current = now / this.windowMillis;
+				// Read under the lock: a request whose clock was read before a window's end but
+				// counted after another's in the next window went back to the window gone, and
+				// started both counts again, so a window accepted more than its limit and
+				// answered counts that rose.
+				now = System.currentTimeMillis();
+				long current = Math.max(now / this.windowMillis, this.window);
 				if (current != this.window) {
 					this.window = current;
 					this.used = 0;
