@@ -147,7 +147,8 @@ final class RateLimitSchedule {
 			this.mixed = true;
 			this.mixedUntil = nowNanos + QuotaIntervals.quietNanos(reading);
 		}
-		WindowReset.Seen seen = this.window.see(announced, reading.window().toNanos(), reading.remaining(), nowNanos);
+		WindowReset.Seen seen = this.window.see(announced, reading.window().toNanos(), reading.remaining(), nowNanos,
+				this.refills.refilling());
 		if (seen == WindowReset.Seen.LATE) {
 			this.lastActive = nowNanos;
 			return;

@@ -14,7 +14,9 @@ import dev.retryafter.core.header.RateLimitReading;
  * counts more left than any answer of the window did: the next window's, whose answers name a
  * reset less than a second after the last window's when those came back slowly. An answer to
  * a request the last window counted may come after the first answer of the next, naming the
- * last window's reset.
+ * last window's reset. And one naming a reset half a second or more before this window's that
+ * counts as many left as the fewest of its answers is the window before's, read late: were it
+ * this window's, it was counted after all of them (docs/PACING.md, rule 14).
  * <p>
  * Not thread-safe: its {@link RateLimitSchedule} guards it.
  */
@@ -81,6 +83,24 @@ final class WindowReset {
 	 * @return what it says about the window
 	 */
 	Seen see(long announced, long windowNanos, long remaining, long readAt) {
+		return see(announced, windowNanos, remaining, true, readAt);
+	}
+
+	/**
+	 * An answer's reset, read at {@code readAt}: one that names a reset well before this
+	 * window's while counting as many left as the fewest of its answers is the window before's,
+	 * unless the origin is seen to refill ({@code refilling}), whose count rises as it does.
+	 * @param announced the reset it named, a monotonic reading
+	 * @param windowNanos the policy's window, or 0 when it names none
+	 * @param remaining what it counted left
+	 * @param readAt when it was read, a monotonic reading
+	 * @param refilling whether the origin is seen to refill
+	 * @return what it says about the window
+	 */
+	Seen see(long announced, long windowNanos, long remaining, long readAt, boolean refilling) {
+		if (!refilling && windowBefores(announced, remaining)) {
+			return Seen.LATE;
+		}
 		return see(announced, windowNanos, remaining, true, readAt);
 	}
 
@@ -153,6 +173,23 @@ final class WindowReset {
 	long lateBy() {
 		long lateBy = this.resetAt - this.notBefore;
 		return (this.bounded && lateBy >= 0) ? lateBy : -1;
+	}
+
+	// An answer read after this window's that names a reset half a second or more before all of
+	// theirs has a t a whole second less than each: were it this window's, it was counted after
+	// all of them and counts fewer left than the least. Counting as many, it is the window
+	// before's, read late (a first burst that spans a window's end, whose answers from both
+	// sides come back out of order), and the window before's reset is no later than it names.
+	// Taken for this window's, it named this window's reset a second early.
+	private boolean windowBefores(long announced, long remaining) {
+		if (this.lowest <= 0 || remaining < this.lowest || this.resetAt - announced < SECOND_NANOS / 2) {
+			return false;
+		}
+		if (!this.previousWindow || announced - this.previousResetAt < 0) {
+			this.previousResetAt = announced;
+		}
+		this.previousWindow = true;
+		return true;
 	}
 
 	// A late answer names a reset up to a second after the last window's (a second rounded up,

@@ -150,6 +150,22 @@ class RateLimitLogTests {
 	}
 
 
+	@Test
+	void whenTheWindowBeforesAnswerComesLastThenTheResetAndItsBoundsStayThisWindows() {
+		// Logged: a first burst spanning a window's end at T0. The next window's answer (t=2,
+		// 15 left) read 260 ms after its request, then the one counted 1 ms before T0 (t=1, 19
+		// left) read 255 ms after its own. Taken for one window's, they made the reset 1.25 s
+		// after T0, bounded to a bracket 0.25 s wide, and the fleet sent what the next window
+		// had left there, a second early.
+		this.pacing.record(KEY, reading(15, 2, 20, 2), true, 260 * MS, T0 + 10 * MS);
+		this.pacing.record(KEY, reading(19, 1, 20, 2), true, 255 * MS, T0 + 250 * MS);
+
+		QuotaSpacing spacing = this.pacing.spacing(KEY, T0 + 250 * MS);
+		assertThat(spacing.resetIn()).isEqualTo(Duration.ofMillis(1760));
+		// The reset lies after the next window's request went plus a second.
+		assertThat(spacing.resetLateBy()).isEqualTo(Duration.ofMillis(1260));
+	}
+
 	private Duration[] waits(long now, int count) {
 		return RateLimitPacingTests.waits(this.pacing, now, count);
 	}

@@ -211,6 +211,55 @@ class WindowResetTests {
 		assertThat(reset.lateBy()).isEqualTo(-1);
 	}
 
+	@Test
+	void whenTheWindowBeforesAnswerComesAfterThisOnesFirstThenItIsLateThoughNoLastWindowIsKnown() {
+		// A first burst that spans a window's end (at R): the next window's answer, t=2 read
+		// 260 ms after its request went, comes back first.
+		WindowReset reset = new WindowReset(R + TWO_SECONDS + 10 * MS, 15);
+		reset.bound(draft(2), 260 * MS, R + 10 * MS);
+		long lateBy = reset.lateBy();
+
+		// The window before's, counted 1 ms before R and read 250 ms after it: t=1 names a
+		// reset a second before, with more left. This window's, counted after the others, would
+		// count fewer.
+		assertThat(reset.see(R + 1250 * MS, TWO_SECONDS, 19, R + 250 * MS, false)).isEqualTo(WindowReset.Seen.LATE);
+		assertThat(reset.at()).isEqualTo(R + TWO_SECONDS + 10 * MS);
+		assertThat(reset.lateBy()).isEqualTo(lateBy);
+		// The window before's next answer counts fewer, and is taken for late by its reset.
+		assertThat(reset.see(R + 1100 * MS, TWO_SECONDS, 12, R + 100 * MS, false)).isEqualTo(WindowReset.Seen.LATE);
+		assertThat(reset.at()).isEqualTo(R + TWO_SECONDS + 10 * MS);
+		// This window's, counted after its whole seconds turned: the reset it names stands.
+		assertThat(reset.see(R + TWO_SECONDS, TWO_SECONDS, 3, R + SECOND, false)).isEqualTo(WindowReset.Seen.SAME);
+		assertThat(reset.at()).isEqualTo(R + TWO_SECONDS);
+	}
+
+	@Test
+	void whenAnAnswerNamingAResetASecondEarlierCountsFewerLeftThenItIsThisWindowsAndItsResetStands() {
+		WindowReset reset = new WindowReset(R + 950 * MS, 15);
+
+		// Counted after the whole seconds turned: t one less, and fewer left.
+		assertThat(reset.see(R + 20 * MS, TWO_SECONDS, 14, R - 980 * MS, false)).isEqualTo(WindowReset.Seen.SAME);
+		assertThat(reset.at()).isEqualTo(R + 20 * MS);
+	}
+
+	@Test
+	void whenTheOriginRefillsThenAnEarlierResetWithMoreLeftIsThisWindows() {
+		WindowReset reset = new WindowReset(R + 950 * MS, 15);
+
+		// A bucket counts more as it refills, and its "full again" comes closer.
+		assertThat(reset.see(R + 20 * MS, TWO_SECONDS, 17, R - 980 * MS, true)).isEqualTo(WindowReset.Seen.SAME);
+		assertThat(reset.at()).isEqualTo(R + 20 * MS);
+	}
+
+	@Test
+	void whenNothingWasLeftThenAnEarlierResetIsThisWindowsWhateverItCounts() {
+		// A refusal counts nothing left, and so may any answer after it in the same window.
+		WindowReset reset = new WindowReset(R + 950 * MS, 0);
+
+		assertThat(reset.see(R + 20 * MS, TWO_SECONDS, 0, R - 980 * MS, false)).isEqualTo(WindowReset.Seen.SAME);
+		assertThat(reset.at()).isEqualTo(R + 20 * MS);
+	}
+
 	private static RateLimitReading draft(long t) {
 		return new RateLimitReading("p", 9, Duration.ofSeconds(t), 10, Duration.ofSeconds(2), RateLimitFields.IETF);
 	}
