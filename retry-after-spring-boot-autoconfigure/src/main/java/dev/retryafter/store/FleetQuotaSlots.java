@@ -155,12 +155,12 @@ public final class FleetQuotaSlots {
 			// Not known to be told: the next slot tells them again. A script that ran after all
 			// then counts them twice, which only spaces the fleet's next slots further.
 			this.unslotted.restore(key, args[7], request.nowNanos());
-			return fallback(key, local, localWait, interval, maxWait, request.nowNanos());
+			return fallbackOutsideTheLog(key, local, localWait, interval, maxWait, request.nowNanos());
 		}
 		this.liveInstances = Math.max(1, live.intValue());
 		if (fleetWait.longValue() == -2) {
 			// Late by Redis's clock, though not by this one's: no slot was taken.
-			return fallback(key, local, localWait, interval, maxWait, request.nowNanos());
+			return fallbackOutsideTheLog(key, local, localWait, interval, maxWait, request.nowNanos());
 		}
 		if (fleetWait.longValue() < 0) {
 			// The fleet's slot does not fit the budget: not taken, the local one stands.
@@ -206,6 +206,16 @@ public final class FleetQuotaSlots {
 	 */
 	String key(CooldownKey key) {
 		return this.link.keyPrefix() + "quota:{" + key + "}";
+	}
+
+	// A request that takes a local share goes outside the fleet's slots (the script takes none
+	// for a caller that gave up on it), yet the origin counts it: the next slot this instance
+	// takes tells the fleet, as for a retry. Untold, a window whose slots the fleet had handed
+	// out took the shares on top (logged: three shares, three refusals in that window).
+	private Admission fallbackOutsideTheLog(CooldownKey key, Admission local, long localWait, long interval,
+			long maxWait, long nowNanos) {
+		this.unslotted.add(key, nowNanos);
+		return fallback(key, local, localWait, interval, maxWait, nowNanos);
 	}
 
 	// This instance's share: its local slot, spaced by the interval times the instances last

@@ -259,6 +259,13 @@ class FleetQuotaSlotsTests {
 		// The script still runs once Redis carries on, and notes the instance, but moves no TAT.
 		await().atMost(AWAIT).until(() -> !seen.equals(seen(template, key)));
 		assertThat(template.opsForHash().get(key, "tat")).isEqualTo(tat);
+
+		// The request went on a local share, which the origin counts: the instance's next slot
+		// tells the fleet, and the TAT moves an interval for it as well as for the slot.
+		long before = Long.parseLong(tat.toString());
+		slot(store);
+		long after = Long.parseLong(template.opsForHash().get(key, "tat").toString());
+		assertThat(Duration.ofNanos((after - before) * 1000)).isGreaterThanOrEqualTo(INTERVAL.multipliedBy(2).minus(SPACING_SLACK));
 	}
 
 	@Test
