@@ -99,6 +99,23 @@ final class FailoverMonitor implements AutoCloseable {
 		this.thread.join(10_000);
 	}
 
+	// A sentinel closes every normal client of a server it promotes or reconfigures (CLIENT
+	// KILL TYPE normal), so that clients find the new master: a ROLE poll that meets it is
+	// asked again, not taken for a failed run.
+	private boolean promoted() throws InterruptedException {
+		IllegalStateException last = null;
+		for (int attempt = 0; attempt < 3; attempt++) {
+			try {
+				return this.group.isMaster(this.group.replica());
+			}
+			catch (IllegalStateException ex) {
+				last = ex;
+				Thread.sleep(INTERVAL_MILLIS);
+			}
+		}
+		throw last;
+	}
+
 	private void watch() {
 		while (!this.stopped) {
 			try {
@@ -109,7 +126,7 @@ final class FailoverMonitor implements AutoCloseable {
 					readings.add(new Reading(nanos, SampleAppProcess.connected(endpoint),
 							SampleAppProcess.partitions(endpoint, this.origin)));
 				}
-				boolean promoted = this.group.isMaster(this.group.replica());
+				boolean promoted = promoted();
 				synchronized (this) {
 					this.samples.add(new Sample(List.copyOf(readings), promoted));
 				}
