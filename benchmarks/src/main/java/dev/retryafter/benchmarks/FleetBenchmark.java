@@ -207,8 +207,13 @@ public final class FleetBenchmark {
 			long startAt = startAt(instances);
 			int calls = calls(instances.callers(), perCaller);
 			Fleet fleet = Fleet.run(prefix(origin.uri(0)), instances, perCaller, startAt);
-			return result(name, instances, calls, origin.requests(), origin.rejected(), fleet, startAt,
-					Math.max(0, calls - burst) / (double) rate, -1, -1);
+			double own = Math.max(0, calls - burst) / (double) rate;
+			long first = origin.firstArrivalMillis();
+			// The bucket is still full when the first request arrives, so the quota's own time
+			// from then is its own time plus the wait for the first request.
+			boolean arrived = first >= startAt;
+			return result(name, instances, calls, origin.requests(), origin.rejected(), fleet, startAt, own,
+					arrived ? first - startAt : -1, arrived ? own + (first - startAt) / 1000.0 : -1);
 		}
 	}
 

@@ -80,6 +80,8 @@ final class TokenBucketOrigin implements AutoCloseable {
 
 	private final int limit;
 
+	private long firstArrivalMillis = -1;
+
 	TokenBucketOrigin(int ratePerSecond, int burst) {
 		this(ratePerSecond, burst, Fields.NONE);
 	}
@@ -96,6 +98,14 @@ final class TokenBucketOrigin implements AutoCloseable {
 		this.server = new LoopbackServer(this::handle);
 	}
 
+	/**
+	 * When the first request arrived (wall clock, ms), or -1: a cold client's first calls
+	 * reach the origin a few hundred milliseconds after its start.
+	 */
+	synchronized long firstArrivalMillis() {
+		return this.firstArrivalMillis;
+	}
+
 	URI uri(int request) {
 		return this.server.uri("/limited/" + request);
 	}
@@ -108,6 +118,9 @@ final class TokenBucketOrigin implements AutoCloseable {
 	 */
 	private synchronized long take(long[] quota) {
 		long now = System.nanoTime();
+		if (this.firstArrivalMillis < 0) {
+			this.firstArrivalMillis = System.currentTimeMillis();
+		}
 		this.tokens = Math.min(this.burst, this.tokens + (now - this.refilledAt) * this.tokensPerNano);
 		this.refilledAt = now;
 		long wait = 0;
