@@ -194,10 +194,10 @@ public final class FleetBenchmark {
 			long first = origin.firstArrivalMillis();
 			// The quota's own time had the first requests reached the origin when they did: the
 			// same unless they reached only the next window.
-			double fromArrival = (first < startAt) ? -1
-					: origin.earliestSeconds(calls, first) + (first - startAt) / 1000.0;
+			boolean arrived = first >= startAt;
 			return result(name, instances, calls, origin.requests(), origin.rejected(), fleet, startAt,
-					origin.earliestSeconds(calls, startAt), (first < startAt) ? -1 : first - startAt, fromArrival);
+					origin.earliestSeconds(calls, startAt), arrived ? first - startAt : -1,
+					arrived ? origin.earliestSeconds(calls, first) + (first - startAt) / 1000.0 : -1);
 		}
 	}
 

@@ -75,21 +75,10 @@ final class WindowReset {
 
 	/**
 	 * An answer's reset, read at {@code readAt}: an answer read no later than this window's
-	 * answers bound its reset is this window's or the last one's, whatever it counts.
-	 * @param announced the reset it named, a monotonic reading
-	 * @param windowNanos the policy's window, or 0 when it names none
-	 * @param remaining what it counted left
-	 * @param readAt when it was read, a monotonic reading
-	 * @return what it says about the window
-	 */
-	Seen see(long announced, long windowNanos, long remaining, long readAt) {
-		return see(announced, windowNanos, remaining, true, readAt);
-	}
-
-	/**
-	 * An answer's reset, read at {@code readAt}: one that names a reset well before this
-	 * window's while counting as many left as the fewest of its answers is the window before's,
-	 * unless the origin is seen to refill ({@code refilling}), whose count rises as it does.
+	 * answers bound its reset is this window's or the last one's, whatever it counts; one that
+	 * names a reset well before this window's while counting as many left as the fewest of its
+	 * answers is the window before's, unless the origin is seen to refill ({@code refilling}),
+	 * whose count rises as it does.
 	 * @param announced the reset it named, a monotonic reading
 	 * @param windowNanos the policy's window, or 0 when it names none
 	 * @param remaining what it counted left

@@ -121,19 +121,19 @@ class WindowResetTests {
 		// A burst's answers 0.6 s later, out of order: more left than the least, a reset named
 		// 0.6 s later, read at R - 1.4 s, before the bound. The next window's would be read
 		// after this window's reset, so after the bound: this one is this window's.
-		assertThat(reset.see(R + 600 * MS, TWO_SECONDS, 11, R - 1400 * MS)).isEqualTo(WindowReset.Seen.SAME);
+		assertThat(reset.see(R + 600 * MS, TWO_SECONDS, 11, R - 1400 * MS, false)).isEqualTo(WindowReset.Seen.SAME);
 		assertThat(reset.at()).isEqualTo(R);
 		assertThat(reset.lateBy()).isEqualTo(1100 * MS);
 
 		// The same answer read after the bound may be the next window's, as before.
-		assertThat(reset.see(R + 600 * MS, TWO_SECONDS, 11, R - 1000 * MS)).isEqualTo(WindowReset.Seen.NEW);
+		assertThat(reset.see(R + 600 * MS, TWO_SECONDS, 11, R - 1000 * MS, false)).isEqualTo(WindowReset.Seen.NEW);
 	}
 
 	@Test
 	void whenNoAnswerBoundsTheWindowThenWhenAnAnswerWasReadDoesNotMatter() {
 		WindowReset reset = new WindowReset(R, 10);
 
-		assertThat(reset.see(R + 600 * MS, TWO_SECONDS, 11, R - 1400 * MS)).isEqualTo(WindowReset.Seen.NEW);
+		assertThat(reset.see(R + 600 * MS, TWO_SECONDS, 11, R - 1400 * MS, false)).isEqualTo(WindowReset.Seen.NEW);
 	}
 
 	@Test
