@@ -39,7 +39,14 @@ final class FleetQuotaScript {
 	// fleet's reset, no later: it waits for a reset its own answers named. Slots spread before
 	// a reset are spaced by the widest spread any instance told until that reset ('@b', kept
 	// until '@bt'): each instance spreads what its own answers counted left, and the fewest
-	// left is the fleet's. Returns
+	// left is the fleet's. ARGV[17] is the fewest left this instance's answers counted before
+	// the reset while it spreads, or -1, and ARGV[18] (us) how long ago the request that count
+	// answered went: the log's slots after it, and before the reset
+	// (which is late if anything, so this counts more, never fewer), are not in the count, and
+	// once they are as many, the slot goes at the reset. The count that leaves the fewest is
+	// kept for the fleet ('@mc' counted, '@ms' its request's instant, until its reset '@mu'),
+	// and holds the slots of a reset within half a window of its own (resets named in whole
+	// seconds lie up to a second apart), not the next window's. Returns
 	// {wait (us), or -1 when the slot does not fit, or -2 when the caller has stopped waiting
 	// and took a local share, live instances, 1 when the log paced alone}.
 	static final RedisScript<List> TAKE = RedisScript.of(FleetRoundTrips.SCRIPT_PREAMBLE + """
@@ -165,6 +172,36 @@ final class FleetQuotaScript {
 			    free = math.min(free, now + resetIn)
 			  end
 			  slot = math.max(slot, free)
+			end
+			local counted = math.floor(tonumber(ARGV[17]) or -1)
+			if before > 0 and entries > 0 and slot < now + resetIn then
+			  local function unspent(left, since)
+			    local went = 0
+			    for i = 0, math.min(count, entries) - 1 do
+			      local at = logged['#' .. i] or 0
+			      if at > since and at < now + resetIn then
+			        went = went + 1
+			      end
+			    end
+			    return left - went
+			  end
+			  local fewest = nil
+			  local told = bounds['@mu'] or 0
+			  if told > now and math.abs(now + resetIn - told) < math.max(window / 2, 1000000) then
+			    fewest = unspent(bounds['@mc'] or 0, bounds['@ms'] or 0)
+			  end
+			  if counted >= 0 then
+			    local since = now - (tonumber(ARGV[18]) or 0)
+			    local own = unspent(counted, since)
+			    if fewest == nil or own < fewest then
+			      fewest = own
+			      redis.call('HSET', KEYS[1], '@mc', counted, '@ms', string.format('%.0f', since),
+			        '@mu', string.format('%.0f', now + resetIn))
+			    end
+			  end
+			  if fewest ~= nil and fewest <= 0 then
+			    slot = now + resetIn
+			  end
 			end
 			local wait = slot - now
 			if wait > tonumber(ARGV[3]) then

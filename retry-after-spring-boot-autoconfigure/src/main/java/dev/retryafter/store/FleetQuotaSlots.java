@@ -39,7 +39,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * the reset that any instance's answers set, and once a log has seen a window (here or in
  * another instance), the log alone says when a slot goes: an instance's own reset, named by
  * its own answers, and its spread of a count its log has not seen a window of, no longer
- * hold the fleet's slots back (rule 12).
+ * hold the fleet's slots back (rule 12). While slots are spread before the reset, no more go
+ * after the request whose answer counted the fewest left than that count (rule 15).
  * The request then waits the later of the fleet's slot and its local one. A
  * request the quota does not spread (far from spent, or no quota) never takes a fleet slot.
  * A retry, or a first attempt a cooldown holds, goes without one while the quota is spread,
@@ -48,9 +49,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <p>
  * The key is {@code <prefix>quota:{<cooldown key>}}, a hash with the TAT, the log's fields
  * ({@code #0}..., {@code #n}), the bounds on the reset ({@code @rs}, {@code @rl}), until when a
- * log paces alone ({@code @p}) and the instances that took a slot in the last 10 s (so that on
- * a Cluster the key's hash tag puts it on one slot); it expires 2 s after its TAT, or after
- * its last slot's span if that is later.
+ * log paces alone ({@code @p}), the widest spread ({@code @b}, {@code @bt}), the count that
+ * leaves the fewest ({@code @mc}, {@code @ms}, {@code @mu}) and the instances that took a slot
+ * in the last 10 s (so that on a Cluster the key's hash tag puts it on one slot); it expires
+ * 2 s after its TAT, or after its last slot's span if that is later.
  * <p>
  * The round trip is bounded (50 ms): the script runs on a small pool of
  * its own and the request waits for its answer that long at most. Not connected, slower than
@@ -143,13 +145,17 @@ public final class FleetQuotaSlots {
 				spacing.logs() ? spacing.logEntries() : 0, spacing.logs() ? micros(spacing.logSpan().toNanos()) : 0,
 				this.unslotted.take(key, request.nowNanos()),
 				micros(saturated(spacing.resetLateBy())) + SLOT_WAY_MICROS, micros(saturated(spacing.window())) };
+		// Measured on this clock: the slots' instants are Redis's, when each was to go, and a
+		// request goes a return trip after its slot, so the count's own burst lies before it.
+		long countedAgo = micros(spacing.leftCountedAgo().toNanos());
 		List<?> reply = this.roundTrips.call(FleetQuotaScript.TAKE, key(key),
 				(deadline) -> new String[] { Long.toString(args[0]), Long.toString(args[1]), Long.toString(args[2]),
 						this.link.instance(), Long.toString(LIVE_MILLIS * 1000), Long.toString(EXPIRY_SLACK_MILLIS),
 						deadline, Long.toString(args[3]), Long.toString(args[4]), Long.toString(args[5]),
 						Long.toString(args[6]), Long.toString(args[7]), Long.toString(args[8]),
 						Long.toString(args[9]), Long.toString(SLOT_WAY_MICROS),
-						spacing.logAlone() ? "1" : "0" });
+						spacing.logAlone() ? "1" : "0", Long.toString(spacing.leftBeforeReset()),
+						Long.toString(countedAgo) });
 		if (reply == null || reply.size() < 2 || !(reply.get(0) instanceof Number fleetWait)
 				|| !(reply.get(1) instanceof Number live)) {
 			// Not known to be told: the next slot tells them again. A script that ran after all

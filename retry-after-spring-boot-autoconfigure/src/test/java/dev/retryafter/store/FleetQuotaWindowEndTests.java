@@ -225,13 +225,21 @@ class FleetQuotaWindowEndTests {
 	// ahead and how late it may be, and whether its own log paces alone. The script's reply.
 	static List<?> take(StringRedisTemplate template, String instance, long localWaitMicros, long beforeMicros,
 			long resetInMicros, long lateByMicros, boolean alone) {
+		return take(template, instance, localWaitMicros, beforeMicros, resetInMicros, lateByMicros, alone, -1, 0);
+	}
+
+	// The same, with the fewest left the instance's answers counted before the reset (or -1)
+	// and how long ago the request that count answered went.
+	static List<?> take(StringRedisTemplate template, String instance, long localWaitMicros, long beforeMicros,
+			long resetInMicros, long lateByMicros, boolean alone, long left, long countedAgoMicros) {
 		long after = Math.round(WINDOW_MICROS / QUOTA / 0.99);
 		List<?> reply = template.execute(FleetQuotaSlots.script(), List.of(KEY), Long.toString(localWaitMicros),
 				Long.toString(beforeMicros), "60000000", instance, Long.toString(FleetQuotaSlots.LIVE_MILLIS * 1000),
 				Long.toString(FleetQuotaSlots.EXPIRY_SLACK_MILLIS), "0", Long.toString(after),
 				Long.toString(resetInMicros), Integer.toString(QUOTA), Long.toString(SPAN_MICROS), "0",
 				Long.toString(lateByMicros + FleetQuotaSlots.SLOT_WAY_MICROS), Long.toString(WINDOW_MICROS),
-				Long.toString(FleetQuotaSlots.SLOT_WAY_MICROS), alone ? "1" : "0");
+				Long.toString(FleetQuotaSlots.SLOT_WAY_MICROS), alone ? "1" : "0", Long.toString(left),
+				Long.toString(countedAgoMicros));
 		assertThat(reply).hasSize(3);
 		return reply;
 	}

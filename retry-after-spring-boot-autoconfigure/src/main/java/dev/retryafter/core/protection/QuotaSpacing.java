@@ -26,11 +26,17 @@ import java.util.Objects;
  * @param logAlone whether the log alone says when these slots go: it has seen a window of
  * its own and nothing is spread before the reset, so the instance's own reset (named by its
  * own answers, up to a second late) holds nothing the fleet's log does not
+ * @param leftBeforeReset the fewest requests this instance's answers counted left before the
+ * reset while its slots are spread there, or -1 when that is not known: no more slots than
+ * that may go before the reset after the request that count answered (docs/PACING.md, rule 15)
+ * @param leftCountedAgo how long ago the request whose answer counted {@code leftBeforeReset}
+ * went: slots that went before it are in the count, and those after it are not
  * @since 0.3.0
  * @see RateLimitPacing#spacing
  */
 public record QuotaSpacing(Duration beforeReset, Duration afterReset, Duration resetIn, int logEntries,
-		Duration logSpan, Duration resetLateBy, Duration window, boolean logAlone) {
+		Duration logSpan, Duration resetLateBy, Duration window, boolean logAlone, long leftBeforeReset,
+		Duration leftCountedAgo) {
 
 	/** What {@link #resetLateBy} is when nothing bounds how late the reset may be. */
 	public static final Duration UNBOUNDED = Duration.ofDays(1);
@@ -43,7 +49,8 @@ public record QuotaSpacing(Duration beforeReset, Duration afterReset, Duration r
 	 * @throws IllegalArgumentException if a duration or the entries are negative
 	 */
 	public QuotaSpacing {
-		for (Duration duration : new Duration[] { beforeReset, afterReset, resetIn, logSpan, resetLateBy, window }) {
+		for (Duration duration : new Duration[] { beforeReset, afterReset, resetIn, logSpan, resetLateBy, window,
+				leftCountedAgo }) {
 			if (Objects.requireNonNull(duration, "duration").isNegative()) {
 				throw new IllegalArgumentException("must not be negative: " + duration);
 			}
@@ -51,6 +58,23 @@ public record QuotaSpacing(Duration beforeReset, Duration afterReset, Duration r
 		if (logEntries < 0) {
 			throw new IllegalArgumentException("must not be negative: " + logEntries);
 		}
+		leftBeforeReset = Math.max(-1, leftBeforeReset);
+	}
+
+	/**
+	 * Spacing that says nothing of the count left before the reset.
+	 * @param beforeReset the interval before the reset
+	 * @param afterReset the interval after it
+	 * @param resetIn the time left until the reset
+	 * @param logEntries how many slots may go in any {@code logSpan}
+	 * @param logSpan the span those slots are counted in
+	 * @param resetLateBy how much later than the origin's true reset {@code resetIn} may lie
+	 * @param window the quota's fixed window, zero when not known
+	 * @param logAlone whether the log alone says when these slots go
+	 */
+	public QuotaSpacing(Duration beforeReset, Duration afterReset, Duration resetIn, int logEntries,
+			Duration logSpan, Duration resetLateBy, Duration window, boolean logAlone) {
+		this(beforeReset, afterReset, resetIn, logEntries, logSpan, resetLateBy, window, logAlone, -1, Duration.ZERO);
 	}
 
 	/**

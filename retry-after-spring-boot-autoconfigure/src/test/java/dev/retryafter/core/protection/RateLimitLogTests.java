@@ -35,6 +35,37 @@ class RateLimitLogTests {
 	}
 
 	@Test
+	void whenAFleetSpreadsSlotsBeforeTheResetThenItGetsTheFewestCountLeftAndHowLongAgoItsRequestWent() {
+		this.pacing.record(KEY, reading(9, 2, 20, 2), true, 300 * MS, T0);
+		assertCounted(T0 + 100 * MS, 9, 400 * MS);
+
+		// A later answer counting fewer is the fewest; one counting more is not.
+		this.pacing.record(KEY, reading(6, 2, 20, 2), true, 200 * MS, T0 + 50 * MS);
+		this.pacing.record(KEY, reading(8, 2, 20, 2), true, 10 * MS, T0 + 60 * MS);
+		assertCounted(T0 + 100 * MS, 6, 250 * MS);
+
+		// A count whose request's round trip is not known says nothing of the slots it holds:
+		// the one before still bounds the window. In the next window, nothing does.
+		this.pacing.record(KEY, reading(5, 2, 20, 2), T0 + 70 * MS);
+		assertCounted(T0 + 100 * MS, 6, 250 * MS);
+		this.pacing.record(KEY, reading(15, 2, 20, 2), T0 + 1500 * MS);
+		assertCounted(T0 + 1600 * MS, -1, 0);
+	}
+
+	@Test
+	void whenTheWindowsSlotsAreNotSpreadThenNoCountIsGiven() {
+		this.pacing.record(KEY, reading(0, 2, 20, 2), true, 300 * MS, T0);
+
+		assertCounted(T0 + 100 * MS, -1, 0);
+	}
+
+	private void assertCounted(long nowNanos, long left, long agoNanos) {
+		QuotaSpacing spacing = this.pacing.spacing(KEY, nowNanos);
+		assertThat(spacing.leftBeforeReset()).isEqualTo(left);
+		assertThat(spacing.leftCountedAgo()).isEqualTo(Duration.ofNanos(agoNanos));
+	}
+
+	@Test
 	void whenWindowsAreNotLoggedThenTheAllowanceAfterAResetIsSpread() {
 		this.pacing.logWindows(false);
 		this.pacing.record(KEY, reading(0, 1, 4, 1), T0);
