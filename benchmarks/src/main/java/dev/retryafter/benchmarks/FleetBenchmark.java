@@ -330,6 +330,14 @@ public final class FleetBenchmark {
 				}
 				fleet.ok += Integer.parseInt(matcher.group(1));
 				fleet.failed += Integer.parseInt(matcher.group(2));
+				if (Integer.parseInt(matcher.group(2)) > 0) {
+					// What failed the calls, when they threw: what to mend.
+					Files.readAllLines(errors.get(i), StandardCharsets.UTF_8)
+						.stream()
+						.filter((line) -> line.startsWith("call "))
+						.limit(5)
+						.forEach((line) -> System.out.println("  instance of " + callers.size() + ": " + line));
+				}
 				fleet.end = Math.max(fleet.end, Long.parseLong(matcher.group(3)));
 				fleet.held += Long.parseLong(matcher.group(4));
 				fleet.slots += Long.parseLong(matcher.group(5));

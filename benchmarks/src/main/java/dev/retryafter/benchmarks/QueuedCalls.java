@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A fixed amount of work from one queue: caller threads take the next call number as each of
  * theirs ends, so a thread held or slowed down takes fewer calls and the others more, as a
  * worker pool in front of a rate-limited API does. A call not finished by the cut-off counts
- * as failed.
+ * as failed, and so does one that threw (printed on standard error).
  *
  * @param statuses each call's final status, 0 for one never made or never finished
  * @param millis each call's duration, retries and waits included
@@ -47,7 +47,13 @@ record QueuedCalls(int[] statuses, double[] millis, double seconds) {
 				for (int i = next.getAndIncrement(); i < calls
 						&& !Thread.currentThread().isInterrupted(); i = next.getAndIncrement()) {
 					long began = System.nanoTime();
-					statuses[i] = call.make(thread, i);
+					try {
+						statuses[i] = call.make(thread, i);
+					}
+					catch (RuntimeException ex) {
+						// Failed, and told: a thread that died here hid what failed the call.
+						System.err.println("call " + i + " threw " + ex);
+					}
 					millis[i] = (System.nanoTime() - began) / 1e6;
 				}
 			}, "worker-" + t);

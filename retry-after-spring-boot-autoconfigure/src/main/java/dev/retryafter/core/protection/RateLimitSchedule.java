@@ -352,7 +352,9 @@ final class RateLimitSchedule {
 				Duration.ofNanos(resetIn), logging ? this.log.entries() : 0,
 				Duration.ofNanos(logging ? this.log.spanNanos() : 0),
 				(lateBy >= 0) ? Duration.ofNanos(lateBy) : QuotaSpacing.UNBOUNDED, this.reading.window(), primed,
-				counted ? this.fewest : -1, counted ? Duration.ofNanos(nowNanos - this.fewestSentAt) : Duration.ZERO);
+				counted ? this.fewest : -1,
+				// A caller may ask with a reading taken before another thread's count came in.
+				counted ? Duration.ofNanos(Math.max(0, nowNanos - this.fewestSentAt)) : Duration.ZERO);
 	}
 
 	/**

@@ -53,6 +53,14 @@ class RateLimitLogTests {
 	}
 
 	@Test
+	void whenAFleetAsksWithAReadingTakenBeforeTheCountsRequestWentThenItWentJustNow() {
+		// Another thread's answer came in after this caller read the clock.
+		this.pacing.record(KEY, reading(9, 2, 20, 2), true, 10 * MS, T0 + 100 * MS);
+
+		assertCounted(T0, 9, 0);
+	}
+
+	@Test
 	void whenTheWindowsSlotsAreNotSpreadThenNoCountIsGiven() {
 		this.pacing.record(KEY, reading(0, 2, 20, 2), true, 300 * MS, T0);
 
