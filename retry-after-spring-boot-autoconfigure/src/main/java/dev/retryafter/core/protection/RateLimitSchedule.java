@@ -94,16 +94,8 @@ final class RateLimitSchedule {
 
 	private long left;
 
-	/**
-	 * The fewest left this window's answers counted, and when the request that count answered
-	 * went, if known: a fleet counts the slots that went after it against the count
-	 * (docs/PACING.md, rule 15).
-	 */
-	private long fewest;
-
-	private long fewestSentAt;
-
-	private boolean fewestSent;
+	/** The fewest left this window's answers counted, for a fleet (rule 15). */
+	private final WindowCount count;
 
 	private long intervalBefore;
 
@@ -129,7 +121,7 @@ final class RateLimitSchedule {
 		this.window = new WindowReset(this.resetAt, reading.remaining());
 		this.window.bound(reading, roundTripNanos, nowNanos);
 		this.left = reading.remaining();
-		countedFewest(reading.remaining(), roundTripNanos, nowNanos);
+		this.count = new WindowCount(reading.remaining(), roundTripNanos, nowNanos);
 		this.intervalAfter = QuotaIntervals.after(reading);
 		this.intervalBefore = QuotaIntervals.before(this.left, this.resetAt - nowNanos);
 		this.nextSlot = firstSlot(nowNanos);
@@ -169,9 +161,7 @@ final class RateLimitSchedule {
 		boolean sameWindow = seen == WindowReset.Seen.SAME;
 		long resetAt = this.window.at();
 		this.left = sameWindow ? Math.min(this.left, reading.remaining()) : reading.remaining();
-		if (!sameWindow || (reading.remaining() < this.fewest && (roundTripNanos >= 0 || !this.fewestSent))) {
-			countedFewest(reading.remaining(), roundTripNanos, nowNanos);
-		}
+		this.count.see(sameWindow, reading.remaining(), roundTripNanos, nowNanos);
 		if (!sameWindow || !reading.policy().equals(this.reading.policy())) {
 			this.refills.newWindow();
 		}
@@ -207,17 +197,6 @@ final class RateLimitSchedule {
 			}
 		}
 		this.lastActive = nowNanos;
-	}
-
-	/**
-	 * A count that is the window's fewest so far. Told to the fleet only with its request's
-	 * round trip, since the slots it does not hold are those that went after that request; a
-	 * fewer count without one does not replace one with it, which still bounds the window.
-	 */
-	private void countedFewest(long remaining, long roundTripNanos, long nowNanos) {
-		this.fewest = remaining;
-		this.fewestSent = roundTripNanos >= 0;
-		this.fewestSentAt = nowNanos - Math.max(0, roundTripNanos);
 	}
 
 	/**
@@ -346,15 +325,13 @@ final class RateLimitSchedule {
 		boolean logging = logging(nowNanos);
 		boolean primed = logging && this.log.primed();
 		boolean spread = resetIn > 0 && this.left > 0 && !primed;
-		boolean counted = spread && this.fewestSent;
 		long lateBy = (resetIn > 0) ? this.window.lateBy() : -1;
 		return new QuotaSpacing(Duration.ofNanos(spread ? this.intervalBefore : 0), Duration.ofNanos(this.intervalAfter),
 				Duration.ofNanos(resetIn), logging ? this.log.entries() : 0,
 				Duration.ofNanos(logging ? this.log.spanNanos() : 0),
 				(lateBy >= 0) ? Duration.ofNanos(lateBy) : QuotaSpacing.UNBOUNDED, this.reading.window(), primed,
-				counted ? this.fewest : -1,
-				// A caller may ask with a reading taken before another thread's count came in.
-				counted ? Duration.ofNanos(Math.max(0, nowNanos - this.fewestSentAt)) : Duration.ZERO);
+				spread ? this.count.fewest() : -1,
+				Duration.ofNanos(spread ? this.count.agoNanos(nowNanos) : 0));
 	}
 
 	/**
