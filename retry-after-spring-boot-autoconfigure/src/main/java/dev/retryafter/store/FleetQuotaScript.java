@@ -41,12 +41,12 @@ final class FleetQuotaScript {
 	// until '@bt'): each instance spreads what its own answers counted left, and the fewest
 	// left is the fleet's. ARGV[17] is the fewest left this instance's answers counted before
 	// the reset while it spreads, or -1, and ARGV[18] (us) how long ago the request that count
-	// answered went: the log's slots after it, and before the reset
-	// (which is late if anything, so this counts more, never fewer), are not in the count, and
-	// once they are as many, the slot goes at the reset. The count that leaves the fewest is
-	// kept for the fleet ('@mc' counted, '@ms' its request's instant, until its reset '@mu'),
-	// and holds the slots of a reset within half a window of its own (resets named in whole
-	// seconds lie up to a second apart), not the next window's. Returns
+	// answered went: the log's slots after it, and before the reset (late if anything, so
+	// this counts more, never fewer), are not in the count, and once they are as many, the
+	// slot goes at the reset. The count that leaves the fewest is kept for the fleet ('@mc'
+	// counted, '@ms' its request's instant, until its reset '@mu'), and holds the slots of a
+	// reset within half a window of its own (resets named in whole seconds lie up to a second
+	// apart), not the next window's. Returns
 	// {wait (us), or -1 when the slot does not fit, or -2 when the caller has stopped waiting
 	// and took a local share, live instances, 1 when the log paced alone}.
 	static final RedisScript<List> TAKE = RedisScript.of(FleetRoundTrips.SCRIPT_PREAMBLE + """
