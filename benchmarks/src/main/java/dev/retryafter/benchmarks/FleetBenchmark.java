@@ -329,8 +329,9 @@ public final class FleetBenchmark {
 							"An instance reported nothing (exit " + process.exitValue() + "); its error output ends:\n" + tail);
 				}
 				fleet.ok += Integer.parseInt(matcher.group(1));
-				fleet.failed += Integer.parseInt(matcher.group(2));
-				if (Integer.parseInt(matcher.group(2)) > 0) {
+				int failed = Integer.parseInt(matcher.group(2));
+				fleet.failed += failed;
+				if (failed > 0) {
 					// What failed the calls, when they threw: what to mend.
 					Files.readAllLines(errors.get(i), StandardCharsets.UTF_8)
 						.stream()
