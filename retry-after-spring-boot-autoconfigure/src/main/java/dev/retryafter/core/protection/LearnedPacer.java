@@ -36,7 +36,8 @@ import org.jspecify.annotations.Nullable;
  * origin whose cooldown has ended, until the next rejection.</li>
  * <li>The rate grows by a twentieth per second while a queue of slots
  * stands (additive increase), so a limit that was raised is found again; the next rejection
- * measures it anew.</li>
+ * measures it anew. With no rejection for the quiet period, it doubles every server delay
+ * ({@link RateGrowth}).</li>
  * <li>A slot that does not fit the request's budget is not taken: the request is admitted as
  * the cooldown alone would admit it. Pacing never refuses a request.</li>
  * </ul>
@@ -62,10 +63,6 @@ final class LearnedPacer {
 	// How long a pacer outlives its last queued slot (or two of the server's delays, if
 	// longer): long enough for the next wave of requests to show the origin's rate.
 	private static final long QUIET_NANOS = 10_000_000_000L;
-
-	// The rate grows by this much per accepted request while requests queue: a twentieth
-	// per second of the rate itself.
-	private static final double GROWTH_PER_ACCEPTED = 0.05;
 
 	// The rate is set a little below the throughput measured, so the origin's allowance
 	// refills while the slots handed out before the rejection are still leaving (a first
@@ -103,6 +100,9 @@ final class LearnedPacer {
 
 	private long rejections = 1;
 
+	// The last rejection: the rate grows faster once none has come for the quiet period.
+	private long lastRejected;
+
 	// The fleet's rate and until when it spaces this instance's slots; NaN when not shared.
 	private double fleetRate = Double.NaN;
 
@@ -132,6 +132,7 @@ final class LearnedPacer {
 		this.nextSlot = nowNanos;
 		this.lastActive = nowNanos;
 		this.lastRelease = nowNanos;
+		this.lastRejected = nowNanos;
 		this.delayNanos = delayNanos;
 		if (!Double.isNaN(seedRate)) {
 			this.rate = clamp(seedRate);
@@ -153,6 +154,7 @@ final class LearnedPacer {
 		}
 		this.delayNanos = delayNanos;
 		this.lastActive = nowNanos;
+		this.lastRejected = nowNanos;
 		this.rejections++;
 	}
 
@@ -229,12 +231,13 @@ final class LearnedPacer {
 		}
 		this.acceptedInWindow++;
 		if (!Double.isNaN(this.rate) && this.nextSlot - nowNanos > 0) {
-			this.rate = clamp(this.rate + GROWTH_PER_ACCEPTED);
+			this.rate = clamp(this.rate + RateGrowth.perAccepted(nowNanos - this.lastRejected,
+					Math.max(QUIET_NANOS, 2 * this.delayNanos), this.delayNanos));
 		}
 		// The fleet's sum grows as one instance's rate does: each share by as much per request
 		// of its own accepted while the fleet's queue, as last answered, stands.
 		if (this.fleetShare > 0 && this.lastRelease - nowNanos > 0) {
-			this.fleetShare = clamp(this.fleetShare + GROWTH_PER_ACCEPTED);
+			this.fleetShare = clamp(this.fleetShare + RateGrowth.ADDITIVE);
 		}
 	}
 
