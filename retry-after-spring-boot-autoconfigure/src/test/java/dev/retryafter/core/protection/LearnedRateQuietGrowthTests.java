@@ -5,7 +5,6 @@ import java.time.Duration;
 import dev.retryafter.core.CooldownKey;
 import dev.retryafter.core.CooldownMode;
 import dev.retryafter.core.Origin;
-import dev.retryafter.testsupport.FakeClock;
 import dev.retryafter.testsupport.FixedRandom;
 import org.junit.jupiter.api.Test;
 
@@ -28,89 +27,73 @@ class LearnedRateQuietGrowthTests {
 	// Doubling every delay of 1 s: ln 2 per accepted request, as acceptances come at the rate.
 	private static final double QUIET_GROWTH = Math.log(2);
 
-	private final FakeClock clock = new FakeClock();
-
-	private final OriginProtection protection = new OriginProtection(100);
-
-	private final LearnedRates rates = this.protection.learnedRates();
+	private final LearnedRateFixture fixture = new LearnedRateFixture(A);
 
 	@Test
 	void whenNoRejectionCameForTheQuietPeriodWhileRequestsQueueThenEachAcceptanceAddsADoublingPerDelay() {
-		learnEighteenPerSecond();
+		this.fixture.learnEighteenPerSecond();
 		long rejectedAt = now();
 		queueSlots(150);
 
-		this.clock.advance(Duration.ofSeconds(5));
+		this.fixture.clock.advance(Duration.ofSeconds(5));
 		assertThat(growthOfOneAcceptance()).isCloseTo(EARLY_GROWTH, within(1e-9));
 		queueSlots(30);
 
-		this.clock.advance(Duration.ofNanos(rejectedAt + 10_000_000_000L - now()));
+		this.fixture.clock.advance(Duration.ofNanos(rejectedAt + 10_000_000_000L - now()));
 		assertThat(growthOfOneAcceptance()).isCloseTo(EARLY_GROWTH, within(1e-9));
-		this.clock.advance(Duration.ofMillis(1));
+		this.fixture.clock.advance(Duration.ofMillis(1));
 		assertThat(growthOfOneAcceptance()).isCloseTo(QUIET_GROWTH, within(1e-9));
 
 		// The next rejection starts the quiet period again.
-		this.protection.record(A, Duration.ofSeconds(1), now());
+		this.fixture.protection.record(A, Duration.ofSeconds(1), now());
 		assertThat(growthOfOneAcceptance()).isCloseTo(EARLY_GROWTH, within(1e-9));
 	}
 
 	@Test
 	void whenTheServersDelayIsLongThenTheQuietPeriodIsTwoDelaysAndTheRateDoublesOncePerDelay() {
-		this.protection.record(A, Duration.ofSeconds(8), now());
+		this.fixture.protection.record(A, Duration.ofSeconds(8), now());
 		for (int i = 0; i < 40; i++) {
-			this.clock.advance(Duration.ofMillis(200));
-			this.protection.accepted(A, now());
+			this.fixture.clock.advance(Duration.ofMillis(200));
+			this.fixture.protection.accepted(A, now());
 		}
-		this.protection.record(A, Duration.ofSeconds(8), now());
+		this.fixture.protection.record(A, Duration.ofSeconds(8), now());
 		long rejectedAt = now();
-		assertThat(this.rates.own(A)).isCloseTo(0.9 * 40 / 8, within(1e-9));
+		assertThat(this.fixture.rates.own(A)).isCloseTo(0.9 * 40 / 8, within(1e-9));
 		// Slots from the cooldown's instant on, and again as the budget lets later slots fit.
 		for (int second = 0; second <= 16; second++) {
 			queueSlots(5);
 			if (second < 16) {
-				this.clock.advance(Duration.ofSeconds(1));
+				this.fixture.clock.advance(Duration.ofSeconds(1));
 			}
 		}
-		this.clock.advance(Duration.ofNanos(rejectedAt + 16_000_000_000L - now()));
+		this.fixture.clock.advance(Duration.ofNanos(rejectedAt + 16_000_000_000L - now()));
 		assertThat(growthOfOneAcceptance()).isCloseTo(EARLY_GROWTH, within(1e-9));
-		this.clock.advance(Duration.ofMillis(1));
+		this.fixture.clock.advance(Duration.ofMillis(1));
 		assertThat(growthOfOneAcceptance()).isCloseTo(QUIET_GROWTH / 8, within(1e-9));
 	}
 
 	@Test
 	void whenNoRequestQueuesThenTheRateDoesNotGrowHoweverQuiet() {
-		learnEighteenPerSecond();
-		this.clock.advance(Duration.ofSeconds(11));
+		this.fixture.learnEighteenPerSecond();
+		this.fixture.clock.advance(Duration.ofSeconds(11));
 		assertThat(growthOfOneAcceptance()).isZero();
-	}
-
-	// A cooldown of 1 s at the start, 40 accepted in 2 s, then a rejection of 1 s: 18 per
-	// second learned.
-	private void learnEighteenPerSecond() {
-		this.protection.record(A, Duration.ofSeconds(1), now());
-		for (int i = 0; i < 40; i++) {
-			this.clock.advance(Duration.ofMillis(50));
-			this.protection.accepted(A, now());
-		}
-		this.protection.record(A, Duration.ofSeconds(1), now());
-		assertThat(this.rates.own(A)).isCloseTo(18.0, within(1e-9));
 	}
 
 	private void queueSlots(int count) {
 		for (int i = 0; i < count; i++) {
-			this.protection.admit(new AdmissionRequest(A, now(), Duration.ofSeconds(10), Duration.ofMillis(500),
+			this.fixture.protection.admit(new AdmissionRequest(A, now(), Duration.ofSeconds(10), Duration.ofMillis(500),
 					CooldownMode.WAIT, 0.0, new FixedRandom(0.5), true, false));
 		}
 	}
 
 	private double growthOfOneAcceptance() {
-		double before = this.rates.own(A);
-		this.protection.accepted(A, now());
-		return this.rates.own(A) - before;
+		double before = this.fixture.rates.own(A);
+		this.fixture.protection.accepted(A, now());
+		return this.fixture.rates.own(A) - before;
 	}
 
 	private long now() {
-		return this.clock.nanoTime();
+		return this.fixture.clock.nanoTime();
 	}
 
 }

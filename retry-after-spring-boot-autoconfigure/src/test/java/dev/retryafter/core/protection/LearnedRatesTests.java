@@ -38,15 +38,17 @@ class LearnedRatesTests {
 
 	private static final long SECOND = 1_000_000_000L;
 
-	private final FakeClock clock = new FakeClock();
+	private final LearnedRateFixture fixture = new LearnedRateFixture(A);
 
-	private final OriginProtection protection = new OriginProtection(100);
+	private final FakeClock clock = this.fixture.clock;
 
-	private final LearnedRates rates = this.protection.learnedRates();
+	private final OriginProtection protection = this.fixture.protection;
+
+	private final LearnedRates rates = this.fixture.rates;
 
 	@Test
 	void whenTheFleetAnsweredThenItsRateSpacesThisInstancesSlotsUntilTheAnswerRunsOut() {
-		learnEighteenPerSecond();
+		this.fixture.learnEighteenPerSecond();
 		assertThat(this.rates.own(A)).isEqualTo(18.0, within(1e-9));
 		assertThat(admit()).isEqualTo(paced(SECOND));
 		this.rates.fleetPaced(A, 54.0, now() + 5 * SECOND, now());
@@ -66,7 +68,7 @@ class LearnedRatesTests {
 
 	@Test
 	void whenTheFleetsQueueStandsThenARequestTheOwnSlotsLetGoBelongsToIt() {
-		learnEighteenPerSecond();
+		this.fixture.learnEighteenPerSecond();
 		assertThat(this.rates.fleetQueueStands(request(CooldownMode.WAIT, true, false), A)).isFalse();
 		admit();
 		// The fleet's next free slot is 3 s away, though this instance's own slots end at 1 s.
@@ -91,7 +93,7 @@ class LearnedRatesTests {
 
 	@Test
 	void whenTheFleetIsOutOfReachThenTheOwnRateSpacesTheSlotsAgain() {
-		learnEighteenPerSecond();
+		this.fixture.learnEighteenPerSecond();
 		this.rates.fleetPaced(A, 54.0, now() + 10 * SECOND, now() + 3 * SECOND);
 		admit();
 		this.rates.fleetPaced(A, Double.NaN, now(), now());
@@ -199,17 +201,6 @@ class LearnedRatesTests {
 		assertThat(this.rates.fleetShareAgoNanos(A, now())).isEqualTo(Duration.ofMillis(300).toNanos());
 		// A key that was never turned away has no share to take again.
 		assertThat(this.rates.joinShare(CooldownKey.of(Origin.of("http", "b.example", -1)), now(), now())).isFalse();
-	}
-
-	// A cooldown of 1 s at the start, 40 accepted in 2 s, then a rejection of 1 s: cooling
-	// until 1 s from now, 18 per second learned.
-	private void learnEighteenPerSecond() {
-		this.protection.record(A, Duration.ofSeconds(1), now());
-		for (int i = 0; i < 40; i++) {
-			this.clock.advance(Duration.ofMillis(50));
-			this.protection.accepted(A, now());
-		}
-		this.protection.record(A, Duration.ofSeconds(1), now());
 	}
 
 	private Admission admit() {
