@@ -231,8 +231,7 @@ final class LearnedPacer {
 		}
 		this.acceptedInWindow++;
 		if (!Double.isNaN(this.rate) && this.nextSlot - nowNanos > 0) {
-			this.rate = clamp(this.rate + RateGrowth.perAccepted(nowNanos - this.lastRejected,
-					Math.max(QUIET_NANOS, 2 * this.delayNanos), this.delayNanos));
+			this.rate = clamp(this.rate + RateGrowth.perAccepted(nowNanos - this.lastRejected, quietNanos(), this.delayNanos));
 		}
 		// The fleet's sum grows as one instance's rate does: each share by as much per request
 		// of its own accepted while the fleet's queue, as last answered, stands.
@@ -379,9 +378,12 @@ final class LearnedPacer {
 	 * checks that no cooldown holds the key).
 	 */
 	synchronized boolean quiet(long nowNanos) {
-		// Delays are capped at the longest cooldown, far below where this could overflow.
-		long quiet = Math.max(QUIET_NANOS, 2 * this.delayNanos);
-		return nowNanos - this.lastActive > quiet;
+		return nowNanos - this.lastActive > quietNanos();
+	}
+
+	// Delays are capped at the longest cooldown, far below where this could overflow.
+	private long quietNanos() {
+		return Math.max(QUIET_NANOS, 2 * this.delayNanos);
 	}
 
 	/**
